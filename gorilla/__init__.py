@@ -1,0 +1,3 @@
+"""Gorilla: a Go-playing program."""
+
+__version__ = "0.1.0"

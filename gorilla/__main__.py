@@ -1,0 +1,3 @@
+from gorilla.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,133 @@
+"""The one interface every AI implements, and agent specs like ``mcts:time=2,threads=2``.
+
+An agent is asked for a move in a game's current position within a budget.
+It must stop within 50 ms of ``cancel`` being set (returning its best move
+so far) and may call ``progress`` with what it is thinking, which the
+desktop app and the GTP analysis commands draw live.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from gorilla.rules.game import Game
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much an agent may think: playouts and/or seconds (None = agent's default)."""
+
+    playouts: int | None = None
+    seconds: float | None = None
+
+
+@dataclass
+class Candidate:
+    """One move the agent considered, from the side to move's point of view."""
+
+    move: int
+    visits: int = 0
+    winrate: float = 0.5
+    score: float = 0.0  # expected score margin for the side to move
+    prior: float = 0.0
+    pv: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Progress:
+    """A snapshot of an agent's thinking."""
+
+    best_move: int
+    winrate: float
+    playouts: int
+    fraction: float  # of the budget used, 0..1
+    candidates: list[Candidate] = field(default_factory=list)
+    elapsed: float = 0.0
+
+
+ProgressFn = Callable[[Progress], None]
+
+
+class Agent(ABC):
+    """Base class of every AI."""
+
+    name: str = "agent"
+
+    @abstractmethod
+    def select_move(
+        self,
+        game: Game,
+        budget: Budget | None = None,
+        cancel: threading.Event | None = None,
+        progress: ProgressFn | None = None,
+    ) -> int:
+        """A move for the side to move in game: a point, PASS or RESIGN. Never changes game."""
+
+    def new_game(self) -> None:
+        """Forget anything kept between moves (search trees, clocks)."""
+
+    def set_time(self, main_time: float, byo_yomi_time: float, byo_yomi_stones: int) -> None:
+        """GTP time_settings; agents without time management ignore it."""
+
+    def time_left(self, color: int, seconds: float, stones: int) -> None:
+        """GTP time_left; agents without time management ignore it."""
+
+    def close(self) -> None:
+        """Stop worker threads, if any."""
+
+    def __str__(self) -> str:
+        return self.name
+
+
+# name -> "module:Class"; modules are imported only when the agent is asked for
+AGENTS: dict[str, str] = {
+    "random": "gorilla.ai.random_agent:RandomAgent",
+    "montecarlo": "gorilla.ai.montecarlo:MonteCarloAgent",
+    "mcts": "gorilla.ai.mcts:MCTSAgent",
+}
+
+
+def _value(text: str) -> int | float | str | bool:
+    t = text.strip()
+    if t.lower() in ("true", "yes", "on"):
+        return True
+    if t.lower() in ("false", "no", "off"):
+        return False
+    for conv in (int, float):
+        try:
+            return conv(t)
+        except ValueError:
+            pass
+    return t
+
+
+def parse_spec(spec: str) -> tuple[str, list, dict]:
+    """'montecarlo:5,5' -> ('montecarlo', [5, 5], {}); 'mcts:time=2,threads=2' -> kwargs."""
+    name, _, rest = spec.strip().partition(":")
+    args: list = []
+    kwargs: dict = {}
+    for part in filter(None, (s.strip() for s in rest.split(","))):
+        if "=" in part:
+            k, _, v = part.partition("=")
+            kwargs[k.strip().replace("-", "_")] = _value(v)
+        else:
+            args.append(_value(part))
+    return name.strip().lower(), args, kwargs
+
+
+def make_agent(spec: str, **overrides: object) -> Agent:
+    """Build an agent from a spec; raises ValueError with a one-line reason if it is bad."""
+    name, args, kwargs = parse_spec(spec)
+    if name not in AGENTS:
+        raise ValueError(f"unknown AI '{name}' (known: {', '.join(sorted(AGENTS))})")
+    module, _, cls_name = AGENTS[name].partition(":")
+    cls = getattr(importlib.import_module(module), cls_name)
+    kwargs.update({k: v for k, v in overrides.items() if v is not None})
+    try:
+        return cls(*args, **kwargs)
+    except TypeError as e:
+        raise ValueError(f"bad settings for AI '{name}': {e}") from None

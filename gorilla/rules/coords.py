@@ -1,0 +1,59 @@
+"""Vertices: GTP/SGF strings, (x, y) pairs and flat board indices.
+
+``(x, y)``: x is the column from the left (0 = A), y the row from the bottom
+(0 = row 1), as GTP counts. Flat index: see :mod:`gorilla.rules.board`.
+GTP letters skip I.
+"""
+
+from __future__ import annotations
+
+from gorilla.rules.board import MAX_SIZE, PASS, RESIGN
+
+GTP_LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+
+
+def to_index(x: int, y: int, size: int) -> int:
+    return (size - y) * (size + 2) + x + 1
+
+
+def to_xy(p: int, size: int) -> tuple[int, int]:
+    w = size + 2
+    return p % w - 1, size - p // w
+
+
+def on_board(x: int, y: int, size: int) -> bool:
+    return 0 <= x < size and 0 <= y < size
+
+
+def parse_vertex(text: str, size: int) -> int:
+    """A GTP vertex ('D4', 'pass', 'resign') as a flat index, PASS or RESIGN.
+
+    Raises ValueError with a one-line reason for anything else.
+    """
+    t = text.strip().upper()
+    if t == "PASS":
+        return PASS
+    if t == "RESIGN":
+        return RESIGN
+    if len(t) < 2 or t[0] not in GTP_LETTERS or not t[1:].isdigit():
+        raise ValueError(f"invalid coordinate '{text}'")
+    x = GTP_LETTERS.index(t[0])
+    y = int(t[1:]) - 1
+    if not on_board(x, y, size):
+        raise ValueError(f"coordinate '{text}' is off the {size}x{size} board")
+    return to_index(x, y, size)
+
+
+def format_vertex(p: int, size: int) -> str:
+    if p == PASS:
+        return "pass"
+    if p == RESIGN:
+        return "resign"
+    x, y = to_xy(p, size)
+    return f"{GTP_LETTERS[x]}{y + 1}"
+
+
+def check_size(size: int) -> int:
+    if not 2 <= size <= MAX_SIZE:
+        raise ValueError(f"board size {size} is outside 2..{MAX_SIZE}")
+    return size

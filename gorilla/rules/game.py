@@ -1,0 +1,306 @@
+"""The game record: moves, undo/redo, superko, handicap, game end and result."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
+from gorilla.rules.coords import check_size, to_index
+from gorilla.rules.position import IllegalMove, Position, opponent
+from gorilla.rules.rulesets import CHINESE, Ruleset, get_ruleset
+from gorilla.rules.scoring import Score, result_string, score
+
+
+@dataclass(frozen=True)
+class Move:
+    """One entry of the record: who played what, and what it captured."""
+
+    color: int
+    point: int  # a flat index, PASS or RESIGN
+    captures: int = 0
+    comment: str = ""
+
+
+@dataclass
+class GameInfo:
+    """SGF root information that is not part of the rules."""
+
+    black_name: str = ""
+    white_name: str = ""
+    date: str = ""
+    comment: str = ""
+    extra_result: str = ""  # a result given from outside (SGF RE, time loss, forfeit)
+
+
+def fixed_handicap_points(size: int, n: int) -> list[int]:
+    """The GTP fixed_handicap placement of n stones on a size x size board.
+
+    Raises ValueError when n stones cannot be placed that way (as GTP says:
+    2..9 on odd boards from 9x9 up, 2..4 on even boards and on 7x7/8x8,
+    none below 7x7).
+    """
+    if n < 2:
+        raise ValueError("invalid number of stones")
+    if size < 7:
+        raise ValueError(f"no fixed handicap on a {size}x{size} board")
+    limit = 9 if size % 2 == 1 and size >= 9 else 4
+    if n > limit:
+        raise ValueError(f"invalid number of stones: at most {limit} on {size}x{size}")
+    edge = 3 if size >= 13 else 2
+    lo, hi, mid = edge, size - 1 - edge, size // 2
+    pts = [(lo, lo), (hi, hi)]  # D4 and Q16 on 19x19
+    if n >= 3:
+        pts.append((hi, lo))  # Q4
+    if n >= 4:
+        pts.append((lo, hi))  # D16
+    if n in (5, 7, 9):
+        pts.append((mid, mid))
+    if n >= 6:
+        pts += [(lo, mid), (hi, mid)]
+    if n >= 8:
+        pts += [(mid, lo), (mid, hi)]
+    return [to_index(x, y, size) for x, y in pts]
+
+
+@dataclass
+class Game:
+    """A game in progress or finished, with everything needed to replay it.
+
+    ``positions[i]`` is the position after ``i`` moves; ``positions[0]`` holds
+    the setup (handicap) stones. Undone moves stay on a redo list until a new
+    move is played.
+    """
+
+    size: int = 19
+    ruleset: Ruleset = CHINESE
+    komi: float | None = None
+    info: GameInfo = field(default_factory=GameInfo)
+    handicap: int = 0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.ruleset, str):
+            self.ruleset = get_ruleset(self.ruleset)
+        check_size(self.size)
+        if self.komi is None:
+            self.komi = self.ruleset.komi
+        self.positions: list[Position] = [Position(self.size, self.ruleset.suicide)]
+        self.moves: list[Move] = []
+        self.redo_stack: list[Move] = []
+        self.setup: dict[int, int] = {}  # point -> colour of setup stones
+        self._hashes: Counter[int] = Counter([self.positions[0].hash])
+        self.resigned: int = 0  # colour that resigned
+        self.dead: set[int] = set()
+
+    # --- construction --------------------------------------------------
+    @classmethod
+    def new(
+        cls,
+        size: int | None = None,
+        rules: str | Ruleset = "chinese",
+        komi: float | None = None,
+        handicap: int = 0,
+    ) -> Game:
+        """A new game; size defaults to the ruleset's, handicap stones are fixed placement."""
+        rs = get_ruleset(rules) if isinstance(rules, str) else rules
+        game = cls(size or rs.default_size, rs, komi)
+        if handicap:
+            game.set_handicap(fixed_handicap_points(game.size, handicap))
+        return game
+
+    def add_setup(self, stones: Iterable[tuple[int, int]], to_move: int | None = None) -> None:
+        """Put setup stones (point, colour) on the start position; only before any move."""
+        if self.moves:
+            raise ValueError("setup stones only before the first move")
+        start = self.positions[0].copy()
+        for p, color in stones:
+            if not start.on_board(p):
+                raise ValueError("setup stone off the board")
+            start.setup_stone(p, color)
+        new_setup = dict(self.setup)
+        for p, color in stones:
+            new_setup[p] = color
+        if to_move is not None:
+            start.to_move = to_move
+        self.positions = [start]
+        self.setup = new_setup
+        self.redo_stack.clear()
+        self._hashes = Counter([start.hash])
+
+    def set_handicap(self, points: Iterable[int]) -> None:
+        """Black handicap stones on an empty board; White moves first afterwards."""
+        pts = list(points)
+        if self.moves or self.setup:
+            raise ValueError("board not empty")
+        if len(set(pts)) != len(pts) or len(pts) < 2:
+            raise ValueError("invalid handicap stones")
+        self.add_setup([(p, BLACK) for p in pts], to_move=WHITE)
+        self.handicap = len(pts)
+
+    # --- state ---------------------------------------------------------
+    @property
+    def position(self) -> Position:
+        return self.positions[-1]
+
+    @property
+    def to_move(self) -> int:
+        return self.position.to_move
+
+    @property
+    def move_number(self) -> int:
+        return len(self.moves)
+
+    @property
+    def last_move(self) -> Move | None:
+        return self.moves[-1] if self.moves else None
+
+    @property
+    def move_cap(self) -> int | None:
+        return self.size * self.size - 1 if self.ruleset.move_cap else None
+
+    def captures(self, color: int) -> int:
+        return self.position.captures(color)
+
+    @property
+    def end_reason(self) -> str | None:
+        """'resign', 'passes' or 'move cap' once the game is over, else None."""
+        if self.resigned:
+            return "resign"
+        if self.moves and self.position.passes >= 2:
+            return "passes"
+        cap = self.move_cap
+        if cap is not None and len(self.moves) >= cap:
+            return "move cap"
+        return None
+
+    @property
+    def over(self) -> bool:
+        return self.end_reason is not None
+
+    # --- moves ---------------------------------------------------------
+    def check(self, point: int, color: int | None = None) -> str | None:
+        """None if the move is legal now, else the reason (occupied, suicide, ko, superko, ...)."""
+        if self.over:
+            return "game is over"
+        if point in (PASS, RESIGN):
+            return None
+        pos = self.position
+        c = pos.to_move if color is None else color
+        reason = pos.check(point, c)
+        if reason is None and self.ruleset.superko and self._hashes[pos.hash_after(point, c)]:
+            # a suicide that leaves the board as it was is a repetition too
+            reason = "superko"
+        return reason
+
+    def is_legal(self, point: int, color: int | None = None) -> bool:
+        return self.check(point, color) is None
+
+    def legal_moves(self, color: int | None = None, reasonable: bool = False) -> list[int]:
+        """Legal points (superko included when the rules have it), without passing."""
+        if self.over:
+            return []
+        pos = self.position
+        c = pos.to_move if color is None else color
+        pts = pos.legal_moves(c, reasonable)
+        if self.ruleset.superko:
+            pts = [p for p in pts if not self._hashes[pos.hash_after(p, c)]]
+        return pts
+
+    def play(self, point: int, color: int | None = None, comment: str = "") -> int:
+        """Play a move (a point, PASS or RESIGN) for color, default the side to move.
+
+        Returns the stones it captured. Raises IllegalMove, changing nothing,
+        when the rules forbid it.
+        """
+        c = self.to_move if color is None else color
+        reason = self.check(point, c)
+        if reason is not None:
+            raise IllegalMove(reason)
+        if point == RESIGN:
+            self.resigned = c
+            self.moves.append(Move(c, RESIGN, 0, comment))
+            self.positions.append(self.position.copy())
+            self.redo_stack.clear()
+            return 0
+        new = self.position.copy()
+        captured = new.play(point, c)
+        self.positions.append(new)
+        self.moves.append(Move(c, point, captured, comment))
+        self._hashes[new.hash] += 1
+        self.redo_stack.clear()
+        self.dead.clear()
+        return captured
+
+    def pass_move(self, color: int | None = None) -> None:
+        self.play(PASS, color)
+
+    def resign(self, color: int | None = None) -> None:
+        self.play(RESIGN, color)
+
+    def undo(self) -> bool:
+        """Take back the last move; False when there is none."""
+        if not self.moves:
+            return False
+        move = self.moves.pop()
+        gone = self.positions.pop()
+        if move.point == RESIGN:
+            self.resigned = 0
+        else:
+            self._hashes[gone.hash] -= 1
+        self.redo_stack.append(move)
+        self.dead.clear()
+        return True
+
+    def redo(self) -> bool:
+        """Replay the last undone move; False when there is none."""
+        if not self.redo_stack:
+            return False
+        move = self.redo_stack.pop()
+        keep = list(self.redo_stack)
+        self.play(move.point, move.color, move.comment)
+        self.redo_stack = keep
+        return True
+
+    def goto(self, n: int) -> None:
+        """Undo or redo until n moves are on the record."""
+        while len(self.moves) > n and self.undo():
+            pass
+        while len(self.moves) < n and self.redo():
+            pass
+
+    # --- result ----------------------------------------------------------
+    def score(self, dead: Iterable[int] | None = None) -> Score:
+        """The count under the game's rules with the given (or the marked) dead stones."""
+        return score(self.position, self.ruleset, self.komi, self.dead if dead is None else dead)
+
+    @property
+    def result(self) -> str | None:
+        """SGF result ('B+3.5', 'W+R', '0') once the game is over, else None."""
+        if self.resigned:
+            return ("W" if self.resigned == BLACK else "B") + "+R"
+        if self.info.extra_result:
+            return self.info.extra_result
+        if not self.over:
+            return None
+        return result_string(self.score().margin)
+
+    def winner(self) -> int:
+        """BLACK, WHITE or 0 (draw or not over)."""
+        r = self.result or ""
+        return BLACK if r.startswith("B+") else WHITE if r.startswith("W+") else 0
+
+    def replay(self) -> Game:
+        """A fresh copy of this game built move by move (what SGF load does)."""
+        g = Game(self.size, self.ruleset, self.komi, self.info, self.handicap)
+        if self.setup:
+            g.add_setup(self.setup.items(), self.positions[0].to_move)
+        for m in self.moves:
+            g.play(m.point, m.color, m.comment)
+        return g
+
+    def __str__(self) -> str:
+        return str(self.position)
+
+
+__all__ = ["Game", "GameInfo", "Move", "IllegalMove", "fixed_handicap_points", "opponent"]
