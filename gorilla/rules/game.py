@@ -91,6 +91,7 @@ class Game:
         self.setup: dict[int, int] = {}  # point -> colour of setup stones
         self._hashes: Counter[int] = Counter([self.positions[0].hash])
         self.resigned: int = 0  # colour that resigned
+        self.move_offset: int = 0  # moves played before positions[0] (a game picked up mid-way)
         self.dead: set[int] = set()
 
     # --- construction --------------------------------------------------
@@ -107,6 +108,21 @@ class Game:
         game = cls(size or rs.default_size, rs, komi)
         if handicap:
             game.set_handicap(fixed_handicap_points(game.size, handicap))
+        return game
+
+    @classmethod
+    def from_position(
+        cls, position: Position, rules: str | Ruleset = "chinese", komi: float | None = None, move_offset: int = 0
+    ) -> Game:
+        """A game that starts from position (its ko point and side to move included),
+        with move_offset moves already played (they count towards a move cap)."""
+        rs = get_ruleset(rules) if isinstance(rules, str) else rules
+        game = cls(position.size, rs, komi)
+        start = position.copy()
+        game.positions = [start]
+        game._hashes = Counter([start.hash])
+        game.setup = {p: start.color_at(p) for c in (BLACK, WHITE) for p in start.stones(c)}
+        game.move_offset = move_offset
         return game
 
     def add_setup(self, stones: Iterable[tuple[int, int]], to_move: int | None = None) -> None:
@@ -159,6 +175,12 @@ class Game:
     def move_cap(self) -> int | None:
         return self.size * self.size - 1 if self.ruleset.move_cap else None
 
+    @property
+    def moves_left(self) -> int | None:
+        """Moves (passes included) until the move cap ends the game, or None without a cap."""
+        cap = self.move_cap
+        return None if cap is None else max(0, cap - len(self.moves) - self.move_offset)
+
     def captures(self, color: int) -> int:
         return self.position.captures(color)
 
@@ -169,8 +191,7 @@ class Game:
             return "resign"
         if self.moves and self.position.passes >= 2:
             return "passes"
-        cap = self.move_cap
-        if cap is not None and len(self.moves) >= cap:
+        if self.moves_left == 0:
             return "move cap"
         return None
 
