@@ -1,0 +1,768 @@
+"""The game controller: owns the game, runs the AIs on worker threads, autosaves.
+
+The window (or the terminal front end) only turns input into requests —
+``click``, ``pass_turn``, ``undo``, ``reset``, ``advance`` ... — and draws
+what the controller exposes: ``game``, ``message``, ``progress``,
+``evaluation``, ``control_map()``, ``score()``, ``status_lines()``.
+
+Threading model: every long computation (an AI move, an evaluation, the
+dead-stone estimate) runs on its own daemon worker thread against a
+snapshot of the game, with a ``threading.Event`` to cancel it. Results are
+applied only on the GUI thread, in :meth:`Controller.poll`, and only if the
+task is still the current one (its generation matches): a late answer from a
+search cancelled by reset, undo, load or close is never played.
+
+No pyglet here: plain Python, usable from the terminal and from tests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from gorilla.ai.agent import Agent, Progress, make_agent
+from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
+from gorilla.rules.coords import format_vertex
+from gorilla.rules.game import Game
+from gorilla.rules.position import IllegalMove, opponent
+from gorilla.rules.scoring import Score
+
+COLOR_NAME = {BLACK: "Black", WHITE: "White"}
+DEFAULT_EVAL_GAMES = 10
+DEFAULT_EVAL_TURNS = 3
+DEAD_STONE_PLAYOUTS = 200
+
+
+def default_autosave_path() -> str:
+    """``$GORILLA_AUTOSAVE`` or ``~/.local/share/gorilla/autosave.sgf``."""
+    env = os.environ.get("GORILLA_AUTOSAVE")
+    if env:
+        return os.path.expanduser(env)
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "gorilla", "autosave.sgf")
+
+
+# --- SGF through H1's module (imported lazily: it may be absent in a partial checkout) ---------
+def game_to_sgf(game: Game) -> str:
+    """The game as SGF text."""
+    from gorilla.rules import sgf
+
+    return sgf.write_sgf(game)
+
+
+def game_from_sgf(text: str) -> Game:
+    """A game read from SGF text; raises ValueError with a one-line reason."""
+    from gorilla.rules import sgf
+
+    return sgf.read_sgf(text)
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write text to path through a temporary file and os.replace (never a half-written file)."""
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".gorilla-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def snapshot(game: Game) -> Game:
+    """An independent copy of game for a worker thread (the GUI keeps the original)."""
+    g = game.replay()
+    g.info = game.info
+    g.dead = set(game.dead)
+    return g
+
+
+class _Task:
+    """One background computation with its cancel flag, generation and result."""
+
+    def __init__(self, kind: str, gen: int, fn: Callable[[threading.Event], Any], **data: Any) -> None:
+        self.kind = kind
+        self.gen = gen
+        self.data = data
+        self.cancel = threading.Event()
+        self.done = threading.Event()
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.started = time.monotonic()
+        self.thread = threading.Thread(target=self._run, args=(fn,), daemon=True, name=f"gorilla-{kind}")
+
+    def _run(self, fn: Callable[[threading.Event], Any]) -> None:
+        try:
+            self.result = fn(self.cancel)
+        except BaseException as e:  # reported on the GUI thread
+            self.error = e
+        finally:
+            self.done.set()
+
+    def start(self) -> _Task:
+        self.thread.start()
+        return self
+
+    def alive(self) -> bool:
+        return self.thread.is_alive()
+
+
+@dataclass
+class EvaluationView:
+    """What the HUD shows after ``e``: the evaluation and the points the last move lost."""
+
+    evaluation: Any  # gorilla.ai.evaluator.Evaluation
+    points_lost: float | None
+    move_number: int
+
+
+def player_label(spec: str | Agent) -> str:
+    if isinstance(spec, Agent):
+        return spec.name
+    return spec
+
+
+class Controller:
+    """Owns the game; see the module docstring for the threading rules."""
+
+    def __init__(
+        self,
+        game: Game,
+        black: str | Agent = "human",
+        white: str | Agent = "human",
+        *,
+        eval_games: int | None = None,
+        eval_turns: int | None = None,
+        autosave: str | None = None,
+        threads: int = 1,
+        eval_engine: str = "flat",
+        continuous: bool = False,
+    ) -> None:
+        self.game = game
+        self.threads = max(1, int(threads))
+        self.players: dict[int, str] = {BLACK: player_label(black), WHITE: player_label(white)}
+        self.agents: dict[int, Agent | None] = {
+            BLACK: self._make_agent(black),
+            WHITE: self._make_agent(white),
+        }
+        self.eval_games = DEFAULT_EVAL_GAMES if eval_games is None else int(eval_games)
+        self.eval_turns = DEFAULT_EVAL_TURNS if eval_turns is None else int(eval_turns)
+        self.eval_enabled = eval_games is not None or eval_turns is not None
+        self.eval_engine = eval_engine
+        self.autosave = autosave
+        self.version = 0
+        self.message = ""
+        self.message_time = 0.0
+        self.progress: Progress | None = None
+        self.evaluation: EvaluationView | None = None
+        self.eval_progress: Any = None
+        self.show_control = False
+        self.show_eval = False
+        self.show_thinking = False
+        self.continuous = continuous
+        self.steps = 0  # AI-vs-AI moves requested by advance()
+        self.ai_error: str | None = None
+        self.dead_estimated = False
+        self.closed = False
+        self._gen = 0  # bumps whenever the game changes: stale results are dropped
+        self._ai: _Task | None = None
+        self._eval: _Task | None = None
+        self._dead: _Task | None = None
+        self._retired: list[_Task] = []  # cancelled tasks still winding down
+        self._seen_progress: object = None
+        self._control_cache: tuple[int, np.ndarray] | None = None
+        self._start_settings = (game.size, game.ruleset, game.komi, game.handicap)
+
+    # --- players ------------------------------------------------------------------------------
+    def _make_agent(self, spec: str | Agent) -> Agent | None:
+        if isinstance(spec, Agent):
+            return spec
+        if spec.strip().lower() == "human":
+            return None
+        name = spec.split(":", 1)[0].strip().lower()
+        overrides = {"threads": self.threads} if name == "mcts" and "threads" not in spec else {}
+        return make_agent(spec, **overrides)
+
+    def is_human(self, color: int) -> bool:
+        return self.agents[color] is None
+
+    @property
+    def ai_vs_ai(self) -> bool:
+        return self.agents[BLACK] is not None and self.agents[WHITE] is not None
+
+    @property
+    def ai_to_move(self) -> bool:
+        return not self.game.over and self.agents[self.game.to_move] is not None
+
+    @property
+    def thinking(self) -> bool:
+        return self._ai is not None
+
+    @property
+    def evaluating(self) -> bool:
+        return self._eval is not None
+
+    @property
+    def estimating(self) -> bool:
+        return self._dead is not None
+
+    # --- bookkeeping --------------------------------------------------------------------------
+    def say(self, text: str) -> None:
+        self.message = text
+        self.message_time = time.monotonic()
+        self.version += 1
+
+    def _cancel(self, task: _Task | None) -> None:
+        if task is not None:
+            task.cancel.set()
+            if task.alive():
+                self._retired.append(task)
+
+    def _cancel_all(self) -> None:
+        self._cancel(self._ai)
+        self._cancel(self._eval)
+        self._cancel(self._dead)
+        self._ai = self._eval = self._dead = None
+        self.progress = None
+        self.eval_progress = None
+
+    def _game_changed(self, autosave: bool = True) -> None:
+        """After any change of the game: drop stale work and results, autosave."""
+        self._gen += 1
+        self._cancel_all()
+        self.evaluation = None
+        self.show_eval = False
+        self.ai_error = None
+        self.dead_estimated = False
+        self.version += 1
+        if autosave:
+            self._autosave()
+
+    def _autosave(self) -> None:
+        if not self.autosave or not (self.game.moves or self.game.setup):
+            return
+        try:
+            write_atomic(self.autosave, game_to_sgf(self.game))
+        except Exception as e:  # never lose the game over an autosave problem
+            self.say(f"Autosave failed: {_reason(e)}")
+
+    # --- the frame tick -----------------------------------------------------------------------
+    def poll(self) -> None:
+        """Called every frame on the GUI thread: apply finished work, start the next AI turn."""
+        if self.closed:
+            return
+        self._retired = [t for t in self._retired if t.alive()]
+        ai = self._ai
+        if ai is not None:
+            p = self.progress
+            if p is not self._seen_progress:
+                self._seen_progress = p
+                self.version += 1
+            if ai.done.is_set():
+                self._ai = None
+                self._finish_ai(ai)
+        ev = self._eval
+        if ev is not None:
+            if self.eval_progress is not self._seen_progress:
+                self._seen_progress = self.eval_progress
+                self.version += 1
+            if ev.done.is_set():
+                self._eval = None
+                self._finish_eval(ev)
+        dead = self._dead
+        if dead is not None and dead.done.is_set():
+            self._dead = None
+            self._finish_dead(dead)
+        self._start_work()
+
+    def _start_work(self) -> None:
+        game = self.game
+        if game.over:
+            if (
+                game.end_reason == "passes"
+                and not self.dead_estimated
+                and self._dead is None
+                and game.ruleset.scoring != "stones"
+            ):
+                self._start_dead()
+            return
+        if self._ai is not None or self.ai_error is not None:
+            return
+        agent = self.agents[game.to_move]
+        if agent is None:
+            return
+        if self.ai_vs_ai and not self.continuous and self.steps <= 0:
+            return
+        if any(t.data.get("agent") is agent for t in self._retired):
+            return  # the agent's cancelled search is still winding down (≤ 50 ms)
+        if self.ai_vs_ai and not self.continuous:
+            self.steps -= 1
+        self._start_ai(agent)
+
+    def _start_ai(self, agent: Agent) -> None:
+        snap = snapshot(self.game)
+        color = self.game.to_move
+        gen = self._gen
+        holder: list[_Task] = []
+
+        def on_progress(p: Progress) -> None:
+            if holder and self._ai is holder[0] and not holder[0].cancel.is_set():
+                self.progress = p
+
+        def run(cancel: threading.Event) -> int:
+            return agent.select_move(snap, None, cancel, on_progress)
+
+        task = _Task("ai", gen, run, agent=agent, color=color, move_number=self.game.move_number)
+        holder.append(task)
+        self.progress = None
+        self._ai = task
+        task.start()
+        self.version += 1
+
+    def _finish_ai(self, task: _Task) -> None:
+        self.progress = None
+        self.version += 1
+        game = self.game
+        if (
+            task.gen != self._gen
+            or task.cancel.is_set()
+            or game.to_move != task.data["color"]
+            or game.move_number != task.data["move_number"]
+        ):
+            return  # stale: never play a late answer
+        name = COLOR_NAME[task.data["color"]]
+        if task.error is not None:
+            self.ai_error = f"{name} AI failed: {_reason(task.error)}"
+            self.say(self.ai_error)
+            return
+        move = int(task.result)
+        try:
+            game.play(move)
+        except (IllegalMove, ValueError) as e:
+            self.ai_error = f"{name} AI chose an illegal move {format_vertex(move, game.size)}: {e}"
+            self.say(self.ai_error)
+            return
+        self.message = ""
+        self._game_changed()
+
+    # --- input --------------------------------------------------------------------------------
+    def click(self, point: int) -> bool:
+        """Left click on a point: play it, advance AI vs AI, or toggle a dead group at the end."""
+        game = self.game
+        if game.over:
+            if game.end_reason == "passes" and game.position.on_board(point):
+                return self.toggle_dead(point)
+            self.say("The game is over: r starts a new one")
+            return False
+        if self.ai_vs_ai:
+            self.advance()
+            return True
+        if not self.is_human(game.to_move):
+            self.say(f"{COLOR_NAME[game.to_move]} (AI) is thinking")
+            return False
+        return self._human_move(point)
+
+    def play(self, point: int) -> bool:
+        """Play point (or PASS/RESIGN) for the side to move, if a human has the move."""
+        if self.game.over:
+            self.say("The game is over")
+            return False
+        if not self.is_human(self.game.to_move):
+            self.say(f"{COLOR_NAME[self.game.to_move]} is played by the AI")
+            return False
+        return self._human_move(point)
+
+    def _human_move(self, point: int) -> bool:
+        game = self.game
+        reason = game.check(point)
+        if reason is not None:
+            where = format_vertex(point, game.size) if game.position.on_board(point) else "there"
+            self.say(f"Illegal move at {where}: {reason}")
+            return False
+        try:
+            game.play(point)
+        except (IllegalMove, ValueError) as e:
+            self.say(f"Illegal move: {e}")
+            return False
+        self.message = ""
+        self._game_changed()
+        return True
+
+    def pass_turn(self) -> bool:
+        """Right click: the human to move passes."""
+        return self.play(PASS)
+
+    def resign(self) -> bool:
+        return self.play(RESIGN)
+
+    def toggle_dead(self, point: int) -> bool:
+        """Mark the group at point dead, or alive again if it was dead (after two passes)."""
+        game = self.game
+        if game.end_reason != "passes":
+            self.say("Dead stones are marked after two passes")
+            return False
+        if game.position.color_at(point) not in (BLACK, WHITE):
+            self.say("Click a group to mark it dead or alive")
+            return False
+        self._cancel(self._dead)
+        self._dead = None
+        self.dead_estimated = True  # the user's marking wins over the estimate
+        group = game.position.group(point)
+        if all(p in game.dead for p in group):
+            game.dead.difference_update(group)
+            state = "alive"
+        else:
+            game.dead.update(group)
+            state = "dead"
+        name = COLOR_NAME[game.position.color_at(point)]
+        self.say(f"{name} group at {format_vertex(point, game.size)} {state}")
+        return True
+
+    def undo(self) -> bool:
+        """Take back a move; against an AI, back to the human's turn."""
+        game = self.game
+        if not game.moves:
+            self.say("Nothing to undo")
+            return False
+        self.continuous = False
+        self.steps = 0
+        self._cancel_all()
+        game.undo()
+        # against an AI, take back its reply too so the human has the move again
+        while game.moves and not self.ai_vs_ai and not self.is_human(game.to_move):
+            game.undo()
+        self.message = ""
+        self._game_changed()
+        return True
+
+    def redo(self) -> bool:
+        game = self.game
+        if not game.redo_stack:
+            self.say("Nothing to redo")
+            return False
+        self._cancel_all()
+        try:
+            game.redo()
+        except (IllegalMove, ValueError) as e:
+            self.say(f"Cannot redo: {e}")
+            return False
+        while game.redo_stack and not self.ai_vs_ai and not self.is_human(game.to_move):
+            game.redo()
+        self.message = ""
+        self._game_changed()
+        return True
+
+    def reset(self) -> None:
+        """A new game with the same size, rules, komi, handicap and players."""
+        self._cancel_all()
+        size, ruleset, komi, handicap = self._start_settings
+        info = self.game.info
+        self.game = Game.new(size, ruleset, komi, handicap)
+        self.game.info.black_name, self.game.info.white_name = info.black_name, info.white_name
+        for agent in self.agents.values():
+            if agent is not None:
+                agent.new_game()
+        self.steps = 0
+        self.message = ""
+        self._game_changed(autosave=False)
+        self.say("New game")
+
+    def advance(self) -> None:
+        """AI vs AI: ask for the next AI move (a left click in Gorilla)."""
+        if self.game.over:
+            self.say("The game is over: r starts a new one")
+            return
+        if not self.ai_to_move:
+            self.say(f"{COLOR_NAME[self.game.to_move]} is played by a human")
+            return
+        if self._ai is not None:
+            self.say(f"{COLOR_NAME[self.game.to_move]} is still thinking")
+            return
+        self.ai_error = None  # after a failure, a click tries again
+        self.steps = 1
+        self.version += 1
+
+    def set_continuous(self, on: bool) -> None:
+        """AI vs AI: play move after move without clicks (True) or one move per advance()."""
+        self.continuous = bool(on)
+        self.steps = 0
+        self.say("Continuous play" if on else "Step mode: click for the next move")
+
+    # --- views --------------------------------------------------------------------------------
+    def toggle_control(self) -> None:
+        self.show_control = not self.show_control
+        self.version += 1
+
+    def toggle_thinking(self) -> None:
+        self.show_thinking = not self.show_thinking
+        self.version += 1
+
+    def toggle_eval(self) -> None:
+        self.show_eval = not self.show_eval and self.evaluation is not None
+        self.version += 1
+
+    def control_map(self) -> np.ndarray:
+        """The control map of the current position (-1 Black .. +1 White, row 0 on top), cached."""
+        cache = self._control_cache
+        if cache is not None and cache[0] == self._gen:
+            return cache[1]
+        from gorilla.ai.control_map import control_map
+
+        cm = np.asarray(control_map(self.game.position), dtype=np.float32)
+        self._control_cache = (self._gen, cm)
+        return cm
+
+    # --- evaluation ---------------------------------------------------------------------------
+    def evaluate(self) -> None:
+        """Evaluate every move of the current position in the background (the ``e`` key)."""
+        if self._eval is not None:
+            self.say("Already evaluating")
+            return
+        if self.game.over:
+            self.say("The game is over")
+            return
+        try:
+            from gorilla.ai import evaluator
+        except ImportError:
+            self.say("The evaluator is not available")
+            return
+        snap = snapshot(self.game)
+        engine, games, turns = self.eval_engine, self.eval_games, self.eval_turns
+        holder: list[_Task] = []
+
+        def on_progress(p: Any) -> None:
+            if holder and self._eval is holder[0] and not holder[0].cancel.is_set():
+                self.eval_progress = p
+
+        def run(cancel: threading.Event) -> EvaluationView:
+            ev = evaluator.evaluate(
+                snap, engine=engine, games=games, turns=turns, cancel=cancel, progress=on_progress
+            )
+            lost = None
+            n = snap.move_number
+            if n and snap.moves[-1].point >= 0 and not cancel.is_set():
+                try:
+                    lost = float(
+                        evaluator.points_lost(snap, n, engine=engine, games=games, turns=turns, cancel=cancel)
+                    )
+                except Exception:
+                    lost = None
+            return EvaluationView(ev, lost, n)
+
+        task = _Task("eval", self._gen, run)
+        holder.append(task)
+        self._eval = task
+        task.start()
+        self.say(f"Evaluating ({engine}, G={games}, T={turns})")
+
+    def _finish_eval(self, task: _Task) -> None:
+        self.eval_progress = None
+        if task.gen != self._gen or task.cancel.is_set():
+            return
+        if task.error is not None:
+            self.say(f"Evaluation failed: {_reason(task.error)}")
+            return
+        self.evaluation = task.result
+        self.show_eval = True
+        best = getattr(task.result.evaluation, "best", PASS)
+        self.say(f"Best move: {format_vertex(best, self.game.size)}")
+
+    # --- end of game --------------------------------------------------------------------------
+    def _start_dead(self) -> None:
+        try:
+            from gorilla.ai import ownership
+        except ImportError:
+            self.dead_estimated = True
+            return
+        snap = snapshot(self.game)
+
+        def run(cancel: threading.Event) -> list[int]:
+            return list(ownership.dead_stones(snap, playouts=DEAD_STONE_PLAYOUTS))
+
+        self._dead = _Task("dead", self._gen, run).start()
+        self.version += 1
+
+    def _finish_dead(self, task: _Task) -> None:
+        self.dead_estimated = True
+        self.version += 1
+        if task.gen != self._gen or task.cancel.is_set():
+            return
+        if task.error is not None:
+            self.say(f"Dead-stone estimate failed: {_reason(task.error)}")
+            return
+        self.game.dead = {int(p) for p in task.result}
+        self._autosave()
+
+    def score(self) -> Score | None:
+        """The score of a game ended by passes or the move cap (None before, or after a resignation)."""
+        game = self.game
+        if not game.over or game.resigned:
+            return None
+        return game.score()
+
+    # --- waiting (terminal mode and tests) ----------------------------------------------------
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the running AI move / evaluation / estimate finishes, then poll(). False on timeout."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            tasks = [t for t in (self._ai, self._eval, self._dead) if t is not None]
+            if not tasks:
+                self.poll()
+                tasks = [t for t in (self._ai, self._eval, self._dead) if t is not None]
+                if not tasks:
+                    return True
+            for t in tasks:
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                if not t.done.wait(left):
+                    return False
+            self.poll()
+            if not any(t is not None for t in (self._ai, self._eval, self._dead)):
+                return True
+
+    # --- files --------------------------------------------------------------------------------
+    def save(self, path: str) -> None:
+        """Save the game as SGF; a failure becomes the message, nothing else changes."""
+        try:
+            write_atomic(os.path.expanduser(path), game_to_sgf(self.game))
+        except Exception as e:
+            self.say(f"Cannot save {path}: {_reason(e)}")
+            return
+        self.say(f"Saved {path}")
+
+    def load(self, path: str) -> None:
+        """Load an SGF (its main line); a failure becomes the message and the game stays."""
+        try:
+            with open(os.path.expanduser(path), encoding="utf-8", errors="replace") as f:
+                text = f.read()
+            game = game_from_sgf(text)
+        except Exception as e:
+            self.say(f"Cannot load {path}: {_reason(e)}")
+            return
+        self._cancel_all()
+        self.game = game
+        self._start_settings = (game.size, game.ruleset, game.komi, game.handicap)
+        for agent in self.agents.values():
+            if agent is not None:
+                agent.new_game()
+        self.steps = 0
+        self.message = ""
+        self._game_changed()
+        self.say(f"Loaded {path}")
+
+    def close(self) -> None:
+        """Cancel all thinking and stop the agents' threads."""
+        if self.closed:
+            return
+        self.closed = True
+        tasks = [t for t in (self._ai, self._eval, self._dead) if t is not None] + self._retired
+        self._gen += 1
+        self._cancel_all()
+        for t in tasks:
+            t.cancel.set()
+        for t in tasks:
+            t.thread.join(0.5)
+        self._retired = []
+        for agent in self.agents.values():
+            if agent is not None:
+                with contextlib.suppress(Exception):
+                    agent.close()
+
+    # --- HUD ----------------------------------------------------------------------------------
+    def status_lines(self) -> list[str]:
+        """The HUD text: side to move, captures, move, rules, AI status, result, message."""
+        game = self.game
+        lines: list[str] = []
+        kind = "AI vs AI" if self.ai_vs_ai else ""
+        players = f"Black: {self.players[BLACK]}  White: {self.players[WHITE]}" + (
+            f"  ({kind})" if kind else ""
+        )
+        lines.append(players)
+        lines.append(
+            f"{game.size}x{game.size} {game.ruleset.name} rules, komi {game.komi:g}"
+            + (f", handicap {game.handicap}" if game.handicap else "")
+        )
+        last = game.last_move
+        last_txt = (
+            f", last {COLOR_NAME[last.color][0]} {format_vertex(last.point, game.size)}" if last else ""
+        )
+        lines.append(f"Move {game.move_number}{last_txt}")
+        lines.append(f"Captures: Black {game.captures(BLACK)}  White {game.captures(WHITE)}")
+        if game.over:
+            lines.extend(self._result_lines())
+        else:
+            c = game.to_move
+            who = "human" if self.is_human(c) else self.players[c]
+            lines.append(f"{COLOR_NAME[c]} to move ({who})")
+            if self.thinking:
+                lines.append(self._thinking_line())
+            elif self.ai_vs_ai and not self.continuous:
+                lines.append("Click or space: next AI move")
+        if self.evaluating:
+            lines.append("Evaluating...")
+        ev = self.evaluation
+        if ev is not None:
+            best = getattr(ev.evaluation, "best", PASS)
+            lines.append(f"Evaluator: best {format_vertex(best, game.size)}")
+            if ev.points_lost is not None and game.last_move is not None:
+                lines.append(f"Last move lost {ev.points_lost:.1f} points")
+        if self.message:
+            lines.append(self.message)
+        return lines
+
+    def _thinking_line(self) -> str:
+        c = self.game.to_move
+        p = self.progress
+        text = f"{COLOR_NAME[c]} ({self.players[c]}) thinking"
+        if p is not None:
+            text += f" {100 * p.fraction:.0f}%: best {format_vertex(p.best_move, self.game.size)}"
+            text += f", win {100 * p.winrate:.1f}%, {p.playouts} playouts"
+        return text
+
+    def _result_lines(self) -> list[str]:
+        game = self.game
+        if game.resigned:
+            return [f"{COLOR_NAME[game.resigned]} resigned. Result: {game.result}"]
+        lines = [f"Game over ({game.end_reason})"]
+        if self.estimating:
+            lines.append("Estimating dead stones...")
+        sc = self.score()
+        if sc is not None:
+            lines.extend(sc.breakdown().splitlines())
+            if game.end_reason == "passes" and sc.method != "stones":
+                lines.append("Click a group to mark it dead or alive")
+        return lines
+
+
+def _reason(e: BaseException) -> str:
+    text = str(e).strip().splitlines()
+    msg = text[0] if text else type(e).__name__
+    if isinstance(e, FileNotFoundError):
+        return "no such file"
+    if isinstance(e, IsADirectoryError):
+        return "is a directory"
+    if isinstance(e, PermissionError):
+        return "permission denied"
+    return msg
+
+
+__all__ = [
+    "Controller",
+    "EvaluationView",
+    "default_autosave_path",
+    "game_from_sgf",
+    "game_to_sgf",
+    "opponent",
+    "snapshot",
+    "write_atomic",
+]
