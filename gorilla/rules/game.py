@@ -48,13 +48,13 @@ def fixed_handicap_points(size: int, n: int) -> list[int]:
     limit = 9 if size % 2 == 1 and size >= 9 else 4
     if n > limit:
         raise ValueError(f"invalid number of stones: at most {limit} on {size}x{size}")
-    edge = 3 if size >= 13 else 2
+    edge = 3 if size >= 12 else 2  # as GNU Go 3.8: 4-4 points from 12x12 up, 3-3 below
     lo, hi, mid = edge, size - 1 - edge, size // 2
     pts = [(lo, lo), (hi, hi)]  # D4 and Q16 on 19x19
     if n >= 3:
-        pts.append((hi, lo))  # Q4
+        pts.append((lo, hi))  # D16 (GNU Go's third stone)
     if n >= 4:
-        pts.append((lo, hi))  # D16
+        pts.append((hi, lo))  # Q4
     if n in (5, 7, 9):
         pts.append((mid, mid))
     if n >= 6:
