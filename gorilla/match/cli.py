@@ -1,0 +1,192 @@
+"""``gorilla match``: play a series of games between two players, or report on one.
+
+    gorilla match PLAYER_A PLAYER_B [-n GAMES] [--size 9] [--komi 7.5] [--rules chinese]
+                  [--handicap H] [--openings K] [--seed S] [--move-timeout SEC] [--jobs J]
+                  [--out DIR] [--referee CMD] [--no-alternate]
+    gorilla match --resume --out DIR [-n GAMES]
+    gorilla match --report DIR
+
+A player is a built-in AI spec (``random``, ``montecarlo:5,5``, ``mcts:playouts=500``,
+``mcts:time=2,threads=2``) or an external GTP engine command in quotes
+(``"gnugo --mode gtp --level 10"``, ``"python -m gorilla gtp --ai mcts"``).
+Player A takes Black in the first game; colours alternate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from gorilla.match.players import check_spec
+from gorilla.match.runner import CONFIG, MatchConfig, run_match
+from gorilla.rules.game import fixed_handicap_points
+from gorilla.rules.rulesets import get_ruleset
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one clear line, exit code 2
+        raise _UsageError(message)
+
+
+class _UsageError(Exception):
+    pass
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="gorilla match",
+        description="Play games between two players (AI specs or GTP engine commands) and keep score.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=(
+            "examples:\n"
+            "  gorilla match random montecarlo:5,5 -n 20 --size 9\n"
+            '  gorilla match mcts:playouts=2000 "gnugo --mode gtp --level 10" -n 10 -j 2 -o runs/gnugo\n'
+            "  gorilla match --resume --out runs/gnugo\n"
+            "  gorilla match --report runs/gnugo"
+        ),
+    )
+    p.add_argument("players", nargs="*", metavar="PLAYER", help="player A and player B")
+    p.add_argument("-n", "--games", type=int, default=None, help="number of games (default 10)")
+    p.add_argument("--size", type=int, default=None, help="board size (default 9)")
+    p.add_argument("--komi", type=float, default=None, help="komi (default: the rules' komi)")
+    p.add_argument("--rules", default=None, help="chinese, japanese, tromp-taylor, little-go")
+    p.add_argument("--handicap", type=int, default=None, help="fixed handicap stones for Black")
+    p.add_argument("--openings", type=int, default=None, metavar="K", help="K random first moves (seeded)")
+    p.add_argument("--seed", type=int, default=None, help="seed for openings and built-in AIs (default 0)")
+    p.add_argument("--move-timeout", type=float, default=None, metavar="SEC", help="per-move limit (60)")
+    p.add_argument("--jobs", "-j", type=int, default=None, help="games played in parallel processes")
+    p.add_argument("--out", "-o", default=None, metavar="DIR", help="results folder (default match-A-vs-B)")
+    p.add_argument("--referee", default=None, metavar="CMD", help="GTP engine marking dead stones")
+    p.add_argument("--max-moves", type=int, default=None, help="count the game after this many moves")
+    p.add_argument("--no-alternate", action="store_true", help="player A always takes Black")
+    p.add_argument("--resume", action="store_true", help="continue the match in --out, playing missing games")
+    p.add_argument("--report", metavar="DIR", default=None, help="write report.md and report.png for DIR")
+    return p
+
+
+def _slug(spec: str) -> str:
+    word = spec.split()[0].rsplit("/", 1)[-1] if spec.split() else "player"
+    return "".join(ch if ch.isalnum() else "-" for ch in word.split(":")[0]).strip("-") or "player"
+
+
+def _config_from_args(a: argparse.Namespace) -> MatchConfig:
+    if a.resume:
+        if not a.out:
+            raise _UsageError("--resume needs --out DIR")
+        cfg_path = Path(a.out) / CONFIG
+        if not cfg_path.exists():
+            raise _UsageError(f"nothing to resume: {cfg_path} not found")
+        try:
+            cfg = MatchConfig.from_json(json.loads(cfg_path.read_text(encoding="utf-8")))
+        except (OSError, ValueError, TypeError) as e:
+            raise _UsageError(f"cannot read {cfg_path}: {e}") from None
+        if a.players and a.players != cfg.players:
+            a_, b_ = cfg.players
+            raise _UsageError(f"--resume: {cfg_path} is a match between {a_!r} and {b_!r}")
+        for name in ("games", "jobs", "move_timeout"):
+            v = getattr(a, name)
+            if v is not None:
+                setattr(cfg, name, v)
+        cfg.out = a.out
+        return cfg
+    if len(a.players) != 2:
+        raise _UsageError(f"give two players (got {len(a.players)}), e.g. 'gorilla match random mcts'")
+    cfg = MatchConfig(players=list(a.players))
+    for name in ("games", "size", "komi", "rules", "handicap", "openings", "seed", "move_timeout", "jobs"):
+        v = getattr(a, name)
+        if v is not None:
+            setattr(cfg, name, v)
+    cfg.referee = a.referee
+    cfg.max_moves = a.max_moves
+    cfg.alternate = not a.no_alternate
+    cfg.out = a.out or f"match-{_slug(cfg.players[0])}-vs-{_slug(cfg.players[1])}"
+    return cfg
+
+
+def _validate(cfg: MatchConfig) -> None:
+    if cfg.games < 1:
+        raise _UsageError("--games must be at least 1")
+    if cfg.jobs < 1:
+        raise _UsageError("--jobs must be at least 1")
+    if cfg.move_timeout is not None and cfg.move_timeout <= 0:
+        raise _UsageError("--move-timeout must be positive")
+    if cfg.openings < 0:
+        raise _UsageError("--openings must be 0 or more")
+    try:
+        rs = get_ruleset(cfg.rules)
+        if not 2 <= cfg.size <= 25:
+            raise ValueError(f"board size {cfg.size} is outside 2..25")
+        if cfg.handicap:
+            fixed_handicap_points(cfg.size, cfg.handicap)
+    except ValueError as e:
+        raise _UsageError(str(e)) from None
+    cfg.rules = rs.name
+    for spec in [*cfg.players, *([cfg.referee] if cfg.referee else [])]:
+        why = check_spec(spec)
+        if why:
+            raise _UsageError(why)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``gorilla match``; returns the exit code."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        a = build_parser().parse_args(argv)
+        if a.report:
+            from gorilla.match.report import write_report
+
+            try:
+                paths = write_report(a.report)
+            except (OSError, ValueError) as e:
+                print(f"gorilla match: {e}", file=sys.stderr)
+                return 1
+            for p in paths:
+                print(p)
+            return 0
+        cfg = _config_from_args(a)
+        _validate(cfg)
+    except _UsageError as e:
+        print(f"gorilla match: {e}", file=sys.stderr)
+        return 2
+    print(
+        f"match: A = {cfg.players[0]}, B = {cfg.players[1]}, {cfg.games} games on {cfg.size}x{cfg.size}, "
+        f"results in {cfg.out}",
+        file=sys.stderr,
+        flush=True,
+    )
+    try:
+        summary = run_match(cfg, resume=a.resume)
+    except KeyboardInterrupt:
+        print(f"gorilla match: stopped; finished games are in {cfg.out} (--resume goes on)", file=sys.stderr)
+        return 130
+    except ValueError as e:
+        print(f"gorilla match: {e}", file=sys.stderr)
+        return 1
+    print(_final_line(summary), file=sys.stderr)
+    print(str(Path(cfg.out) / "summary.json"))
+    return 0
+
+
+def _final_line(s: dict) -> str:
+    if not s["games"]:
+        return "no games played"
+    lo, hi = s["win_rate_A_95"]
+    elo = s["elo_A_minus_B"]
+    elo_lo, elo_hi = s["elo_A_minus_B_95"]
+
+    def fmt(x: float | None, inf: str) -> str:
+        return inf if x is None else f"{x + 0.0:+.0f}"
+
+    point_inf = "-inf" if s["win_rate_A"] == 0 else "+inf"
+    return (
+        f"A won {s['wins']['A']}, B won {s['wins']['B']}, draws {s['draws']} of {s['games']}: "
+        f"A win rate {100 * s['win_rate_A']:.1f}% (95% {100 * lo:.1f}-{100 * hi:.1f}%), "
+        f"Elo A-B {fmt(elo, point_inf)} ({fmt(elo_lo, '-inf')} .. {fmt(elo_hi, '+inf')}), "
+        f"{len(s['forfeits'])} forfeits"
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
