@@ -18,6 +18,8 @@ No pyglet here: plain Python, usable from the terminal and from tests.
 from __future__ import annotations
 
 import contextlib
+import copy
+import dataclasses
 import os
 import tempfile
 import threading
@@ -55,14 +57,14 @@ def game_to_sgf(game: Game) -> str:
     """The game as SGF text."""
     from gorilla.rules import sgf
 
-    return sgf.write_sgf(game)
+    return sgf.save_sgf(game)
 
 
 def game_from_sgf(text: str) -> Game:
     """A game read from SGF text; raises ValueError with a one-line reason."""
     from gorilla.rules import sgf
 
-    return sgf.read_sgf(text)
+    return sgf.parse_sgf(text)
 
 
 def write_atomic(path: str, text: str) -> None:
@@ -81,10 +83,17 @@ def write_atomic(path: str, text: str) -> None:
 
 
 def snapshot(game: Game) -> Game:
-    """An independent copy of game for a worker thread (the GUI keeps the original)."""
-    g = game.replay()
-    g.info = game.info
-    g.dead = set(game.dead)
+    """An independent copy of game for a worker thread (the GUI keeps playing on the original).
+
+    Positions are never changed in place once on the record (``Game.play``
+    appends a new one), so copying the containers is enough and costs
+    O(moves) pointer copies.
+    """
+    g = copy.copy(game)
+    for name, value in vars(game).items():
+        mutable = isinstance(value, (list, dict, set))  # Counter is a dict
+        if mutable or (dataclasses.is_dataclass(value) and not isinstance(value, type)):  # GameInfo
+            setattr(g, name, copy.copy(value))
     return g
 
 
@@ -128,9 +137,12 @@ class EvaluationView:
 
 
 def player_label(spec: str | Agent) -> str:
+    """How the HUD names a player: 'human', 'random', 'montecarlo:5,5' (seeds left out)."""
     if isinstance(spec, Agent):
         return spec.name
-    return spec
+    name, sep, rest = spec.strip().partition(":")
+    keep = [s for s in rest.split(",") if s.strip() and not s.strip().startswith("seed=")]
+    return name + (sep + ",".join(keep) if keep else "")
 
 
 class Controller:
@@ -183,6 +195,7 @@ class Controller:
         self._seen_progress: object = None
         self._control_cache: tuple[int, np.ndarray] | None = None
         self._start_settings = (game.size, game.ruleset, game.komi, game.handicap)
+        self._name_players(game)
 
     # --- players ------------------------------------------------------------------------------
     def _make_agent(self, spec: str | Agent) -> Agent | None:
@@ -193,6 +206,13 @@ class Controller:
         name = spec.split(":", 1)[0].strip().lower()
         overrides = {"threads": self.threads} if name == "mcts" and "threads" not in spec else {}
         return make_agent(spec, **overrides)
+
+    def _name_players(self, game: Game) -> None:
+        """PB/PW for the SGF when the game has no names yet."""
+        for color, attr in ((BLACK, "black_name"), (WHITE, "white_name")):
+            if not getattr(game.info, attr):
+                label = self.players[color]
+                setattr(game.info, attr, "Human" if label == "human" else f"Gorilla ({label})")
 
     def is_human(self, color: int) -> bool:
         return self.agents[color] is None

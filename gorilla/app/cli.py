@@ -1,0 +1,401 @@
+"""The app's command line: Gorilla's original flags plus modern long options.
+
+Gorilla's flags work as written (``gorilla`` in place of ``./go``)::
+
+    gorilla                                   human vs human in the 3D window
+    gorilla -ai_random                        human (Black) vs the random AI (White)
+    gorilla -ai_monte_carlo G T               human vs flat Monte-Carlo (G games of T turns per move)
+    gorilla -ai_vs_ai -ai_random -ai_monte_carlo 5 5     AI vs AI, the first AI plays Black
+    gorilla -no_gui -ai_vs_ai -ai_random -ai_monte_carlo 5 5   the same in the terminal
+    gorilla -eval 10 3                        the move evaluator (e) with G=10, T=3
+
+Long options: ``--size --komi --rules --handicap --black/--white SPEC --load FILE --resume
+--threads --autosave PATH --no-autosave --no-gui --continuous --seed``. A player SPEC is
+``human``, ``random``, ``montecarlo:G,T``, ``mcts`` or ``mcts:SECONDS`` (or any agent spec
+such as ``mcts:time=2,threads=2``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from gorilla.rules.board import BLACK, WHITE
+from gorilla.rules.game import Game, fixed_handicap_points
+from gorilla.rules.rulesets import get_ruleset
+
+PROG = "gorilla"
+
+USAGE = """\
+usage: gorilla [-no_gui] [-ai_vs_ai] [-ai_random | -ai_monte_carlo G T]... [-eval G T]
+               [--size N] [--komi K] [--rules chinese|japanese|tromp-taylor|little-go]
+               [--handicap N] [--black SPEC] [--white SPEC] [--load FILE.sgf | --resume]
+               [--threads N] [--autosave PATH | --no-autosave] [--no-gui] [--continuous]
+               [--seed N] [-h]"""
+
+HELP = (
+    USAGE
+    + """
+
+Gorilla's flags:
+  -no_gui               play in the terminal instead of the 3D window
+  -ai_vs_ai             AI vs AI: the next two AIs play Black and White (in that order)
+  -ai_random            the random AI (legal moves that do not fill its own eyes)
+  -ai_monte_carlo G T   flat Monte-Carlo: G sample games of T turns per candidate move
+                        (T = 0: play each sample game to the end and count)
+  -eval G T             the move evaluator (key e) with G sample games of T turns
+
+Options:
+  --size N              board size (default: the rules' size, 19)
+  --komi K              komi (default: the rules' komi)
+  --rules NAME          chinese (default), japanese, tromp-taylor, little-go
+  --handicap N          fixed handicap stones for Black (2..9)
+  --black SPEC          who plays Black: human, random, montecarlo:G,T, mcts, mcts:SECONDS
+  --white SPEC          who plays White (same choices)
+  --load FILE.sgf       start from a saved game (its main line)
+  --resume              continue the autosaved game
+  --threads N           search threads for the MCTS (default 1)
+  --autosave PATH       autosave file (default $GORILLA_AUTOSAVE or
+                        ~/.local/share/gorilla/autosave.sgf)
+  --no-autosave         do not autosave
+  --no-gui              same as -no_gui
+  --continuous          AI vs AI: play on without clicks (the terminal always does)
+  --seed N              seed for the random and Monte-Carlo AIs (reproducible games)
+  -h, --help            show this help
+
+With a single AI (-ai_random / -ai_monte_carlo G T) the human plays Black.
+In the window: left click plays (AI vs AI: next move), right click passes, c control
+map, e evaluate, r reset, u undo, h every key."""
+)
+
+
+class UsageError(Exception):
+    """A bad flag or value: one line, then the usage, exit status 2."""
+
+
+@dataclass
+class AppOptions:
+    """The parsed command line."""
+
+    black: str = "human"
+    white: str = "human"
+    gui: bool = True
+    size: int | None = None
+    komi: float | None = None
+    rules: str = "chinese"
+    handicap: int = 0
+    load: str | None = None
+    resume: bool = False
+    threads: int = 1
+    autosave: str | None = None
+    eval_games: int | None = None
+    eval_turns: int | None = None
+    continuous: bool = False
+    seed: int | None = None
+    ai_vs_ai: bool = False
+    gorilla_ais: list[str] = field(default_factory=list)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(message)
+
+
+def _parser() -> _Parser:
+    p = _Parser(prog=PROG, add_help=False, allow_abbrev=False)
+    p.add_argument("-h", "--help", action="store_true")
+    p.add_argument("--size", type=_int_in(2, 25, "--size"))
+    p.add_argument("--komi", type=_komi)
+    p.add_argument("--rules")
+    p.add_argument("--handicap", type=_int_in(0, 9, "--handicap"), default=0)
+    p.add_argument("--black")
+    p.add_argument("--white")
+    p.add_argument("--load")
+    p.add_argument("--resume", action="store_true")
+    p.add_argument("--threads", type=_int_in(1, 64, "--threads"), default=1)
+    p.add_argument("--autosave")
+    p.add_argument("--no-autosave", action="store_true")
+    p.add_argument("--no-gui", action="store_true")
+    p.add_argument("--continuous", action="store_true")
+    p.add_argument("--seed", type=_int_in(0, 2**63 - 1, "--seed"))
+    return p
+
+
+def _int_in(lo: int, hi: int, flag: str):
+    def conv(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"needs an integer, got '{text}'") from None
+        if not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(f"must be between {lo} and {hi}, got {v}")
+        return v
+
+    conv.__name__ = flag
+    return conv
+
+
+def _komi(text: str) -> float:
+    try:
+        k = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"needs a number, got '{text}'") from None
+    if k != k or abs(k) > 1000 or (k * 2) != int(k * 2):
+        raise argparse.ArgumentTypeError(f"must be a whole or half number, got '{text}'")
+    return k
+
+
+def _gorilla_int(args: list[str], i: int, flag: str, what: str, lo: int) -> int:
+    if i >= len(args):
+        raise UsageError(f"{flag} needs two integers G T ({what}); missing a value")
+    text = args[i]
+    try:
+        v = int(text)
+    except ValueError:
+        raise UsageError(f"{flag} needs two integers G T ({what}), got '{text}'") from None
+    if v < lo:
+        raise UsageError(f"{flag}: values must be at least {lo}, got {v}")
+    return v
+
+
+def player_spec(text: str, flag: str = "--black") -> str:
+    """Normalise a player spec: human, random, montecarlo:G,T, mcts, mcts:SECONDS -> an agent spec."""
+    t = text.strip()
+    name, sep, rest = t.partition(":")
+    key = name.strip().lower().replace("_", "").replace("-", "")
+    if key in ("human", "h", "person"):
+        if rest:
+            raise UsageError(f"{flag}: 'human' takes no settings, got '{text}'")
+        return "human"
+    if key in ("montecarlo", "mc"):
+        if not rest:
+            return "montecarlo"
+        parts = [s.strip() for s in rest.split(",")]
+        if len(parts) == 2 and all(s.lstrip("-").isdigit() for s in parts):
+            g, turns = int(parts[0]), int(parts[1])
+            if g < 1 or turns < 0:
+                raise UsageError(f"{flag}: montecarlo needs G >= 1 and T >= 0, got '{text}'")
+            return f"montecarlo:{g},{turns}"
+        if any("=" not in s for s in parts):
+            raise UsageError(f"{flag}: expected montecarlo:G,T (two integers), got '{text}'")
+        return f"montecarlo:{rest}"
+    if key == "mcts" and rest and "=" not in rest:
+        try:
+            seconds = float(rest)
+        except ValueError:
+            raise UsageError(f"{flag}: expected mcts:SECONDS, got '{text}'") from None
+        if not 0 < seconds <= 3600:
+            raise UsageError(f"{flag}: mcts seconds must be in (0, 3600], got '{rest}'")
+        return f"mcts:time={seconds:g}"
+    if not key:
+        raise UsageError(f"{flag}: empty player")
+    return f"{key}{sep}{rest}"
+
+
+def parse_args(argv: Sequence[str]) -> AppOptions:
+    """Parse the app's command line; raises UsageError with one line for anything wrong."""
+    args = list(argv)
+    opts = AppOptions()
+    rest: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "-no_gui":
+            opts.gui = False
+        elif a == "-ai_vs_ai":
+            opts.ai_vs_ai = True
+        elif a == "-ai_random":
+            opts.gorilla_ais.append("random")
+        elif a == "-ai_monte_carlo":
+            g = _gorilla_int(args, i + 1, a, "sample games, turns per game", 1)
+            t = _gorilla_int(args, i + 2, a, "sample games, turns per game", 0)
+            opts.gorilla_ais.append(f"montecarlo:{g},{t}")
+            i += 2
+        elif a == "-eval":
+            opts.eval_games = _gorilla_int(args, i + 1, a, "sample games, turns per game", 1)
+            opts.eval_turns = _gorilla_int(args, i + 2, a, "sample games, turns per game", 0)
+            i += 2
+        elif a.startswith("-") and not a.startswith("--") and len(a) > 2 and not _is_number(a):
+            raise UsageError(f"unknown flag '{a}'")
+        else:
+            rest.append(a)
+        i += 1
+    ns = _parser().parse_args(rest)
+    if ns.help:
+        raise _Help()
+    ais = opts.gorilla_ais
+    if opts.ai_vs_ai:
+        if len(ais) != 2:
+            raise UsageError(f"-ai_vs_ai needs two AIs (e.g. -ai_random -ai_monte_carlo 5 5), got {len(ais)}")
+        opts.black, opts.white = ais
+    elif len(ais) == 1:
+        opts.white = ais[0]  # the human plays Black, as in Gorilla
+    elif len(ais) > 1:
+        raise UsageError("two AIs given without -ai_vs_ai (use -ai_vs_ai AI1 AI2)")
+    if ns.black is not None:
+        opts.black = player_spec(ns.black, "--black")
+    if ns.white is not None:
+        opts.white = player_spec(ns.white, "--white")
+    if ns.no_gui:
+        opts.gui = False
+    if ns.rules is not None:
+        try:
+            opts.rules = get_ruleset(ns.rules).name
+        except ValueError as e:
+            raise UsageError(f"--rules: {e}") from None
+    opts.size, opts.komi, opts.handicap = ns.size, ns.komi, ns.handicap
+    size = opts.size or get_ruleset(opts.rules).default_size
+    if opts.handicap == 1:
+        raise UsageError("--handicap: one stone is not a handicap (use 2..9, or 0 for none)")
+    if opts.handicap:
+        try:
+            fixed_handicap_points(size, opts.handicap)
+        except ValueError as e:
+            raise UsageError(f"--handicap: {e}") from None
+    if ns.load and ns.resume:
+        raise UsageError("--load and --resume cannot be used together")
+    if ns.autosave is not None and ns.no_autosave:
+        raise UsageError("--autosave and --no-autosave cannot be used together")
+    opts.load, opts.resume, opts.threads = ns.load, ns.resume, ns.threads
+    opts.continuous, opts.seed = ns.continuous, ns.seed
+    if ns.no_autosave:
+        opts.autosave = None
+    else:
+        from gorilla.app.controller import default_autosave_path
+
+        opts.autosave = os.path.expanduser(ns.autosave) if ns.autosave else default_autosave_path()
+    return opts
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+class _Help(Exception):
+    pass
+
+
+def _with_seed(spec: str, seed: int | None, color: int) -> str:
+    """Add seed=... to an AI spec that has none (Black and White get different seeds)."""
+    if seed is None or spec == "human" or "seed=" in spec:
+        return spec
+    s = seed * 2 + (0 if color == BLACK else 1)
+    name, sep, rest = spec.partition(":")
+    return f"{name}:{rest},seed={s}" if rest else f"{name}:seed={s}"
+
+
+def build_controller(opts: AppOptions):
+    """The game and controller the options describe; raises UsageError / OSError-ish ValueError."""
+    from gorilla.app.controller import Controller, game_from_sgf
+
+    if opts.load or opts.resume:
+        path = opts.load or opts.autosave
+        if not path:
+            raise UsageError("--resume needs an autosave file (not --no-autosave)")
+        try:
+            with open(os.path.expanduser(path), encoding="utf-8", errors="replace") as f:
+                game = game_from_sgf(f.read())
+        except FileNotFoundError:
+            raise LoadError(f"cannot load {path}: no such file") from None
+        except OSError as e:
+            raise LoadError(f"cannot load {path}: {e.strerror or e}") from None
+        except ValueError as e:
+            raise LoadError(
+                f"cannot load {path}: {str(e).splitlines()[0] if str(e) else 'broken SGF'}"
+            ) from None
+    else:
+        try:
+            game = Game.new(opts.size, opts.rules, opts.komi, opts.handicap)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+    black = _with_seed(opts.black, opts.seed, BLACK)
+    white = _with_seed(opts.white, opts.seed, WHITE)
+    try:
+        return Controller(
+            game,
+            black,
+            white,
+            eval_games=opts.eval_games,
+            eval_turns=opts.eval_turns,
+            autosave=opts.autosave,
+            threads=opts.threads,
+            continuous=opts.continuous or not opts.gui,
+        )
+    except ImportError as e:
+        raise UsageError(f"that AI is not available in this installation ({e.name or e})") from None
+    except ValueError as e:
+        raise UsageError(str(e).splitlines()[0]) from None
+
+
+class LoadError(Exception):
+    """A file given on the command line cannot be read: one line, exit status 1."""
+
+
+def _display_problem() -> str | None:
+    if sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    ):
+        return "no display available (DISPLAY is not set)"
+    return None
+
+
+def run_gui(controller) -> int:
+    """Open the 3D window (H6's run_window); one line and status 1 when there is no display."""
+    problem = _display_problem()
+    if problem is None:
+        try:
+            from gorilla.gui.window import run_window
+        except ImportError as e:
+            name = getattr(e, "name", None) or ""
+            if name.startswith("gorilla"):
+                problem = "the 3D window is not available in this installation"
+            else:
+                problem = f"cannot start the 3D window ({e})"
+        else:
+            try:
+                run_window(controller)
+                return 0
+            except Exception as e:  # pyglet's NoSuchDisplayException, no OpenGL 3.3, ...
+                kind = type(e).__name__
+                if "Display" in kind or "Context" in kind or "Config" in kind or "GL" in kind:
+                    problem = f"cannot open the 3D window: {str(e).splitlines()[0] if str(e) else kind}"
+                else:
+                    raise
+    print(f"{PROG}: error: {problem}; try -no_gui to play in the terminal", file=sys.stderr)
+    return 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the app (window or terminal); returns the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        opts = parse_args(args)
+        controller = build_controller(opts)
+    except _Help:
+        print(HELP)
+        return 0
+    except UsageError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        print(USAGE, file=sys.stderr)
+        return 2
+    except LoadError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 1
+    try:
+        if opts.gui:
+            return run_gui(controller)
+        from gorilla.app.terminal import run_terminal
+
+        return run_terminal(controller)
+    finally:
+        controller.close()
+
+
+__all__ = ["AppOptions", "UsageError", "main", "parse_args", "player_spec", "USAGE", "BLACK", "WHITE"]
