@@ -2,6 +2,7 @@
 
 ``gorilla gtp ...``   -> :func:`gorilla.gtp.engine.main`
 ``gorilla match ...`` -> :func:`gorilla.match.cli.main`
+``gorilla little-go-agent ...`` -> :func:`gorilla.littlego.cli.main`
 anything else         -> :func:`gorilla.app.cli.main` (GUI / terminal play)
 
 Sub-commands are imported lazily so that ``gorilla gtp`` never imports pyglet.
@@ -16,6 +17,7 @@ from collections.abc import Callable, Sequence
 SUBCOMMANDS: dict[str, str] = {
     "gtp": "gorilla.gtp.engine:main",
     "match": "gorilla.match.cli:main",
+    "little-go-agent": "gorilla.littlego.cli:main",
 }
 DEFAULT = "gorilla.app.cli:main"
 

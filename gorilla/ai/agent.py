@@ -88,6 +88,10 @@ AGENTS: dict[str, str] = {
     "random": "gorilla.ai.random_agent:RandomAgent",
     "montecarlo": "gorilla.ai.montecarlo:MonteCarloAgent",
     "mcts": "gorilla.ai.mcts:MCTSAgent",
+    "alphabeta": "gorilla.ai.alphabeta:AlphaBetaAgent",
+    "greedy": "gorilla.ai.baselines:GreedyAgent",
+    "aggressive": "gorilla.ai.baselines:AggressiveAgent",
+    "minimax": "gorilla.ai.baselines:MinimaxAgent",
 }
 
 

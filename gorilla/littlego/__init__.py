@@ -1,0 +1,1 @@
+"""Little-Go tournaments: the input.txt/output.txt agent protocol, both directions."""
