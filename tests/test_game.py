@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
+from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import format_vertex, parse_vertex
 from gorilla.rules.game import Game, fixed_handicap_points
 from gorilla.rules.position import IllegalMove

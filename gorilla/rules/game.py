@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
-from gorilla.rules.coords import check_size, to_index
+from gorilla.rules.coords import check_size, format_vertex, to_index
 from gorilla.rules.position import IllegalMove, Position, opponent
 from gorilla.rules.rulesets import CHINESE, Ruleset, get_ruleset
 from gorilla.rules.scoring import Score, result_string, score
@@ -112,7 +112,11 @@ class Game:
 
     @classmethod
     def from_position(
-        cls, position: Position, rules: str | Ruleset = "chinese", komi: float | None = None, move_offset: int = 0
+        cls,
+        position: Position,
+        rules: str | Ruleset = "chinese",
+        komi: float | None = None,
+        move_offset: int = 0,
     ) -> Game:
         """A game that starts from position (its ko point and side to move included),
         with move_offset moves already played (they count towards a move cap)."""
@@ -129,11 +133,18 @@ class Game:
         """Put setup stones (point, colour) on the start position; only before any move."""
         if self.moves:
             raise ValueError("setup stones only before the first move")
+        stones = list(stones)
         start = self.positions[0].copy()
         for p, color in stones:
             if not start.on_board(p):
                 raise ValueError("setup stone off the board")
+            if color not in (BLACK, WHITE):
+                raise ValueError(f"invalid setup colour {color}")
             start.setup_stone(p, color)
+        for p, color in stones:
+            # a setup stone never captures nor dies: the position is drawn as given
+            if start.color_at(p) != color:
+                raise ValueError(f"setup stone at {format_vertex(p, self.size)} would have no liberties")
         new_setup = dict(self.setup)
         for p, color in stones:
             new_setup[p] = color
@@ -239,6 +250,7 @@ class Game:
         if reason is not None:
             raise IllegalMove(reason)
         if point == RESIGN:
+            self.info.extra_result = ""
             self.resigned = c
             self.moves.append(Move(c, RESIGN, 0, comment))
             self.positions.append(self.position.copy())
@@ -251,6 +263,7 @@ class Game:
         self._hashes[new.hash] += 1
         self.redo_stack.clear()
         self.dead.clear()
+        self.info.extra_result = ""  # a recorded result no longer describes the record
         return captured
 
     def pass_move(self, color: int | None = None) -> None:
@@ -271,6 +284,7 @@ class Game:
             self._hashes[gone.hash] -= 1
         self.redo_stack.append(move)
         self.dead.clear()
+        self.info.extra_result = ""
         return True
 
     def redo(self) -> bool:
@@ -313,11 +327,13 @@ class Game:
 
     def replay(self) -> Game:
         """A fresh copy of this game built move by move (what SGF load does)."""
-        g = Game(self.size, self.ruleset, self.komi, self.info, self.handicap)
+        g = Game(self.size, self.ruleset, self.komi, replace(self.info), self.handicap)
         if self.setup:
             g.add_setup(self.setup.items(), self.positions[0].to_move)
+        g.move_offset = self.move_offset
         for m in self.moves:
             g.play(m.point, m.color, m.comment)
+        g.info.extra_result = self.info.extra_result
         return g
 
     def __str__(self) -> str:
