@@ -1,0 +1,395 @@
+"""The game controller: moves, illegal clicks, AI threads, cancelling, autosave, end of game."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from gorilla.ai.agent import Agent, Progress
+from gorilla.app.controller import Controller, game_from_sgf, snapshot
+from gorilla.rules.board import BLACK, PASS, WHITE
+from gorilla.rules.coords import parse_vertex
+from gorilla.rules.game import Game
+
+
+def v(text: str, size: int = 9) -> int:
+    return parse_vertex(text, size)
+
+
+def drive(c: Controller, until, timeout: float = 10.0) -> None:
+    """Poll like the GUI's frame loop until the condition holds."""
+    deadline = time.monotonic() + timeout
+    while not until():
+        assert time.monotonic() < deadline, "timed out"
+        c.poll()
+        time.sleep(0.002)
+
+
+class ScriptedAgent(Agent):
+    """A real agent whose answers and timing the test controls.
+
+    Each call waits until ``release`` is set or it is cancelled, then (after
+    ``late`` seconds, to imitate a search that ignores cancel for a while)
+    returns the next move from ``moves``.
+    """
+
+    name = "scripted"
+
+    def __init__(self, moves: list[int], late: float = 0.0, release: bool = True) -> None:
+        self.moves = list(moves)
+        self.late = late
+        self.release = threading.Event()
+        if release:
+            self.release.set()
+        self.calls = 0
+        self.started = threading.Event()
+        self.seen_games: list[Game] = []
+
+    def select_move(self, game, budget=None, cancel=None, progress=None):
+        self.calls += 1
+        self.seen_games.append(game)
+        self.started.set()
+        if progress is not None:
+            progress(Progress(best_move=self.moves[0], winrate=0.6, playouts=42, fraction=0.5))
+        while not self.release.is_set() and not (cancel is not None and cancel.is_set()):
+            time.sleep(0.001)
+        time.sleep(self.late)
+        return self.moves.pop(0)
+
+
+# --- human vs human -----------------------------------------------------------------------------
+def test_human_vs_human_clicks_alternate_colours():
+    c = Controller(Game.new(9))
+    v0 = c.version
+    assert c.click(v("D4"))
+    assert c.click(v("E5"))
+    g = c.game
+    assert [m.color for m in g.moves] == [BLACK, WHITE]
+    assert g.position.color_at(v("D4")) == BLACK
+    assert g.position.color_at(v("E5")) == WHITE
+    assert c.version > v0
+    assert not c.thinking
+    assert c.pass_turn() and c.game.moves[-1].point == PASS
+    assert c.undo() and c.game.move_number == 2
+    assert c.redo() and c.game.move_number == 3
+
+
+def _state(c: Controller):
+    return (c.game.move_number, c.game.position.diagram(), c.game.to_move)
+
+
+def test_illegal_clicks_change_nothing_and_say_why():
+    c = Controller(Game.new(9))
+    c.click(v("D4"))
+    before = _state(c)
+    assert not c.click(v("D4"))
+    assert "occupied" in c.message
+    assert _state(c) == before
+
+    # suicide: White may not play A1 inside Black's two stones
+    g = Game.new(9)
+    g.add_setup([(v("A2"), BLACK), (v("B1"), BLACK)], to_move=WHITE)
+    c = Controller(g)
+    before = _state(c)
+    assert not c.click(v("A1"))
+    assert "suicide" in c.message
+    assert _state(c) == before
+
+
+def test_ko_click_is_refused():
+    # Black captures at the ko, White may not retake at once
+    g = Game.new(9)
+    g.add_setup(
+        [
+            (v("D5"), BLACK), (v("C4"), BLACK), (v("D3"), BLACK),
+            (v("E5"), WHITE), (v("F4"), WHITE), (v("E3"), WHITE), (v("D4"), WHITE),
+        ],
+        to_move=BLACK,
+    )  # fmt: skip
+    c = Controller(g)
+    assert c.click(v("E4"))  # captures D4
+    assert c.game.moves[-1].captures == 1
+    before = _state(c)
+    assert not c.click(v("D4"))
+    assert "ko" in c.message
+    assert _state(c) == before
+
+
+def test_clicks_after_resignation_are_refused():
+    c = Controller(Game.new(9))
+    c.click(v("D4"))
+    assert c.resign()
+    assert c.game.over and c.game.result == "B+R"
+    before = _state(c)
+    assert not c.click(v("E5"))
+    assert "over" in c.message.lower()
+    assert _state(c) == before
+    assert c.score() is None
+    assert any("resigned" in line for line in c.status_lines())
+
+
+# --- human vs AI --------------------------------------------------------------------------------
+def test_human_vs_random_ai_replies_on_its_thread_and_undo_takes_both_back():
+    c = Controller(Game.new(9), "human", "random:seed=1")
+    assert c.click(v("D4"))
+    c.poll()
+    assert c.thinking or c.game.move_number == 2
+    # while the AI has the move, a click is refused with a message
+    if c.thinking and c.game.move_number == 1:
+        assert not c.click(v("E5"))
+        assert "thinking" in c.message
+    drive(c, lambda: c.game.move_number == 2)
+    assert c.game.moves[1].color == WHITE
+    assert not c.thinking
+    assert c.undo()
+    assert c.game.move_number == 0 and c.game.to_move == BLACK
+
+
+def test_ai_plays_black_first_and_gets_a_snapshot():
+    agent = ScriptedAgent([v("C3")])
+    c = Controller(Game.new(9), agent, "human")
+    drive(c, lambda: c.game.move_number == 1)
+    assert c.game.position.color_at(v("C3")) == BLACK
+    seen = agent.seen_games[0]
+    assert seen is not c.game
+    assert seen.move_number == 0  # the snapshot did not follow the real game
+
+
+def test_progress_is_published_for_the_hud():
+    agent = ScriptedAgent([v("C3")], release=False)
+    c = Controller(Game.new(9), "human", agent)
+    c.click(v("D4"))
+    c.poll()
+    assert agent.started.wait(5)
+    drive(c, lambda: c.progress is not None)
+    assert c.thinking
+    assert c.progress.playouts == 42
+    assert any("thinking" in line and "C3" in line for line in c.status_lines())
+    agent.release.set()
+    drive(c, lambda: c.game.move_number == 2)
+    assert c.progress is None and not c.thinking
+
+
+def test_reset_during_thinking_cancels_and_a_late_answer_is_never_played():
+    # the agent keeps going 0.15 s after cancel and then answers C3: that answer is stale
+    agent = ScriptedAgent([v("C3"), v("G7")], late=0.15, release=False)
+    c = Controller(Game.new(9), agent, "human")
+    c.poll()
+    assert agent.started.wait(5) and c.thinking
+    t0 = time.monotonic()
+    c.reset()
+    assert time.monotonic() - t0 < 0.05  # reset does not wait for the search
+    assert not c.thinking and c.game.move_number == 0
+    agent.release.set()
+    # the first search's answer (C3) arrives late; the new search answers G7
+    drive(c, lambda: c.game.move_number == 1)
+    assert c.game.moves[0].point == v("G7")
+    assert c.game.position.color_at(v("C3")) == 0
+    assert agent.calls == 2
+
+
+def test_undo_during_thinking_cancels_and_returns_to_the_human():
+    agent = ScriptedAgent([v("C3")], late=0.05, release=False)
+    c = Controller(Game.new(9), "human", agent)
+    c.click(v("D4"))
+    c.poll()
+    assert agent.started.wait(5)
+    assert c.undo()
+    assert not c.thinking
+    assert c.game.move_number == 0 and c.game.to_move == BLACK
+    time.sleep(0.15)  # the cancelled search has answered by now
+    for _ in range(20):
+        c.poll()
+    assert c.game.move_number == 0
+    assert agent.calls == 1
+
+
+def test_close_cancels_thinking_and_stops_the_thread():
+    agent = ScriptedAgent([v("C3")], release=False)
+    c = Controller(Game.new(9), agent, "human")
+    c.poll()
+    assert agent.started.wait(5)
+    threads = [t for t in threading.enumerate() if t.name == "gorilla-ai"]
+    assert threads
+    c.close()
+    for t in threads:
+        t.join(1)
+        assert not t.is_alive()
+    c.poll()
+    assert c.game.move_number == 0
+
+
+def test_agent_failure_becomes_a_message_not_a_crash():
+    class Broken(Agent):
+        name = "broken"
+
+        def select_move(self, game, budget=None, cancel=None, progress=None):
+            raise RuntimeError("out of ideas")
+
+    c = Controller(Game.new(9), Broken(), "human")
+    drive(c, lambda: c.ai_error is not None)
+    assert "out of ideas" in c.message
+    assert c.game.move_number == 0
+    for _ in range(5):  # it does not retry in a loop
+        c.poll()
+    assert not c.thinking
+
+
+# --- AI vs AI -----------------------------------------------------------------------------------
+def test_ai_vs_ai_steps_one_move_per_click():
+    c = Controller(Game.new(9), "random:seed=1", "random:seed=2")
+    for _ in range(20):
+        c.poll()
+    assert c.game.move_number == 0 and not c.thinking  # waits for a click, as in Gorilla
+    assert c.click(v("A1"))  # any point: advance
+    drive(c, lambda: c.game.move_number == 1)
+    for _ in range(20):
+        c.poll()
+    assert c.game.move_number == 1
+    c.advance()
+    drive(c, lambda: c.game.move_number == 2)
+    assert [m.color for m in c.game.moves] == [BLACK, WHITE]
+
+
+def test_ai_vs_ai_continuous_plays_to_the_end():
+    c = Controller(Game.new(9), "random:seed=3", "random:seed=4")
+    c.set_continuous(True)
+    drive(c, lambda: c.game.over and not c.estimating, timeout=30)
+    assert c.game.end_reason == "passes"
+    sc = c.score()
+    assert sc is not None and sc.result == c.game.result
+    assert any(line.startswith("Result:") for line in c.status_lines())
+
+
+# --- end of game --------------------------------------------------------------------------------
+def _finished_game() -> Game:
+    """Black wall on column E, a white stone dead inside Black's side; two passes."""
+    g = Game.new(9)
+    stones = [(v(f"E{r}"), BLACK) for r in range(1, 10)] + [(v(f"F{r}"), WHITE) for r in range(1, 10)]
+    stones.append((v("B5"), WHITE))
+    g.add_setup(stones, to_move=BLACK)
+    g.pass_move()
+    g.pass_move()
+    return g
+
+
+def test_dead_stones_toggle_by_click_and_change_the_score():
+    c = Controller(_finished_game())
+    c.wait(30)  # the dead-stone estimate (when the ownership module is there)
+    c.game.dead.clear()
+    alive = c.score()
+    assert c.click(v("B5"))
+    assert v("B5") in c.game.dead
+    dead = c.score()
+    assert dead.black > alive.black  # B5's point becomes Black's
+    assert c.click(v("B5"))
+    assert v("B5") not in c.game.dead
+    assert c.score() == alive
+    before = c.game.position.diagram()
+    assert not c.click(v("C3"))  # an empty point at the end: nothing to toggle
+    assert c.game.position.diagram() == before
+
+
+def test_dead_stones_are_estimated_after_two_passes():
+    pytest.importorskip("gorilla.ai.ownership")
+    c = Controller(_finished_game())
+    drive(c, lambda: c.dead_estimated, timeout=60)
+    assert v("B5") in c.game.dead
+    assert v("E5") not in c.game.dead
+
+
+# --- views --------------------------------------------------------------------------------------
+def test_control_map_is_cached_per_version():
+    pytest.importorskip("gorilla.ai.control_map")
+    c = Controller(Game.new(9))
+    c.click(v("D4"))
+    m1 = c.control_map()
+    assert m1.shape == (9, 9)
+    assert c.control_map() is m1
+    x, y = 3, 3  # D4: row 0 is the top row
+    assert m1[9 - 1 - y, x] < 0  # Black's control is negative
+    c.click(v("F6"))
+    m2 = c.control_map()
+    assert m2 is not m1 and not np.array_equal(m1, m2)
+    c.toggle_control()
+    assert c.show_control
+
+
+def test_evaluate_runs_in_the_background():
+    pytest.importorskip("gorilla.ai.evaluator")
+    c = Controller(Game.new(5, komi=0.5), eval_games=2, eval_turns=2)
+    c.click(v("C3", 5))
+    c.evaluate()
+    assert c.evaluating
+    drive(c, lambda: not c.evaluating, timeout=60)
+    assert c.evaluation is not None, c.message
+    ev = c.evaluation.evaluation
+    assert ev.values and ev.best in ev.values
+    assert c.show_eval
+    c.click(v("B2", 5))
+    assert c.evaluation is None  # stale after a move
+
+
+def test_toggles_bump_the_version():
+    c = Controller(Game.new(9))
+    for toggle in (c.toggle_control, c.toggle_thinking):
+        v0 = c.version
+        toggle()
+        assert c.version > v0
+
+
+# --- autosave, save, load -----------------------------------------------------------------------
+def test_autosave_after_every_move_and_resume(tmp_path):
+    path = tmp_path / "sub" / "autosave.sgf"
+    c = Controller(Game.new(9), autosave=str(path))
+    c.click(v("D4"))
+    assert path.exists()
+    c.click(v("E5"))
+    c.pass_turn()
+    g = game_from_sgf(path.read_text())
+    assert [m.point for m in g.moves] == [v("D4"), v("E5"), PASS]
+    assert not [p for p in os.listdir(path.parent) if p.endswith(".tmp")]
+    c.undo()
+    assert len(game_from_sgf(path.read_text()).moves) == 2
+
+    c2 = Controller(Game.new(19), autosave=str(path))
+    c2.load(str(path))
+    assert c2.game.size == 9 and c2.game.move_number == 2
+    assert c2.click(v("C3"))  # play on
+    assert len(game_from_sgf(path.read_text()).moves) == 3
+
+
+def test_save_and_load_errors_leave_the_game(tmp_path):
+    c = Controller(Game.new(9))
+    c.click(v("D4"))
+    before = _state(c)
+    broken = tmp_path / "broken.sgf"
+    broken.write_text("(;FF[4]SZ[9];B[dd];W[dd])")  # the second move is illegal
+    c.load(str(broken))
+    assert c.message.startswith("Cannot load") and "\n" not in c.message
+    assert _state(c) == before
+    c.load(str(tmp_path / "missing.sgf"))
+    assert "no such file" in c.message
+    assert _state(c) == before
+    c.save(str(tmp_path / "nodir" / "x" / "game.sgf"))  # directories are created
+    assert (tmp_path / "nodir" / "x" / "game.sgf").exists()
+    (tmp_path / "adir").mkdir()
+    c.save(str(tmp_path / "adir"))
+    assert c.message.startswith("Cannot save")
+    assert _state(c) == before
+
+
+def test_snapshot_is_independent():
+    g = Game.new(9)
+    g.play(v("D4"))
+    s = snapshot(g)
+    g.play(v("E5"))
+    g.dead.add(v("D4"))
+    assert s.move_number == 1 and not s.dead
+    s.play(v("F6"))
+    assert g.move_number == 2
+    assert g.position.color_at(v("F6")) == 0
