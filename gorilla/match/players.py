@@ -9,6 +9,8 @@ itself with Gorilla's rules engine.
 
 from __future__ import annotations
 
+import os
+import shlex
 import threading
 
 from gorilla.ai.agent import AGENTS, Agent, make_agent, parse_spec
@@ -124,7 +126,7 @@ class GtpPlayer(Player):
         self.spec = command
         cmd = command.strip()
         self.command = cmd[4:] if cmd.startswith("gtp:") else cmd
-        self.label = command
+        self.label = short_label(self.command)
         self.client = GtpClient(self.command, startup_timeout=startup_timeout)
         self.command_timeout = command_timeout
         self.engine_name = ""
@@ -202,6 +204,15 @@ class GtpPlayer(Player):
         self.client.close()
 
 
+def short_label(command: str) -> str:
+    """An engine command without directories: '/usr/games/gnugo --mode gtp' -> 'gnugo --mode gtp'."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return command
+    return " ".join(os.path.basename(w) if os.sep in w and not w.startswith("-") else w for w in words)
+
+
 def make_player(spec: str, seed: int | None = None, command_timeout: float = 30.0) -> Player:
     """A built-in agent for an agent spec, else an external GTP engine command."""
     if is_builtin(spec):
@@ -217,7 +228,6 @@ def check_spec(spec: str) -> str | None:
         except (ValueError, ImportError) as e:
             return f"player '{spec}': {e}"
         return None
-    import shlex
     import shutil
 
     cmd = spec.strip()

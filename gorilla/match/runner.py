@@ -25,7 +25,7 @@ from datetime import date
 from pathlib import Path
 from typing import TextIO
 
-from gorilla.match.players import Forfeit, GtpPlayer, Player, make_player
+from gorilla.match.players import Forfeit, GtpPlayer, Player, is_builtin, make_player, short_label
 from gorilla.match.stats import summarize, wilson
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
 from gorilla.rules.coords import format_vertex, to_xy
@@ -259,6 +259,10 @@ def play_and_save(config: MatchConfig, index: int, players: dict[str, Player]) -
     return outcome.record
 
 
+def player_label(spec: str) -> str:
+    return spec if is_builtin(spec) else short_label(spec.removeprefix("gtp:"))
+
+
 def build_players(config: MatchConfig) -> dict[str, Player]:
     return {
         pid: make_player(spec, seed=(config.seed * 2 + i + 1) if config.seed is not None else None)
@@ -323,6 +327,7 @@ def append_result(out: str | os.PathLike[str], record: dict) -> None:
 
 def write_summary(config: MatchConfig, records: list[dict]) -> dict:
     summary = summarize(records, dict(zip(IDS, config.players, strict=True)))
+    summary["labels"] = dict(zip(IDS, (player_label(s) for s in config.players), strict=True))
     summary["config"] = config.to_json()
     path = Path(config.out) / SUMMARY
     tmp = path.with_suffix(".json.tmp")
@@ -337,7 +342,7 @@ def progress_line(config: MatchConfig, records: list[dict], last: dict) -> str:
     b = sum(r.get("winner") == "B" for r in records)
     d = n - a - b
     lo, hi = wilson(a + 0.5 * d, n)
-    pa, pb = config.players
+    pa, pb = (player_label(s) for s in config.players)
     draws = f", {d} draw{'s' if d != 1 else ''}" if d else ""
     tail = f"game {last['game'] + 1}: {last['result']}"
     if last.get("forfeit"):

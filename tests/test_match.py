@@ -1,0 +1,209 @@
+"""gorilla match: refereed games between built-in AIs, GNU Go and misbehaving engines."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from gorilla.match import cli
+from gorilla.match.runner import MatchConfig, load_results, run_match
+from gorilla.match.stats import elo, summarize, wilson
+from gorilla.rules.sgf import load_sgf
+
+# A small GTP engine that misbehaves on purpose: after GOOD good moves it
+# plays an occupied point (illegal), exits (crash), sleeps (hang) or prints
+# something that is not GTP (garbage) when asked for a move.
+FAKE_ENGINE = textwrap.dedent(
+    """
+    import sys, time
+    mode, good = sys.argv[1], int(sys.argv[2])
+    size, taken, asked = 19, [], 0
+    letters = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+    def reply(text=""):
+        sys.stdout.write("= " + text + "\\n\\n"); sys.stdout.flush()
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        cmd = words[0]
+        if cmd == "list_commands":
+            reply("\\n".join(["protocol_version", "name", "boardsize", "clear_board", "komi", "play",
+                              "genmove", "quit", "list_commands"]))
+        elif cmd == "name":
+            reply("Fake " + mode)
+        elif cmd == "boardsize":
+            size = int(words[1]); reply()
+        elif cmd == "clear_board":
+            taken = []; asked = 0; reply()
+        elif cmd == "play":
+            taken.append(words[2].upper()); reply()
+        elif cmd == "genmove":
+            asked += 1
+            if asked > good:
+                if mode == "illegal" and taken:
+                    reply(taken[-1]); continue
+                if mode == "crash":
+                    sys.stderr.write("fake engine: segmentation fault (pretend)\\n"); sys.exit(3)
+                if mode == "hang":
+                    time.sleep(60)
+                if mode == "garbage":
+                    sys.stdout.write("I think D4 is nice\\n\\n"); sys.stdout.flush(); continue
+                if mode == "badvertex":
+                    reply("Z99"); continue
+            free = [f"{letters[x]}{y + 1}" for y in range(size) for x in range(size)
+                    if f"{letters[x]}{y + 1}" not in taken]
+            move = free[(len(taken) * 7) % len(free)] if free else "pass"
+            taken.append(move); reply(move)
+        elif cmd == "quit":
+            reply(); break
+        else:
+            reply()
+    """
+)
+
+
+@pytest.fixture(scope="module")
+def fake_engine(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("fake") / "fake_gtp.py"
+    path.write_text(FAKE_ENGINE)
+    return f"{sys.executable} {path}"
+
+
+def _check_dir(out: Path, games: int) -> dict:
+    """Every game has an SGF that loads back with the recorded result; the summary adds up."""
+    recs = load_results(out)
+    assert sorted(r["game"] for r in recs) == list(range(games))
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["games"] == games
+    assert summary["wins"]["A"] + summary["wins"]["B"] + summary["draws"] == games
+    by = summary["by_color"]
+    assert by["A"]["black"]["games"] + by["B"]["black"]["games"] == games
+    assert by["A"]["black"]["wins"] + by["A"]["white"]["wins"] == summary["wins"]["A"]
+    assert summary["color_wins"]["black"] + summary["color_wins"]["white"] + summary["draws"] == games
+    for r in recs:
+        g = load_sgf(out / r["sgf"])
+        assert g.result == r["result"], r
+        played = [m for m in g.moves]
+        assert len(played) == r["moves"] - (1 if r["reason"] == "resign" else 0)
+        assert g.info.black_name == r["black_player"] == summary["labels"][r["black"]]
+        winner = {1: "B", 2: "W", 0: None}[g.winner()]
+        assert winner == (None if r["winner"] is None else ("B" if r["winner"] == r["black"] else "W"))
+    return summary
+
+
+def test_match_between_builtin_agents_in_two_processes(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "m"
+    code = cli.main(
+        ["random", "random", "-n", "4", "--size", "5", "--openings", "2", "-j", "2", "-o", str(out)]
+    )
+    assert code == 0
+    summary = _check_dir(out, 4)
+    assert summary["forfeits"] == []
+    err = capsys.readouterr().err
+    assert "[4/4]" in err and "A random" in err
+    # colours alternate and each pair of games shares its random opening
+    recs = sorted(load_results(out), key=lambda r: r["game"])
+    assert [r["black"] for r in recs] == ["A", "B", "A", "B"]
+    assert recs[0]["opening"] == recs[1]["opening"] and len(recs[0]["opening"]) == 2
+    assert recs[0]["opening"] != recs[2]["opening"]
+    t = summary["time_per_move"]["A"]
+    assert t["moves"] > 0 and 0 <= t["mean"] <= t["max"]
+
+
+def test_match_against_gnugo(tmp_path: Path, gnugo_path: str) -> None:
+    out = tmp_path / "g"
+    cmd = f"{gnugo_path} --mode gtp --level 1"
+    code = cli.main(["random", cmd, "-n", "2", "--size", "7", "--komi", "0.5", "-o", str(out)])
+    assert code == 0
+    summary = _check_dir(out, 2)
+    assert summary["forfeits"] == []
+    # GNU Go, even at level 1, beats a random player on 7x7
+    assert summary["wins"]["B"] == 2
+    recs = load_results(out)
+    assert all(r["reason"] in ("passes", "resign") for r in recs)
+
+
+@pytest.mark.parametrize(
+    ("mode", "kind", "words"),
+    [
+        ("illegal", "illegal", "occupied"),
+        ("crash", "crash", "code 3"),
+        ("hang", "timeout", "within 1 s"),
+        ("garbage", "garbage", "not GTP"),
+        ("badvertex", "garbage", "Z99"),
+    ],
+)
+def test_misbehaving_engine_forfeits_and_match_goes_on(
+    tmp_path: Path, fake_engine: str, mode: str, kind: str, words: str
+) -> None:
+    out = tmp_path / mode
+    cfg = MatchConfig([f"{fake_engine} {mode} 2", "random"], games=3, size=7, move_timeout=1.0, out=str(out))
+    summary = run_match(cfg)
+    _check_dir(out, 3)
+    assert summary["wins"] == {"A": 0, "B": 3}
+    assert len(summary["forfeits"]) == 3  # restarted after each failure, failing again each game
+    for f in summary["forfeits"]:
+        assert f["player"] == "A" and f["kind"] == kind and words in f["reason"], f
+    for r in load_results(out):
+        assert r["reason"] == "forfeit"
+        assert r["result"] == ("W+" if r["black"] == "A" else "B+") + ("T" if kind == "timeout" else "F")
+        # the good moves before the failure (an illegal move is timed too)
+        assert r["times"]["A"]["moves"] == (3 if kind == "illegal" else 2)
+
+
+def test_resume_plays_only_missing_games(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    assert cli.main(["random", "random", "-n", "2", "--size", "5", "-o", str(out)]) == 0
+    first = {r["game"]: r for r in load_results(out)}
+    # a crash while writing leaves a torn line: resume ignores it
+    with open(out / "results.jsonl", "a") as f:
+        f.write('{"game": 2, "bla')
+    # without --resume an existing match is never overwritten
+    assert cli.main(["random", "random", "-n", "4", "--size", "5", "-o", str(out)]) == 1
+    assert cli.main(["--resume", "-o", str(out), "-n", "4"]) == 0
+    summary = _check_dir(out, 4)
+    again = {r["game"]: r for r in load_results(out)}
+    assert {k: again[k] for k in first} == first  # finished games untouched
+    assert summary["config"]["games"] == 4
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["random"], "two players"),
+        (["random", "nosuchengine-xyz"], "neither an AI nor a program"),
+        (["random", "random:bogus_option=3"], "bad settings"),
+        (["random", "random", "--size", "1"], "outside"),
+        (["random", "random", "--rules", "klingon"], "unknown rules"),
+        (["random", "random", "--handicap", "12"], "stones"),
+        (["random", "random", "--games", "0"], "at least 1"),
+        (["--resume"], "--out"),
+    ],
+)
+def test_bad_command_lines_give_one_line(argv: list[str], words: str, capsys: pytest.CaptureFixture) -> None:
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert words in err and len(err.splitlines()) == 1, err
+
+
+def test_statistics() -> None:
+    lo, hi = wilson(7, 10)
+    assert 0.39 < lo < 0.40 and 0.89 < hi < 0.90  # the textbook Wilson interval for 7/10
+    assert wilson(0, 0) == (0.0, 1.0)
+    assert elo(0.5) == 0 and round(elo(0.75)) == 191 and elo(1.0) == float("inf")
+    recs = [
+        {"game": 0, "black": "A", "winner": "A", "times": {"A": {"moves": 2, "total": 1.0, "max": 0.8}}},
+        {"game": 1, "black": "B", "winner": None, "reason": "passes"},
+        {"game": 2, "black": "A", "winner": "B", "forfeit": {"player": "A", "kind": "crash", "reason": "x"}},
+    ]
+    s = summarize(recs)
+    assert s["wins"] == {"A": 1, "B": 1} and s["draws"] == 1 and s["win_rate_A"] == 0.5
+    assert s["by_color"]["A"]["black"] == {"games": 2, "wins": 1}
+    assert s["color_wins"] == {"black": 1, "white": 1}
+    assert s["time_per_move"]["A"] == {"moves": 2, "mean": 0.5, "max": 0.8, "total": 1.0}
+    assert s["forfeits"] == [{"game": 2, "player": "A", "kind": "crash", "reason": "x"}]
+    assert s["elo_A_minus_B"] == 0 and s["elo_A_minus_B_95"][0] < 0 < s["elo_A_minus_B_95"][1]
