@@ -633,22 +633,22 @@ class Controller:
 
     # --- waiting (terminal mode and tests) ----------------------------------------------------
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until the running AI move / evaluation / estimate finishes, then poll(). False on timeout."""
+        """Block until the work running now (or started by a poll() now) finishes, then poll().
+
+        For the terminal front end and tests; False on timeout. The poll() at the end may
+        start the next AI turn, which a later wait() waits for.
+        """
         deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
-            tasks = [t for t in (self._ai, self._eval, self._dead) if t is not None]
-            if not tasks:
-                self.poll()
-                tasks = [t for t in (self._ai, self._eval, self._dead) if t is not None]
-                if not tasks:
-                    return True
-            for t in tasks:
-                left = None if deadline is None else max(0.0, deadline - time.monotonic())
-                if not t.done.wait(left):
-                    return False
+        tasks = [t for t in (self._ai, self._eval, self._dead) if t is not None]
+        if not tasks:
             self.poll()
-            if not any(t is not None for t in (self._ai, self._eval, self._dead)):
-                return True
+            tasks = [t for t in (self._ai, self._eval, self._dead) if t is not None]
+        for t in tasks:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not t.done.wait(left):
+                return False
+        self.poll()
+        return True
 
     # --- files --------------------------------------------------------------------------------
     def save(self, path: str) -> None:
