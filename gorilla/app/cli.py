@@ -34,7 +34,7 @@ usage: gorilla [-no_gui] [-ai_vs_ai] [-ai_random | -ai_monte_carlo G T]... [-eva
                [--size N] [--komi K] [--rules chinese|japanese|tromp-taylor|little-go]
                [--handicap N] [--black SPEC] [--white SPEC] [--load FILE.sgf | --resume]
                [--threads N] [--autosave PATH | --no-autosave] [--no-gui] [--continuous]
-               [--seed N] [-h]"""
+               [--seed N] [--eval-engine flat|mcts] [-h]"""
 
 HELP = (
     USAGE
@@ -64,6 +64,7 @@ Options:
   --no-gui              same as -no_gui
   --continuous          AI vs AI: play on without clicks (the terminal always does)
   --seed N              seed for the random and Monte-Carlo AIs (reproducible games)
+  --eval-engine E       the evaluator's engine: flat (Gorilla's G, T; default) or mcts
   -h, --help            show this help
 
 With a single AI (-ai_random / -ai_monte_carlo G T) the human plays Black.
@@ -93,6 +94,7 @@ class AppOptions:
     autosave: str | None = None
     eval_games: int | None = None
     eval_turns: int | None = None
+    eval_engine: str = "flat"
     continuous: bool = False
     seed: int | None = None
     ai_vs_ai: bool = False
@@ -121,6 +123,7 @@ def _parser() -> _Parser:
     p.add_argument("--no-gui", action="store_true")
     p.add_argument("--continuous", action="store_true")
     p.add_argument("--seed", type=_int_in(0, 2**63 - 1, "--seed"))
+    p.add_argument("--eval-engine", choices=["flat", "mcts"], default="flat")
     return p
 
 
@@ -260,7 +263,7 @@ def parse_args(argv: Sequence[str]) -> AppOptions:
     if ns.autosave is not None and ns.no_autosave:
         raise UsageError("--autosave and --no-autosave cannot be used together")
     opts.load, opts.resume, opts.threads = ns.load, ns.resume, ns.threads
-    opts.continuous, opts.seed = ns.continuous, ns.seed
+    opts.continuous, opts.seed, opts.eval_engine = ns.continuous, ns.seed, ns.eval_engine
     if ns.no_autosave:
         opts.autosave = None
     else:
@@ -324,6 +327,7 @@ def build_controller(opts: AppOptions):
             white,
             eval_games=opts.eval_games,
             eval_turns=opts.eval_turns,
+            eval_engine=opts.eval_engine,
             autosave=opts.autosave,
             threads=opts.threads,
             continuous=opts.continuous or not opts.gui,

@@ -447,6 +447,7 @@ class Controller:
             state = "dead"
         name = COLOR_NAME[game.position.color_at(point)]
         self.say(f"{name} group at {format_vertex(point, game.size)} {state}")
+        self._autosave()  # RE follows the marking
         return True
 
     def undo(self) -> bool:
@@ -744,8 +745,11 @@ class Controller:
         c = self.game.to_move
         p = self.progress
         text = f"{COLOR_NAME[c]} ({self.players[c]}) thinking"
+        task = self._ai
+        if task is not None:
+            text += f" {time.monotonic() - task.started:.1f}s"
         if p is not None:
-            text += f" {100 * p.fraction:.0f}%: best {format_vertex(p.best_move, self.game.size)}"
+            text += f", {100 * p.fraction:.0f}%: best {format_vertex(p.best_move, self.game.size)}"
             text += f", win {100 * p.winrate:.1f}%, {p.playouts} playouts"
         return text
 
