@@ -7,6 +7,22 @@ from gorilla.rules.rulesets import RULESETS, Ruleset, get_ruleset
 from gorilla.rules.scoring import Score, score
 
 __all__ = [
-    "BLACK", "EMPTY", "PASS", "RESIGN", "WHITE", "Game", "GameInfo", "Move", "fixed_handicap_points",
-    "IllegalMove", "Position", "opponent", "parse_color", "RULESETS", "Ruleset", "get_ruleset", "Score", "score",
+    "BLACK",
+    "EMPTY",
+    "PASS",
+    "RESIGN",
+    "WHITE",
+    "Game",
+    "GameInfo",
+    "Move",
+    "fixed_handicap_points",
+    "IllegalMove",
+    "Position",
+    "opponent",
+    "parse_color",
+    "RULESETS",
+    "Ruleset",
+    "get_ruleset",
+    "Score",
+    "score",
 ]

@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from gorilla.rules import board as K
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
 from gorilla.rules.coords import check_size, format_vertex, to_index
 from gorilla.rules.position import IllegalMove, Position, opponent
@@ -123,6 +124,7 @@ class Game:
         rs = get_ruleset(rules) if isinstance(rules, str) else rules
         game = cls(position.size, rs, komi)
         start = position.copy()
+        start.st[K.S_SUICIDE] = 1 if rs.suicide else 0  # the game's rules decide, not the position's
         game.positions = [start]
         game._hashes = Counter([start.hash])
         game.setup = {p: start.color_at(p) for c in (BLACK, WHITE) for p in start.stones(c)}

@@ -196,14 +196,21 @@ class Position:
         if any(len(r) != size for r in rows):
             raise ValueError("diagram must be square")
         pos = cls(size, suicide)
+        drawn = []
         for r, row in enumerate(rows):
             for x, ch in enumerate(row):
+                p = to_index(x, size - 1 - r, size)
                 if ch in "Xx#@":
-                    pos.setup_stone(to_index(x, size - 1 - r, size), BLACK)
+                    drawn.append((p, BLACK))
                 elif ch in "Oo":
-                    pos.setup_stone(to_index(x, size - 1 - r, size), WHITE)
+                    drawn.append((p, WHITE))
                 elif ch not in ".+,":
                     raise ValueError(f"unknown diagram symbol '{ch}'")
+        for p, color in drawn:
+            pos.setup_stone(p, color)
+        for p, color in drawn:
+            if pos.color_at(p) != color:
+                raise ValueError(f"diagram: the stone at {format_vertex(p, size)} has no liberties")
         pos.to_move = to_move
         return pos
 
@@ -221,9 +228,8 @@ class Position:
         for r, row in enumerate(self.grid()):
             y = n - r
             cells = []
-            for x, c in enumerate(row):
-                s = sym[int(c)]
-                cells.append(s)
+            for c in row:
+                cells.append(sym[int(c)])
             line = f"{y:2d} " + " ".join(cells) + f" {y}"
             if last >= 0:
                 lx, ly = to_xy(last, n)
@@ -235,7 +241,8 @@ class Position:
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        return f"Position(size={self.size}, to_move={COLOR_NAMES[self.to_move]}, last={format_vertex(self.last_move, self.size)})"
+        last = format_vertex(self.last_move, self.size)
+        return f"Position(size={self.size}, to_move={COLOR_NAMES[self.to_move]}, last={last})"
 
     def __eq__(self, other: object) -> bool:
         return (

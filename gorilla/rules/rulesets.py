@@ -43,7 +43,13 @@ LITTLE_GO = Ruleset(
 
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (CHINESE, JAPANESE, TROMP_TAYLOR, LITTLE_GO)}
 
-_ALIASES = {"cn": "chinese", "jp": "japanese", "tt": "tromp-taylor", "trompt-taylor": "tromp-taylor", "littlego": "little-go"}
+_ALIASES = {
+    "cn": "chinese",
+    "jp": "japanese",
+    "tt": "tromp-taylor",
+    "trompt-taylor": "tromp-taylor",
+    "littlego": "little-go",
+}
 
 
 def get_ruleset(name: str) -> Ruleset:

@@ -42,13 +42,19 @@ class Score:
         """One line per side: how the points add up."""
         if self.method == "territory":
             b = f"Black: {self.black_territory} territory + {self.black_prisoners} prisoners = {self.black:g}"
-            w = f"White: {self.white_territory} territory + {self.white_prisoners} prisoners + {self.komi:g} komi = {self.white:g}"
+            w = (
+                f"White: {self.white_territory} territory + {self.white_prisoners} prisoners"
+                f" + {self.komi:g} komi = {self.white:g}"
+            )
         elif self.method == "stones":
             b = f"Black: {self.black_stones} stones = {self.black:g}"
             w = f"White: {self.white_stones} stones + {self.komi:g} komi = {self.white:g}"
         else:
             b = f"Black: {self.black_stones} stones + {self.black_territory} territory = {self.black:g}"
-            w = f"White: {self.white_stones} stones + {self.white_territory} territory + {self.komi:g} komi = {self.white:g}"
+            w = (
+                f"White: {self.white_stones} stones + {self.white_territory} territory"
+                f" + {self.komi:g} komi = {self.white:g}"
+            )
         return f"{b}\n{w}\nResult: {self.result}"
 
 
