@@ -252,7 +252,7 @@ class GtpEngine:
 
         worker = threading.Thread(target=target, daemon=True, name="gtp-streaming")
         worker.start()
-        nxt = _wait_for_input(lines)
+        nxt = _wait_for_input(lines, worker)
         stop.set()
         worker.join()
         self.write(box.get("tail", "") + "\n")
@@ -273,10 +273,16 @@ class _TooLong(str):
     """Marker type for an over-long input line (its first bytes are kept for the id)."""
 
 
-def _wait_for_input(lines: queue.Queue[object]) -> object | None:
-    """Block until the next non-empty input line (or EOF) arrives; the worker may finish first."""
+def _wait_for_input(lines: queue.Queue[object], worker: threading.Thread | None = None) -> object | None:
+    """Block until the next non-empty input line (or EOF) arrives, or until worker ends by itself
+    (genmove_analyze: the response is complete then); None when the worker ended first."""
     while True:
-        item = lines.get()
+        try:
+            item = lines.get(timeout=0.01 if worker is not None else None)
+        except queue.Empty:
+            if worker is not None and not worker.is_alive():
+                return None
+            continue
         if item is _EOF or not isinstance(item, str) or isinstance(item, _TooLong):
             return item
         if preprocess(item):
