@@ -162,9 +162,11 @@ def test_undo_redo_goto_restore_exact_positions() -> None:
     g.play(v("E5", 5))
     g.play(v("D5", 5))
     g.play(v("C3", 5))
-    snapshots = [
-        (p.diagram(), p.hash, p.ko, p.captures(BLACK), p.captures(WHITE), p.to_move) for p in g.positions
-    ]
+
+    def snap(p: Position) -> tuple:
+        return (p.diagram(), p.hash, p.ko, p.captures(BLACK), p.captures(WHITE), p.to_move)
+
+    snapshots = [snap(p) for p in g.positions]
     assert len({s[:2] for s in snapshots}) == 9  # all different
     for n in (3, 0, 9, 5, 1):
         g.goto(n)
