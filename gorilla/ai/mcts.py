@@ -1,0 +1,537 @@
+"""MCTSAgent: UCT with RAVE, priors, heavy playouts, tree reuse, time control and threads.
+
+The tree and the descend-playout-backup loop live in numba kernels
+(:mod:`gorilla.ai.mcts_tree`, :mod:`gorilla.ai.mcts_playout`,
+:mod:`gorilla.ai.mcts_priors`). This class only orchestrates: it prepares
+the root (legal moves under positional superko from the game), keeps the
+subtree of the moves played since the last search, starts ``threads``
+worker threads that run the nogil kernel in chunks on the shared arrays,
+watches the clock, the cancel event and the playout limit, reports progress
+every ``PROGRESS_EVERY`` seconds, and finally picks the most visited move,
+resigns, or passes when passing wins.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+import numpy as np
+
+from gorilla.ai import mcts_tree as T
+from gorilla.ai.agent import Agent, Budget, Candidate, Progress, ProgressFn
+from gorilla.ai.mcts_patterns import PAT3
+from gorilla.ai.mcts_priors import PRIOR
+from gorilla.ai.mcts_time import Clock
+from gorilla.rules import board as K
+from gorilla.rules.board import BLACK, NROWS, NSLOTS, PASS, RESIGN, WHITE
+from gorilla.rules.game import Game
+
+PROGRESS_EVERY = 0.2
+POLL = 0.005
+DEFAULT_SECONDS = 1.0
+
+
+def _expand_threshold(size: int) -> int:
+    return max(2, size * size // 45)
+
+
+class MCTSAgent(Agent):
+    """A UCT-RAVE Monte-Carlo tree search engine (michi / Pachi / Fuego style)."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        playouts: int | None = None,
+        time: float | None = None,
+        threads: int = 1,
+        heavy: bool = True,
+        resign: float = 0.1,
+        seed: int | None = None,
+        *,
+        max_nodes: int = 2_000_000,
+        expand: int | None = None,
+        rave_equiv: float = 3500.0,
+        c_uct: float = 0.0,
+        fpu: float = 1.1,
+        reuse: bool = True,
+        dynkomi: bool = True,
+        chunk: int = 64,
+        resign_playouts: int = 1000,
+    ) -> None:
+        if playouts is not None and playouts <= 0:
+            raise ValueError("playouts must be positive")
+        if time is not None and time <= 0:
+            raise ValueError("time must be positive")
+        if not 1 <= int(threads) <= T.MAX_THREADS:
+            raise ValueError(f"threads must be 1..{T.MAX_THREADS}")
+        if not 0.0 <= resign < 0.5:
+            raise ValueError("resign must be in [0, 0.5)")
+        self.playouts = playouts
+        self.time = time
+        self.threads = int(threads)
+        self.heavy = bool(heavy)
+        self.resign = float(resign)
+        self.seed = seed
+        self.max_nodes = int(max_nodes)
+        self.expand = expand
+        self.rave_equiv = float(rave_equiv)
+        self.c_uct = float(c_uct)
+        self.fpu = float(fpu)
+        self.reuse = bool(reuse)
+        self.dynkomi = bool(dynkomi)
+        self.chunk = int(chunk)
+        self.resign_playouts = int(resign_playouts)
+        self.clock = Clock()
+        self.prior = PRIOR.copy()
+        self.last_candidates: list[Candidate] = []
+        self.last_playouts = 0
+        self.last_winrate = 0.5
+        self.last_elapsed = 0.0
+        self._moves_made = 0
+        self._dyn_adjust = 0.0
+        self._bufs: list[tuple] = []  # [(fs, mv, kids, vl, flags)], the second one for compaction
+        self._cur = 0
+        self._src_of: np.ndarray | None = None
+        self._key: tuple | None = None
+        self._hist: list[tuple[int, int]] = []
+        self._root_color = BLACK
+        self._scratch: dict[tuple[int, int], tuple] = {}
+        self.ctl = np.zeros(T.NCTL, dtype=np.int64)
+
+    # --- agent interface ---------------------------------------------------
+    def new_game(self) -> None:
+        self._key = None
+        self._hist = []
+        self._dyn_adjust = 0.0
+        self._moves_made = 0
+
+    def set_time(self, main_time: float, byo_yomi_time: float, byo_yomi_stones: int) -> None:
+        self.clock.set_time(main_time, byo_yomi_time, byo_yomi_stones)
+
+    def time_left(self, color: int, seconds: float, stones: int) -> None:
+        self.clock.time_left(seconds, stones)
+
+    def close(self) -> None:
+        self.ctl[T.C_STOP] = 1
+        self._bufs = []
+        self._scratch = {}
+        self._key = None
+
+    def select_move(
+        self,
+        game: Game,
+        budget: Budget | None = None,
+        cancel: threading.Event | None = None,
+        progress: ProgressFn | None = None,
+    ) -> int:
+        t0 = time.perf_counter()
+        move = self._select(game, budget, cancel, progress, t0)
+        if budget is None or (budget.seconds is None and budget.playouts is None):
+            self.clock.spent(time.perf_counter() - t0)
+        self._moves_made += 1
+        return move
+
+    def analyze(
+        self,
+        game: Game,
+        budget: Budget | None = None,
+        cancel: threading.Event | None = None,
+        progress: ProgressFn | None = None,
+    ) -> list[Candidate]:
+        """Search like select_move and return the root candidates (most visited first)."""
+        self._search(game, budget, cancel, progress, time.perf_counter())
+        return list(self.last_candidates)
+
+    # --- the move decision ---------------------------------------------------
+    def _select(self, game: Game, budget, cancel, progress, t0: float) -> int:
+        if game.over:
+            return PASS
+        color = game.to_move
+        legal = game.legal_moves(reasonable=True)
+        if not legal:
+            return PASS
+        last = game.moves[-1].point if game.moves else None
+        margin = _area_margin(game)  # Black's, komi included
+        if last == PASS and (margin > 0) == (color == BLACK) and margin != 0:
+            self.last_candidates = []
+            return PASS  # the opponent passed and we win the count as it stands
+        best, wr = self._search(game, budget, cancel, progress, t0)
+        if best is None:
+            return PASS
+        if best != PASS and _own_area(game, best, color):
+            best = PASS  # the board is settled: a move in our own area gains nothing
+        if (
+            self.resign > 0
+            and wr < self.resign
+            and self.last_playouts >= self.resign_playouts
+            and game.move_number + len(game.setup) >= game.size * game.size // 8
+        ):
+            return RESIGN
+        return best
+
+    def _limits(self, game: Game, budget: Budget | None) -> tuple[int, float | None, float | None]:
+        """(playout limit or 0, target seconds, hard limit seconds)."""
+        playouts = budget.playouts if budget and budget.playouts else None
+        seconds = budget.seconds if budget and budget.seconds else None
+        if playouts is None and seconds is None:
+            playouts, seconds = self.playouts, self.time
+        if playouts is None and seconds is None:
+            pos = game.position
+            plan = self.clock.plan(int(pos.st[K.S_NEMPTY]), game.size * game.size)
+            if plan is not None:
+                return 0, plan.target, plan.limit
+            seconds = DEFAULT_SECONDS
+        return int(playouts or 0), seconds, seconds
+
+    def _search(self, game: Game, budget, cancel, progress, t0: float) -> tuple[int | None, float]:
+        limit, target, hard = self._limits(game, budget)
+        color = game.to_move
+        pos = game.position
+        size = game.size
+        rb = pos.b.copy()
+        rst = pos.st.copy()
+        legal = game.legal_moves(reasonable=True)
+        self._prepare_tree(game, legal, rb, rst)
+        fs, mv, kids, vl, flags = self._bufs[self._cur]
+        params = np.zeros(T.NPARAMS, dtype=np.float64)
+        params[T.P_RAVE_EQUIV] = self.rave_equiv
+        params[T.P_CUCT] = self.c_uct
+        params[T.P_FPU] = self.fpu
+        params[T.P_EXPAND] = self.expand or _expand_threshold(size)
+        params[T.P_REAL_KOMI] = game.komi
+        params[T.P_KOMI] = game.komi + self._dyn_komi(game, color)
+        params[T.P_HEAVY] = 1.0 if self.heavy else 0.0
+        params[T.P_MAXMOVES] = 3 * size * size
+        ctl = self.ctl
+        ctl[T.C_STOP] = 0
+        ctl[T.C_DONE] = 0
+        ctl[T.C_LIMIT] = limit
+        # split the free part of the arrays between the threads
+        start, end = int(ctl[T.C_POOL]), len(mv)
+        k = self.threads
+        step = (end - start) // k
+        for t in range(k):
+            ctl[T.C_POOL + 2 * t] = start + t * step
+            ctl[T.C_POOL + 2 * t + 1] = end if t == k - 1 else start + (t + 1) * step
+        seed0 = self.seed if self.seed is not None else int.from_bytes(os.urandom(4), "little")
+        seed0 = (seed0 * 1000003 + self._moves_made * 7919 + game.move_number) & 0x7FFFFFFF
+        errors: list[BaseException] = []
+
+        def work(tid: int) -> None:
+            try:
+                K.seed_rng(seed0 + tid)
+                b, st, path, seq, amaf, cand, buf = self._scratch_for(tid, size)
+                while ctl[T.C_STOP] == 0:
+                    n = T.search(
+                        fs, mv, kids, vl, flags, ctl, tid, 0, rb, rst, K.ZOBRIST, params, PAT3,
+                        self.prior, b, st, path, seq, amaf, cand, buf, self.chunk,
+                    )  # fmt: skip
+                    if n == 0:
+                        break
+            except BaseException as e:  # noqa: BLE001 - reported to the caller below
+                errors.append(e)
+
+        workers = [threading.Thread(target=work, args=(t,), daemon=True) for t in range(k)]
+        for w in workers:
+            w.start()
+        next_progress = t0 + PROGRESS_EVERY
+        next_check = t0 + 0.05
+        try:
+            while any(w.is_alive() for w in workers):
+                now = time.perf_counter()
+                el = now - t0
+                if cancel is not None and cancel.is_set():
+                    break
+                if hard is not None and el >= hard:
+                    break
+                if target is not None and el >= target and not self._unstable(el, hard):
+                    break
+                if now >= next_check:
+                    next_check = now + 0.05
+                    if self._decided(el, limit, target):
+                        break
+                if progress is not None and now >= next_progress:
+                    next_progress = now + PROGRESS_EVERY
+                    progress(self._progress(size, limit, target, el))
+                if cancel is not None:
+                    cancel.wait(POLL)
+                else:
+                    time.sleep(POLL)
+        finally:
+            ctl[T.C_STOP] = 1
+            for w in workers:
+                w.join()
+        if errors:
+            raise errors[0]
+        el = time.perf_counter() - t0
+        self.last_elapsed = el
+        self.last_playouts = int(ctl[T.C_DONE])
+        self.last_candidates = self._candidates(size)
+        best = self._best()
+        if best is None:
+            return None, 0.5
+        wr = float(fs[T.F_WIN, best] / fs[T.F_VIS, best]) if fs[T.F_VIS, best] > 0 else 0.5
+        self.last_winrate = wr
+        self._update_dyn_komi(game, color, wr)
+        if progress is not None:
+            progress(self._progress(size, limit, target, el, final=True))
+        return int(mv[best]), wr
+
+    # --- tree preparation and reuse ------------------------------------------
+    def _alloc(self) -> tuple:
+        m = self.max_nodes
+        return (
+            np.zeros((T.NF, m), dtype=np.float32),
+            np.zeros(m, dtype=np.int32),
+            np.full(m, T.UNEXPANDED, dtype=np.int64),
+            np.zeros(m, dtype=np.int32),
+            np.zeros(m, dtype=np.int8),
+        )
+
+    def _scratch_for(self, tid: int, size: int) -> tuple:
+        key = (tid, size)
+        s = self._scratch.get(key)
+        if s is None:
+            w = size + 2
+            s = (
+                np.zeros((NROWS, w * w), dtype=np.int32),
+                np.zeros(NSLOTS, dtype=np.int64),
+                np.zeros(1024, dtype=np.int32),
+                np.zeros(3 * size * size + 16, dtype=np.int32),
+                np.zeros(w * w, dtype=np.int8),
+                np.zeros(64, dtype=np.int64),
+                np.zeros(w * w, dtype=np.int64),
+            )
+            self._scratch[key] = s
+        return s
+
+    def _prepare_tree(self, game: Game, legal: list[int], rb: np.ndarray, rst: np.ndarray) -> None:
+        if not self._bufs:
+            self._bufs = [self._alloc()]
+            self._cur = 0
+        key = (
+            game.size,
+            game.komi,
+            game.ruleset.name,
+            tuple(sorted(game.setup.items())),
+            game.positions[0].hash,
+        )
+        hist = [(m.color, m.point) for m in game.moves]
+        root = self._reusable_root(key, hist) if self.reuse else None
+        fs, mv, kids, vl, flags = self._bufs[self._cur]
+        if root is None:
+            last = game.moves[-1].point if game.moves else PASS
+            T.init_root(fs, mv, kids, vl, flags, self.ctl, max(last, PASS))
+        else:
+            if len(self._bufs) == 1:
+                self._bufs.append(self._alloc())
+                self._src_of = np.zeros(self.max_nodes, dtype=np.int32)
+            other = 1 - self._cur
+            dfs, dmv, dkids, dvl, dflags = self._bufs[other]
+            used = T.compact(fs, mv, kids, flags, root, dfs, dmv, dkids, dvl, dflags, self._src_of)
+            self._cur = other
+            self.ctl[T.C_POOL] = used
+            self.ctl[T.C_POOL + 1] = self.max_nodes
+            fs, mv, kids, vl, flags = self._bufs[self._cur]
+        self._key = key
+        self._hist = hist
+        self._root_color = game.to_move
+        vl[0] = 0
+        k = int(kids[0])
+        if k < 0:
+            moves = np.array(legal, dtype=np.int64)
+            ok = T.expand_moves(
+                fs, mv, kids, vl, flags, self.ctl, 0, 0, rb, rst, moves, len(moves), PAT3, self.prior
+            )
+            if not ok:  # the arrays are full: start again from an empty tree
+                T.init_root(fs, mv, kids, vl, flags, self.ctl, int(mv[0]))
+                T.expand_moves(
+                    fs, mv, kids, vl, flags, self.ctl, 0, 0, rb, rst, moves, len(moves), PAT3, self.prior
+                )
+        else:
+            # positional superko (and the game's own legality) decides at the root
+            ok_moves = set(legal)
+            ok_moves.add(PASS)
+            first, cnt = k >> T.SHIFT, k & T.MASK
+            for j in range(first, first + cnt):
+                flags[j] = 0 if int(mv[j]) in ok_moves else 1
+
+    def _reusable_root(self, key: tuple, hist: list[tuple[int, int]]) -> int | None:
+        if self._key != key or len(hist) < len(self._hist) or hist[: len(self._hist)] != self._hist:
+            return None
+        fs, mv, kids, vl, flags = self._bufs[self._cur]
+        node = 0
+        color = self._root_color
+        for c, p in hist[len(self._hist) :]:
+            if c != color or p == RESIGN:
+                return None
+            node = self._child(kids, mv, node, p)
+            if node is None:
+                return None
+            color = 3 - color
+        return node
+
+    @staticmethod
+    def _child(kids: np.ndarray, mv: np.ndarray, node: int, move: int) -> int | None:
+        k = int(kids[node])
+        if k < 0:
+            return None
+        first, cnt = k >> T.SHIFT, k & T.MASK
+        hits = np.flatnonzero(mv[first : first + cnt] == move)
+        return int(first + hits[0]) if len(hits) else None
+
+    def _root_child(self, move: int) -> int | None:
+        fs, mv, kids, vl, flags = self._bufs[self._cur]
+        return self._child(kids, mv, 0, move)
+
+    # --- reading the tree -----------------------------------------------------
+    def _children(self) -> np.ndarray:
+        fs, mv, kids, vl, flags = self._bufs[self._cur]
+        k = int(kids[0])
+        if k < 0:
+            return np.zeros(0, dtype=np.int64)
+        first, cnt = k >> T.SHIFT, k & T.MASK
+        idx = np.arange(first, first + cnt)
+        return idx[flags[idx] == 0]
+
+    def _best(self) -> int | None:
+        fs = self._bufs[self._cur][0]
+        idx = self._children()
+        if len(idx) == 0:
+            return None
+        vis = fs[T.F_VIS, idx]
+        wr = np.where(vis > 0, fs[T.F_WIN, idx] / np.maximum(vis, 1), 0.0)
+        order = np.lexsort((-wr, -vis))
+        return int(idx[order[0]])
+
+    def _top_two(self) -> tuple[float, float, float, float]:
+        """(visits, winrate) of the most visited and the runner-up."""
+        fs = self._bufs[self._cur][0]
+        idx = self._children()
+        if len(idx) < 2:
+            return 1e9, 0.5, 0.0, 0.5
+        vis = fs[T.F_VIS, idx]
+        o = np.argsort(-vis)[:2]
+        a, b = idx[o[0]], idx[o[1]]
+        wa = fs[T.F_WIN, a] / max(1.0, fs[T.F_VIS, a])
+        wb = fs[T.F_WIN, b] / max(1.0, fs[T.F_VIS, b])
+        return float(fs[T.F_VIS, a]), float(wa), float(fs[T.F_VIS, b]), float(wb)
+
+    def _decided(self, el: float, limit: int, target: float | None) -> bool:
+        """Stop early when the runner-up cannot catch the best move within the budget."""
+        done = int(self.ctl[T.C_DONE])
+        if done < 200:
+            return False
+        rate = done / max(el, 1e-3)
+        remaining = []
+        if limit:
+            remaining.append(limit - done)
+        if target is not None:
+            remaining.append(rate * max(0.0, target - el))
+        if not remaining:
+            return False
+        va, _, vb, _ = self._top_two()
+        return va - vb > min(remaining) * 1.2
+
+    def _unstable(self, el: float, hard: float | None) -> bool:
+        """At the target time: keep thinking (up to the hard limit) if the top two disagree."""
+        if hard is None or el >= hard:
+            return False
+        va, wa, vb, wb = self._top_two()
+        return vb > 0.5 * va and wb > wa
+
+    def _pv(self, node: int, depth: int = 12) -> list[int]:
+        fs, mv, kids, vl, flags = self._bufs[self._cur]
+        out = [int(mv[node])]
+        while len(out) < depth:
+            k = int(kids[node])
+            if k < 0:
+                break
+            first, cnt = k >> T.SHIFT, k & T.MASK
+            vis = fs[T.F_VIS, first : first + cnt]
+            j = int(np.argmax(vis))
+            if vis[j] <= 0:
+                break
+            node = first + j
+            out.append(int(mv[node]))
+        return out
+
+    def _candidates(self, size: int, top: int = 0) -> list[Candidate]:
+        fs, mv, kids, vl, flags = self._bufs[self._cur]
+        idx = self._children()
+        vis = fs[T.F_VIS, idx]
+        order = np.argsort(-vis, kind="stable")
+        out = []
+        for i in order:
+            j = int(idx[i])
+            v = float(fs[T.F_VIS, j])
+            if v <= 0:
+                continue
+            pv_ = float(fs[T.F_PV, j])
+            out.append(
+                Candidate(
+                    move=int(mv[j]),
+                    visits=int(v),
+                    winrate=float(fs[T.F_WIN, j]) / v,
+                    score=float(fs[T.F_SCORE, j]) / v,
+                    prior=float(fs[T.F_PW, j]) / pv_ if pv_ > 0 else 0.0,
+                    pv=self._pv(j),
+                )
+            )
+            if top and len(out) >= top:
+                break
+        return out
+
+    def _progress(
+        self, size: int, limit: int, target: float | None, el: float, final: bool = False
+    ) -> Progress:
+        cands = self._candidates(size, top=10)
+        done = int(self.ctl[T.C_DONE])
+        frac = 1.0 if final else 0.0
+        if not final:
+            if limit:
+                frac = max(frac, done / limit)
+            if target:
+                frac = max(frac, el / target)
+        best = cands[0].move if cands else PASS
+        wr = cands[0].winrate if cands else 0.5
+        return Progress(best, wr, done, min(1.0, frac), cands, el)
+
+    # --- dynamic komi -------------------------------------------------------------
+    def _dyn_komi(self, game: Game, color: int) -> float:
+        """Extra komi Black must beat in the search (handicap games, Black's side only)."""
+        if not self.dynkomi or game.handicap <= 0 or color != BLACK:
+            return 0.0
+        horizon = 0.5 * game.size * game.size
+        linear = 7.0 * game.handicap * max(0.0, 1.0 - game.move_number / horizon)
+        return max(0.0, linear + self._dyn_adjust)
+
+    def _update_dyn_komi(self, game: Game, color: int, wr: float) -> None:
+        if not self.dynkomi or game.handicap <= 0 or color != BLACK:
+            return
+        if wr > 0.8:
+            self._dyn_adjust += 1.0
+        elif wr < 0.55:
+            self._dyn_adjust -= 1.0
+
+
+def _area_margin(game: Game) -> float:
+    """Black's area margin with komi on the board as it stands (every stone alive)."""
+    pos = game.position
+    owner = K.area_owner(pos.b, pos.st, np.zeros(pos.b.shape[1], dtype=np.uint8))
+    return float(np.count_nonzero(owner == BLACK) - np.count_nonzero(owner == WHITE)) - game.komi
+
+
+def _own_area(game: Game, move: int, color: int) -> bool:
+    """Whether the board is settled (every empty region touches one colour only: no dame,
+    no stones left to capture) and move lies in color's own area."""
+    pos = game.position
+    owner = K.area_owner(pos.b, pos.st, np.zeros(pos.b.shape[1], dtype=np.uint8))
+    inner = owner.reshape(game.size + 2, game.size + 2)[1:-1, 1:-1]
+    return not bool(np.any(inner == K.EMPTY)) and int(owner[move]) == color
+
+
+__all__ = ["MCTSAgent"]

@@ -1,0 +1,327 @@
+"""The MCTS tree in preallocated numpy arrays, and the numba search kernel.
+
+Nodes are indices into flat arrays. A node stands for the move that led to it
+(``mv``) and its statistics are from the view of the player who made that
+move. Children of a node are contiguous: ``kids[node]`` packs
+``(first << 16) | count`` into one int64 (so publishing an expansion is a
+single store), ``-1`` = not expanded, ``-2`` = being expanded by a thread.
+
+``fs`` (float32, rows ``F_*``) holds real visits and wins, prior (virtual)
+visits and wins, AMAF/RAVE visits and wins and the summed score margin.
+``vl`` counts virtual losses of descents in flight; ``flags`` marks root
+children pruned by positional superko.
+
+Each search thread allocates nodes from its own slice of the arrays (the
+``ctl`` pool slots), so allocation needs no lock; statistics updates race
+like Pachi's and Fuego's lock-free trees and that is harmless.
+
+``search`` runs whole iterations (descend with UCT-RAVE, expand after
+``P_EXPAND`` visits with priors, heavy or light playout, score by area,
+back up results and AMAF) on the thread's own copies of the board arrays.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from gorilla.ai.mcts_playout import heavy_playout
+from gorilla.ai.mcts_priors import move_prior
+from gorilla.ai.playout import run_playout
+from gorilla.rules.board import (
+    BLACK,
+    COLOR,
+    EMPTY,
+    OK,
+    PASS,
+    S_PASSES,
+    S_TOMOVE,
+    S_W,
+    check_move,
+    is_eye,
+    place,
+    play_pass,
+    quick_area_score,
+)
+
+# rows of fs
+F_VIS, F_WIN, F_PV, F_PW, F_RVIS, F_RWIN, F_SCORE = range(7)
+NF = 7
+
+# slots of ctl
+C_STOP, C_DONE, C_LIMIT = range(3)
+C_POOL = 8  # thread t allocates from ctl[C_POOL + 2t] up to ctl[C_POOL + 2t + 1]
+MAX_THREADS = 32
+NCTL = C_POOL + 2 * MAX_THREADS
+
+# slots of params
+P_RAVE_EQUIV, P_CUCT, P_FPU, P_EXPAND, P_KOMI, P_REAL_KOMI, P_HEAVY, P_MAXMOVES = range(8)
+NPARAMS = 8
+
+UNEXPANDED = -1
+EXPANDING = -2
+SHIFT = 16
+MASK = (1 << SHIFT) - 1
+
+
+@njit(cache=True, nogil=True)
+def _init_node(
+    fs: np.ndarray, mv: np.ndarray, kids: np.ndarray, vl: np.ndarray, flags: np.ndarray, i: int, m: int
+):
+    for r in range(NF):
+        fs[r, i] = 0.0
+    mv[i] = m
+    kids[i] = UNEXPANDED
+    vl[i] = 0
+    flags[i] = 0
+
+
+@njit(cache=True, nogil=True)
+def init_root(fs, mv, kids, vl, flags, ctl, last_move: int) -> None:
+    """Node 0 becomes a fresh root; the whole array is free again (pool 0 starts at 1)."""
+    _init_node(fs, mv, kids, vl, flags, 0, last_move)
+    ctl[C_POOL] = 1
+    ctl[C_POOL + 1] = mv.shape[0]
+
+
+@njit(cache=True, nogil=True)
+def _alloc(ctl: np.ndarray, tid: int, n: int) -> int:
+    i = ctl[C_POOL + 2 * tid]
+    if i + n > ctl[C_POOL + 2 * tid + 1]:
+        return -1
+    ctl[C_POOL + 2 * tid] = i + n
+    return i
+
+
+@njit(cache=True, nogil=True)
+def expand_moves(fs, mv, kids, vl, flags, ctl, tid, node, b, st, moves, nmoves, pat3, prior) -> bool:
+    """Give node the children moves[:nmoves] (+ PASS) for the side to move in (b, st)."""
+    first = _alloc(ctl, tid, nmoves + 1)
+    if first < 0:
+        return False
+    c = st[S_TOMOVE]
+    for i in range(nmoves):
+        j = first + i
+        p = moves[i]
+        _init_node(fs, mv, kids, vl, flags, j, p)
+        pv, pw = move_prior(b, st, p, c, pat3, prior)
+        fs[F_PV, j] = pv
+        fs[F_PW, j] = pw
+    j = first + nmoves
+    _init_node(fs, mv, kids, vl, flags, j, PASS)
+    pv, pw = move_prior(b, st, PASS, c, pat3, prior)
+    fs[F_PV, j] = pv
+    fs[F_PW, j] = pw
+    kids[node] = (np.int64(first) << SHIFT) | (nmoves + 1)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _expand(fs, mv, kids, vl, flags, ctl, tid, node, b, st, pat3, prior, buf) -> bool:
+    """Expand node with every legal move (simple ko) that fills no own eye, plus PASS."""
+    c = st[S_TOMOVE]
+    m = st[S_W] * st[S_W]
+    n = 0
+    for p in range(m):
+        if b[COLOR, p] == EMPTY and check_move(b, st, p, c) == OK and not is_eye(b, st, p, c):
+            buf[n] = p
+            n += 1
+    return expand_moves(fs, mv, kids, vl, flags, ctl, tid, node, b, st, buf, n, pat3, prior)
+
+
+@njit(cache=True, nogil=True)
+def select_child(fs, vl, flags, kids, node, params) -> int:
+    """The child with the best UCT-RAVE value for the player to move at node, or -1."""
+    k = kids[node]
+    if k < 0:
+        return -1
+    first = k >> SHIFT
+    cnt = k & MASK
+    equiv = params[P_RAVE_EQUIV]
+    cuct = params[P_CUCT]
+    fpu = params[P_FPU]
+    logn = math.log(fs[F_VIS, node] + vl[node] + 1.0)
+    best = -1
+    bestv = -1e30
+    for j in range(first, first + cnt):
+        if flags[j] != 0:
+            continue
+        loss = vl[j]
+        tot = fs[F_VIS, j] + fs[F_PV, j] + loss
+        rn = fs[F_RVIS, j]
+        if tot <= 0.0 and rn <= 0.0:
+            v = fpu
+        else:
+            q = (fs[F_WIN, j] + fs[F_PW, j]) / tot if tot > 0.0 else fpu
+            if rn > 0.0:
+                r = fs[F_RWIN, j] / (rn + loss)
+                beta = rn / (rn + tot + tot * rn / equiv)
+                v = (1.0 - beta) * q + beta * r
+            else:
+                v = q
+            if cuct > 0.0:
+                v += cuct * math.sqrt(logn / (tot + 1.0))
+        if v > bestv:
+            bestv = v
+            best = j
+    return best
+
+
+@njit(cache=True, nogil=True)
+def search(
+    fs,
+    mv,
+    kids,
+    vl,
+    flags,
+    ctl,
+    tid: int,
+    root: int,
+    rb: np.ndarray,
+    rst: np.ndarray,
+    zob: np.ndarray,
+    params: np.ndarray,
+    pat3: np.ndarray,
+    prior: np.ndarray,
+    b: np.ndarray,
+    st: np.ndarray,
+    path: np.ndarray,
+    seq: np.ndarray,
+    amaf: np.ndarray,
+    cand: np.ndarray,
+    buf: np.ndarray,
+    nmax: int,
+) -> int:
+    """Run up to nmax iterations from root (stops early on ctl[C_STOP] or the playout limit)."""
+    root_color = rst[S_TOMOVE]
+    komi = params[P_KOMI]
+    real_komi = params[P_REAL_KOMI]
+    expand_at = params[P_EXPAND]
+    heavy = params[P_HEAVY] != 0.0
+    max_moves = int(params[P_MAXMOVES])
+    maxdepth = path.shape[0] - 1
+    done = 0
+    while done < nmax:
+        if ctl[C_STOP] != 0:
+            break
+        if ctl[C_LIMIT] > 0 and ctl[C_DONE] >= ctl[C_LIMIT]:
+            break
+        b[:, :] = rb
+        st[:] = rst
+        node = root
+        depth = 0
+        path[0] = root
+        terminal = False
+        while True:
+            k = kids[node]
+            if k == UNEXPANDED:
+                if node == root or fs[F_VIS, node] >= expand_at:
+                    kids[node] = EXPANDING
+                    if not _expand(fs, mv, kids, vl, flags, ctl, tid, node, b, st, pat3, prior, buf):
+                        kids[node] = UNEXPANDED
+                        break
+                else:
+                    break
+            elif k < 0:
+                break  # another thread is expanding it
+            c = select_child(fs, vl, flags, kids, node, params)
+            if c < 0:
+                break
+            vl[c] += 1
+            m = mv[c]
+            if m == PASS:
+                play_pass(st)
+            else:
+                place(b, st, zob, m, st[S_TOMOVE])
+            depth += 1
+            path[depth] = c
+            node = c
+            if st[S_PASSES] >= 2:
+                terminal = True
+                break
+            if depth >= maxdepth:
+                break
+        n = 0
+        if not terminal:
+            if heavy:
+                n = heavy_playout(b, st, zob, max_moves, seq, pat3, cand)
+            else:
+                n = run_playout(b, st, zob, max_moves, seq)
+            n = min(n, seq.shape[0])
+        area = quick_area_score(b, st)
+        margin = area - real_komi
+        bw = 1.0 if area - komi > 0.0 else 0.0
+        # back up: the mover into path[d] is root_color for odd d
+        for d in range(depth + 1):
+            x = path[d]
+            mover = root_color if d % 2 == 1 else 3 - root_color
+            if mover == BLACK:
+                fs[F_WIN, x] += bw
+                fs[F_SCORE, x] += margin
+            else:
+                fs[F_WIN, x] += 1.0 - bw
+                fs[F_SCORE, x] -= margin
+            fs[F_VIS, x] += 1.0
+            if d > 0:
+                vl[x] -= 1
+        # AMAF: amaf[p] = colour that played p first from the node's position on
+        amaf[:] = 0
+        for i in range(n - 1, -1, -1):
+            p = seq[i]
+            if p >= 0:
+                amaf[p] = root_color if (depth + i) % 2 == 0 else 3 - root_color
+        for d in range(depth - 1, -1, -1):
+            col = root_color if d % 2 == 0 else 3 - root_color
+            p = mv[path[d + 1]]
+            if p >= 0:
+                amaf[p] = col
+            k = kids[path[d]]
+            if k < 0:
+                continue
+            first = k >> SHIFT
+            cnt = k & MASK
+            win = bw if col == BLACK else 1.0 - bw
+            for j in range(first, first + cnt):
+                q = mv[j]
+                if q >= 0 and amaf[q] == col:
+                    fs[F_RVIS, j] += 1.0
+                    fs[F_RWIN, j] += win
+        done += 1
+        ctl[C_DONE] += 1
+    return done
+
+
+@njit(cache=True, nogil=True)
+def compact(sfs, smv, skids, sflags, root: int, dfs, dmv, dkids, dvl, dflags, src_of) -> int:
+    """Copy the subtree under root into the destination arrays (root at 0); returns nodes used."""
+    for r in range(NF):
+        dfs[r, 0] = sfs[r, root]
+    dmv[0] = smv[root]
+    dvl[0] = 0
+    dflags[0] = 0
+    src_of[0] = root
+    used = 1
+    head = 0
+    while head < used:
+        s = src_of[head]
+        k = skids[s]
+        if k < 0:
+            dkids[head] = UNEXPANDED
+        else:
+            first = k >> SHIFT
+            cnt = k & MASK
+            dkids[head] = (np.int64(used) << SHIFT) | cnt
+            for i in range(cnt):
+                j = first + i
+                t = used + i
+                for r in range(NF):
+                    dfs[r, t] = sfs[r, j]
+                dmv[t] = smv[j]
+                dvl[t] = 0
+                dflags[t] = sflags[j]
+                src_of[t] = j
+            used += cnt
+        head += 1
+    return used

@@ -1,0 +1,306 @@
+"""The MCTS agent: tactics, passing, budgets, cancel, tree reuse, time control, threads."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from gorilla.ai.agent import Budget, Progress, make_agent
+from gorilla.ai.mcts import MCTSAgent
+from gorilla.ai.mcts_time import Clock
+from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
+from gorilla.rules.coords import parse_vertex
+from gorilla.rules.game import Game
+from gorilla.rules.position import Position
+
+
+def game_from(diagram: str, to_move: int = BLACK, komi: float = 7.5) -> Game:
+    pos = Position.from_diagram(diagram)
+    game = Game.new(pos.size, komi=komi)
+    stones = [(p, pos.color_at(p)) for p in pos.points() if pos.color_at(p) in (BLACK, WHITE)]
+    game.add_setup(stones, to_move=to_move)
+    return game
+
+
+def snapshot(game: Game) -> tuple:
+    return (
+        game.position.diagram(),
+        game.to_move,
+        game.position.hash,
+        list(game.moves),
+        len(game.positions),
+        dict(game._hashes),
+    )
+
+
+def test_captures_group_in_atari() -> None:
+    game = game_from(
+        """
+        .........
+        .........
+        ...XXX...
+        ..XOOOX..
+        ...XX.O..
+        ......O..
+        OOOOOOO..
+        .........
+        .........
+        """
+    )
+    agent = MCTSAgent(playouts=1500, seed=1, resign=0)
+    assert agent.select_move(game) == parse_vertex("F5", 9)
+
+
+def test_saves_own_group_from_atari() -> None:
+    game = game_from(
+        """
+        .........
+        .........
+        ...OO....
+        ..OXX....
+        ...OO....
+        .........
+        .......X.
+        .........
+        .........
+        """
+    )
+    agent = MCTSAgent(playouts=1500, seed=2, resign=0)
+    assert agent.select_move(game) == parse_vertex("F6", 9)
+
+
+def test_does_not_fill_own_eyes_and_passes_when_finished() -> None:
+    # Black: a wall on column C with a big area on its left; White walls D and owns the right.
+    game = game_from(
+        """
+        .X.XO..
+        XX.XO..
+        ..XXOOO
+        XXXXO..
+        ..XXO..
+        .X.XO.O
+        X.XXO..
+        """,
+        komi=0.5,
+    )
+    before = snapshot(game)
+    agent = MCTSAgent(playouts=1500, seed=3, resign=0)
+    move = agent.select_move(game)
+    assert move == PASS
+    assert snapshot(game) == before
+
+
+def test_never_fills_an_eye_of_its_only_group() -> None:
+    game = game_from(
+        """
+        .X.X.....
+        XXXX.....
+        .........
+        .....OOO.
+        .........
+        .....O...
+        .........
+        ...O.....
+        .........
+        """
+    )
+    eyes = {parse_vertex("A9", 9), parse_vertex("C9", 9)}
+    agent = MCTSAgent(playouts=800, seed=4, resign=0)
+    for _ in range(3):
+        move = agent.select_move(game)
+        assert move not in eyes
+        game.play(move)
+        game.play(agent.select_move(game))
+
+
+def test_passes_after_opponent_pass_when_count_wins() -> None:
+    game = game_from(
+        """
+        ..XO...
+        ..XO...
+        ..XO...
+        ..XO...
+        ..XO...
+        ..XO...
+        ..XO...
+        """,
+        to_move=WHITE,
+        komi=0.5,
+    )
+    game.pass_move()  # White passes; Black is ahead by 6.5... no: equal area, komi 0.5 for White
+    agent = MCTSAgent(playouts=500, seed=5, resign=0)
+    # the count is 28:28 + 0.5 komi: White wins, so Black must not pass
+    assert agent.select_move(game) != PASS
+
+
+def test_does_not_mutate_game_and_plays_legal_moves() -> None:
+    game = Game.new(9)
+    for v in ("E5", "C3", "G7"):
+        game.play(parse_vertex(v, 9))
+    before = snapshot(game)
+    agent = MCTSAgent(playouts=300, seed=6)
+    move = agent.select_move(game)
+    assert snapshot(game) == before
+    assert game.is_legal(move)
+
+
+def test_honours_playout_budget() -> None:
+    agent = MCTSAgent(seed=7, reuse=False)
+    game = Game.new(9)
+    agent.select_move(game, Budget(playouts=400))
+    assert 1 <= agent.last_playouts <= 400
+
+
+def test_honours_time_budget() -> None:
+    agent = MCTSAgent(seed=8)
+    game = Game.new(9)
+    agent.select_move(game, Budget(playouts=50))  # compiled and warm
+    t0 = time.perf_counter()
+    agent.select_move(game, Budget(seconds=0.4))
+    assert time.perf_counter() - t0 < 0.4 + 0.25
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_cancel_from_another_thread(threads: int) -> None:
+    agent = MCTSAgent(seed=9, threads=threads)
+    game = Game.new(13)
+    agent.select_move(game, Budget(playouts=50))
+    cancel = threading.Event()
+    result: list[int] = []
+    done_at: list[float] = []
+
+    def run() -> None:
+        result.append(agent.select_move(game, Budget(seconds=30), cancel=cancel))
+        done_at.append(time.perf_counter())
+
+    th = threading.Thread(target=run)
+    th.start()
+    time.sleep(0.3)
+    t_cancel = time.perf_counter()
+    cancel.set()
+    th.join(5)
+    assert not th.is_alive()
+    assert done_at[0] - t_cancel < 0.05 + 0.1  # 50 ms + margin for a loaded machine
+    assert game.is_legal(result[0])
+    assert agent.last_playouts > 0
+
+
+def test_progress_reports_candidates_with_pv() -> None:
+    reports: list[Progress] = []
+    agent = MCTSAgent(seed=10)
+    game = Game.new(9)
+    agent.select_move(game, Budget(seconds=0.7), progress=reports.append)
+    assert len(reports) >= 2
+    last = reports[-1]
+    assert last.fraction == 1.0 and last.playouts > 0
+    assert last.candidates and last.best_move == last.candidates[0].move
+    top = last.candidates[0]
+    assert top.pv[0] == top.move and len(top.pv) >= 2
+    assert all(0.0 <= c.winrate <= 1.0 for c in last.candidates)
+    visits = [c.visits for c in last.candidates]
+    assert visits == sorted(visits, reverse=True)
+
+
+def test_tree_reuse_keeps_the_played_subtree() -> None:
+    agent = MCTSAgent(playouts=2000, seed=11)
+    game = Game.new(9)
+    move = agent.select_move(game)
+    reply = agent.last_candidates[0].pv[1]
+    game.play(move)
+    game.play(reply)
+    agent.select_move(game, Budget(playouts=10))
+    cands = agent.last_candidates
+    assert sum(c.visits for c in cands) > 10  # visits from the previous search survived
+    fresh = MCTSAgent(playouts=10, seed=11, reuse=False)
+    fresh.select_move(game)
+    assert sum(c.visits for c in fresh.last_candidates) <= 10
+
+
+def test_two_threads_search_more_of_the_tree() -> None:
+    agent = MCTSAgent(threads=2, seed=12, reuse=False)
+    game = Game.new(9)
+    agent.select_move(game, Budget(playouts=1000))
+    assert 900 <= agent.last_playouts <= 1000 + 2
+    assert sum(c.visits for c in agent.last_candidates) >= 900
+
+
+def test_resigns_when_hopeless_unless_disabled() -> None:
+    diagram = """
+        .O.O.O.
+        OOOOOOO
+        .......
+        ...X...
+        .......
+        OOOOOOO
+        .O.O.O.
+        """
+    agent = MCTSAgent(playouts=1500, seed=13, resign=0.1, resign_playouts=500)
+    assert agent.select_move(game_from(diagram)) == RESIGN
+    assert agent.last_winrate < 0.1
+    teacher = MCTSAgent(playouts=500, seed=13, resign=0)
+    assert teacher.select_move(game_from(diagram)) != RESIGN
+
+
+def test_dynamic_komi_in_handicap_games() -> None:
+    game = Game.new(9, handicap=3)
+    game.play(parse_vertex("E5", 9))  # White
+    agent = MCTSAgent(seed=14)
+    assert agent._dyn_komi(game, BLACK) > 10
+    assert agent._dyn_komi(game, WHITE) == 0
+    even = Game.new(9)
+    assert agent._dyn_komi(even, BLACK) == 0
+
+
+def test_make_agent_specs() -> None:
+    a = make_agent("mcts:time=2,threads=2")
+    assert isinstance(a, MCTSAgent) and a.time == 2 and a.threads == 2
+    b = make_agent("mcts:playouts=5000")
+    assert isinstance(b, MCTSAgent) and b.playouts == 5000
+    c = make_agent("mcts:playouts=100,heavy=false,resign=0")
+    assert c.heavy is False and c.resign == 0
+    with pytest.raises(ValueError):
+        make_agent("mcts:threads=0")
+
+
+def test_light_playouts_switch() -> None:
+    agent = MCTSAgent(playouts=300, heavy=False, seed=15)
+    game = Game.new(7)
+    move = agent.select_move(game)
+    assert game.is_legal(move) and agent.last_playouts > 0
+
+
+def test_clock_byo_yomi_and_main_time() -> None:
+    c = Clock()
+    assert c.plan(81, 81) is None
+    c.set_time(60, 0, 0)  # sudden death
+    plan = c.plan(81, 81)
+    assert plan is not None and 0 < plan.target <= plan.limit < 60 * 0.25
+    c.time_left(1.0, 0)
+    assert c.plan(60, 81).limit < 1.0
+    c.set_time(0, 10, 5)  # pure byo-yomi: 2 s a stone
+    plan = c.plan(81, 81)
+    assert 1.0 < plan.target < plan.limit <= 2.0
+    c.set_time(10, 5, 0)  # byo-yomi time without stones: no limits
+    assert c.plan(81, 81) is None
+
+
+def test_uses_the_clock_from_gtp_time_settings() -> None:
+    agent = MCTSAgent(seed=16)
+    agent.set_time(0, 3, 10)  # 0.3 s a stone
+    game = Game.new(9)
+    agent.select_move(game, Budget(playouts=20))
+    t0 = time.perf_counter()
+    agent.select_move(game)
+    assert time.perf_counter() - t0 < 0.3
+
+
+@pytest.mark.parametrize("size", [5, 13, 19])
+def test_any_size_either_colour(size: int) -> None:
+    game = Game.new(size)
+    agent = MCTSAgent(playouts=150, seed=17)
+    for _ in range(4):
+        move = agent.select_move(game)
+        assert move != RESIGN
+        game.play(move)
