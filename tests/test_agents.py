@@ -1,0 +1,79 @@
+"""Every AI plays only legal moves over seeded games, honours its budget and never mutates the game."""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+import time
+
+import pytest
+
+from gorilla.ai.agent import AGENTS, Budget, make_agent
+from gorilla.rules.board import PASS, RESIGN
+from gorilla.rules.game import Game
+
+SPECS = {
+    "random": "random:seed={seed}",
+    "montecarlo": "montecarlo:2,3,seed={seed}",
+    "mcts": "mcts:playouts=60,seed={seed}",
+}
+
+
+def available(name: str) -> bool:
+    module = AGENTS[name].partition(":")[0]
+    return importlib.util.find_spec(module) is not None
+
+
+def agent_params() -> list:
+    out = []
+    for name in SPECS:
+        marks = [] if available(name) else [pytest.mark.skip(reason=f"{AGENTS[name]} has not landed yet")]
+        out.append(pytest.param(name, marks=marks, id=name))
+    return out
+
+
+@pytest.mark.parametrize("name", agent_params())
+@pytest.mark.parametrize("size,max_moves", [(5, 60), (7, 40), (9, 24)])
+def test_plays_only_legal_moves(name: str, size: int, max_moves: int) -> None:
+    for seed in (1, 2):
+        agent = make_agent(SPECS[name].format(seed=seed))
+        game = Game.new(size)
+        while not game.over and len(game.moves) < max_moves:
+            before = (game.position.diagram(), game.to_move, len(game.moves), game.position.hash)
+            move = agent.select_move(game)
+            assert (game.position.diagram(), game.to_move, len(game.moves), game.position.hash) == before
+            if move == RESIGN:
+                break
+            assert move == PASS or game.check(move) is None, f"{name} played an illegal move"
+            game.play(move)
+        assert len(game.moves) > 0
+
+
+@pytest.mark.parametrize("name", agent_params())
+def test_returns_soon_after_cancel(name: str) -> None:
+    agent = make_agent(name)
+    game = Game.new(9)
+    agent.select_move(game, Budget(playouts=20, seconds=0.05))  # warm up (numba compilation)
+    cancel = threading.Event()
+    out: list[float] = []
+
+    def run() -> None:
+        agent.select_move(game, Budget(playouts=10**9, seconds=20), cancel=cancel)
+        out.append(time.perf_counter())
+
+    th = threading.Thread(target=run)
+    th.start()
+    time.sleep(0.2)
+    t = time.perf_counter()
+    cancel.set()
+    th.join(5)
+    assert out and out[0] - t < 0.05 + 0.15
+
+
+def test_mcts_honours_seconds_budget() -> None:
+    agent = make_agent("mcts")
+    game = Game.new(9)
+    agent.select_move(game, Budget(playouts=20))
+    t = time.perf_counter()
+    agent.select_move(game, Budget(seconds=0.5))
+    assert time.perf_counter() - t < 0.5 + 0.2
