@@ -27,6 +27,7 @@
 from __future__ import annotations
 
 import math
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -215,8 +216,9 @@ def cmd_lz_analyze(engine: GtpEngine, args: list[str]) -> Streaming:
             return agent.analyze(view, ANALYSIS_BUDGET, cancel, progress)  # type: ignore[attr-defined]
 
         _, error = _stream(search, stop, write, interval, line)
-        if error is None:
-            stop.wait()  # the search may end early (tree full); the response ends with the next command
+        if error is not None:
+            print(f"lz-analyze: {error}", file=sys.stderr, flush=True)  # stdout belongs to GTP
+        stop.wait()  # the search may end early (tree full, error); the response ends with the next command
         return ""
 
     return Streaming(run)
