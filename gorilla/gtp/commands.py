@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import math
+import os
 from collections import Counter
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,8 @@ from gorilla.rules.scoring import result_string
 
 if TYPE_CHECKING:
     from gorilla.gtp.engine import GtpEngine
+
+MAX_SGF_BYTES = 32 << 20
 
 # --- argument parsing ---------------------------------------------------------------
 
@@ -407,6 +410,9 @@ def cmd_loadsgf(engine: GtpEngine, args: list[str]) -> str:
     if upto is not None and upto < 1:
         raise _gtp_error("syntax error")
     try:
+        # only regular files of sane size (not /dev/zero, not our own stdin)
+        if not os.path.isfile(args[0]) or os.path.getsize(args[0]) > MAX_SGF_BYTES:
+            raise _gtp_error("cannot load file")
         game = read_sgf(args[0])
     except (ValueError, OSError):
         raise _gtp_error("cannot load file") from None
