@@ -88,10 +88,10 @@ class Position:
     def color_at(self, p: int) -> int:
         return int(self.b[K.COLOR, p])
 
-    def points(self) -> range:
-        """Every on-board point index."""
+    def points(self) -> list[int]:
+        """Every on-board point index, in board order (top row first); no border points."""
         w = self.size + 2
-        return range(w + 1, w * (self.size + 1) - 1)
+        return [r * w + c for r in range(1, self.size + 1) for c in range(1, self.size + 1)]
 
     def on_board(self, p: int) -> bool:
         return 0 <= p < self.b.shape[1] and self.b[K.COLOR, p] != BORDER

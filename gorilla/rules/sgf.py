@@ -280,7 +280,8 @@ def from_sgfmill(sg: sgf.Sgf_game, notes: list[str] | None = None) -> Game:
     if upper[:2] in ("B+", "W+") and upper[2:] in ("R", "RESIGN") and not game.over:
         loser = WHITE if upper[0] == "B" else BLACK
         game.play(RESIGN, loser)
-    elif result:
+    elif result and not (game.over and game.result == result):
+        # a result the record does not give by itself (dead stones, time, forfeit): keep it as written
         info.extra_result = result
     game.info = info
     return game
