@@ -207,3 +207,25 @@ def test_statistics() -> None:
     assert s["time_per_move"]["A"] == {"moves": 2, "mean": 0.5, "max": 0.8, "total": 1.0}
     assert s["forfeits"] == [{"game": 2, "player": "A", "kind": "crash", "reason": "x"}]
     assert s["elo_A_minus_B"] == 0 and s["elo_A_minus_B_95"][0] < 0 < s["elo_A_minus_B_95"][1]
+
+
+def test_report_writes_markdown_and_a_png(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    from gorilla.match.plot import read_png
+    from gorilla.match.report import BLUE, RED
+
+    out = tmp_path / "rep"
+    assert cli.main(["random", "random", "-n", "3", "--size", "5", "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert cli.main(["--report", str(out)]) == 0
+    printed = capsys.readouterr().out.split()
+    assert printed == [str(out / "report.md"), str(out / "report.png")]
+    md = (out / "report.md").read_text()
+    summary = json.loads((out / "summary.json").read_text())
+    assert f"{100 * summary['win_rate_A']:.1f}%" in md
+    assert sum(1 for ln in md.splitlines() if ln.startswith("| [")) == 3  # one row per game, linked SGF
+    img = read_png((out / "report.png").read_bytes())
+    assert img.shape == (640, 900, 3)
+    colours = {tuple(int(v) for v in px) for px in img.reshape(-1, 3)[::7]}
+    assert BLUE in colours and RED in colours  # both running curves are drawn
+    assert cli.main(["--report", str(tmp_path / "nothing")]) == 1
+    assert "no results.jsonl" in capsys.readouterr().err
