@@ -347,20 +347,46 @@ def test_autosave_after_every_move_and_resume(tmp_path):
     path = tmp_path / "sub" / "autosave.sgf"
     c = Controller(Game.new(9), autosave=str(path))
     c.click(v("D4"))
+    assert c.flush_autosave()
     assert path.exists()
     c.click(v("E5"))
     c.pass_turn()
+    c.flush_autosave()
     g = game_from_sgf(path.read_text())
     assert [m.point for m in g.moves] == [v("D4"), v("E5"), PASS]
     assert not [p for p in os.listdir(path.parent) if p.endswith(".tmp")]
     c.undo()
+    c.close()  # close writes what is pending
     assert len(game_from_sgf(path.read_text()).moves) == 2
 
     c2 = Controller(Game.new(19), autosave=str(path))
     c2.load(str(path))
     assert c2.game.size == 9 and c2.game.move_number == 2
     assert c2.click(v("C3"))  # play on
+    c2.flush_autosave()
     assert len(game_from_sgf(path.read_text()).moves) == 3
+
+
+def test_autosave_failure_is_a_message_and_play_goes_on(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    c = Controller(Game.new(9), autosave=str(blocker / "autosave.sgf"))  # a file is in the way
+    assert c.click(v("D4"))
+    c.flush_autosave()
+    c.poll()
+    assert c.message.startswith("Autosave failed")
+    assert c.click(v("E5"))
+    assert c.game.move_number == 2
+    c.close()
+
+
+def test_empty_game_never_overwrites_the_autosave(tmp_path):
+    path = tmp_path / "autosave.sgf"
+    c = Controller(Game.new(9), autosave=str(path))
+    c.click(v("D4"))
+    c.reset()
+    c.close()
+    assert len(game_from_sgf(path.read_text()).moves) == 1
 
 
 def test_save_and_load_errors_leave_the_game(tmp_path):

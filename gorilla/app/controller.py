@@ -75,6 +75,7 @@ def write_atomic(path: str, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+        os.chmod(tmp, 0o644)  # mkstemp makes it 0600: give it a saved file's usual mode
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -95,6 +96,70 @@ def snapshot(game: Game) -> Game:
         if mutable or (dataclasses.is_dataclass(value) and not isinstance(value, type)):  # GameInfo
             setattr(g, name, copy.copy(value))
     return g
+
+
+class Autosaver:
+    """Writes the newest snapshot of the game to one SGF file on a background thread.
+
+    The GUI thread only takes a snapshot (microseconds); SGF serialisation and the
+    atomic write happen here. Only the latest submitted game is written, so a burst of
+    moves costs one write. ``flush()`` waits until everything submitted is on disk.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.error: str | None = None
+        self.writes = 0
+        self._cond = threading.Condition()
+        self._pending: Game | None = None
+        self._busy = False
+        self._closed = False
+        self._thread: threading.Thread | None = None
+
+    def submit(self, game: Game) -> None:
+        with self._cond:
+            if self._closed:
+                return
+            self._pending = game
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, daemon=True, name="gorilla-autosave")
+                self._thread.start()
+            self._cond.notify_all()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while self._pending is None and not self._closed:
+                    self._cond.wait()
+                if self._pending is None:
+                    return
+                game, self._pending = self._pending, None
+                self._busy = True
+            error = None
+            try:
+                write_atomic(self.path, game_to_sgf(game))
+            except Exception as e:  # reported on the GUI thread
+                error = _reason(e)
+            with self._cond:
+                self._busy = False
+                self.writes += 1
+                if error is not None:
+                    self.error = error
+                self._cond.notify_all()
+
+    def flush(self, timeout: float | None = 10.0) -> bool:
+        """Wait until every submitted game is written; False on timeout."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._pending is None and not self._busy, timeout)
+
+    def close(self) -> None:
+        """Write what is pending, then stop the thread."""
+        self.flush()
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+        if self._thread is not None:
+            self._thread.join(2.0)
 
 
 class _Task:
@@ -173,6 +238,7 @@ class Controller:
         self.eval_enabled = eval_games is not None or eval_turns is not None
         self.eval_engine = eval_engine
         self.autosave = autosave
+        self._autosaver = Autosaver(autosave) if autosave else None
         self.version = 0
         self.message = ""
         self.message_time = 0.0
@@ -270,12 +336,17 @@ class Controller:
             self._autosave()
 
     def _autosave(self) -> None:
-        if not self.autosave or not (self.game.moves or self.game.setup):
+        """Hand a snapshot to the autosave thread (an empty board never overwrites a saved game)."""
+        saver = self._autosaver
+        if saver is None or saver.path != self.autosave:
+            saver = self._autosaver = Autosaver(self.autosave) if self.autosave else None
+        if saver is None or not (self.game.moves or self.game.setup):
             return
-        try:
-            write_atomic(self.autosave, game_to_sgf(self.game))
-        except Exception as e:  # never lose the game over an autosave problem
-            self.say(f"Autosave failed: {_reason(e)}")
+        saver.submit(snapshot(self.game))
+
+    def flush_autosave(self, timeout: float | None = 10.0) -> bool:
+        """Wait until the autosave file holds the current game."""
+        return True if self._autosaver is None else self._autosaver.flush(timeout)
 
     # --- the frame tick -----------------------------------------------------------------------
     def poll(self) -> None:
@@ -283,6 +354,10 @@ class Controller:
         if self.closed:
             return
         self._retired = [t for t in self._retired if t.alive()]
+        saver = self._autosaver
+        if saver is not None and saver.error is not None:
+            self.say(f"Autosave failed: {saver.error}")
+            saver.error = None
         ai = self._ai
         if ai is not None:
             p = self.progress
@@ -698,6 +773,8 @@ class Controller:
             if agent is not None:
                 with contextlib.suppress(Exception):
                     agent.close()
+        if self._autosaver is not None:
+            self._autosaver.close()
 
     # --- HUD ----------------------------------------------------------------------------------
     def status_lines(self) -> list[str]:

@@ -104,18 +104,17 @@ class Terminal:
         c.continuous = True  # AI vs AI plays on without input here
         self.show_header()
         self.show_board()
-        while not c.game.over:
-            c.poll()
+        while True:
+            c.poll()  # applies a finished AI move, starts the next AI turn
+            if c.game.move_number != self.shown:
+                self.show_move()
+            if c.game.over:
+                break
             if c.ai_error is not None:
                 self.say(c.ai_error)
                 return 1
             if c.thinking:
                 c.wait()
-                if c.ai_error is not None:
-                    self.say(c.ai_error)
-                    return 1
-                if c.game.move_number != self.shown:
-                    self.show_move()
                 continue
             if c.ai_to_move:
                 time.sleep(0.005)  # a cancelled search is still winding down; poll() starts the AI
