@@ -33,6 +33,7 @@ from gorilla.rules.board import (
     OK,
     PASS,
     S_LAST,
+    S_LAST2,
     S_NEMPTY,
     S_PASSES,
     S_TOMOVE,
@@ -168,6 +169,15 @@ def _tactical_moves(b: np.ndarray, st: np.ndarray, c: int, last: int, cand: np.n
                 s = b[NEXT, s]
                 if s == h:
                     break
+    last2 = st[S_LAST2]
+    if last2 >= 0 and b[COLOR, last2] == c:
+        # an atari made by our previous move that the opponent ignored
+        for q in (last2 - 1, last2 + 1, last2 - w, last2 + w):
+            if b[COLOR, q] == o:
+                h = b[HEAD, q]
+                if in_atari(b, h) and nc < m:
+                    cand[nc] = atari_liberty(b, h)
+                    nc += 1
     return nc
 
 

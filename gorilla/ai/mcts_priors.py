@@ -15,6 +15,7 @@ from numba import njit
 
 from gorilla.ai.mcts_patterns import pat3_code
 from gorilla.ai.mcts_playout import libs_after
+from gorilla.ai.mcts_tactics import atari_works, ladder_dead
 from gorilla.rules.board import BORDER, COLOR, EMPTY, GSIZE, HEAD, PASS, S_LAST, S_N, S_W, in_atari
 
 (
@@ -51,7 +52,7 @@ PRIOR = np.array(
 
 @njit(cache=True, nogil=True)
 def move_prior(
-    b: np.ndarray, st: np.ndarray, p: int, c: int, pat3: np.ndarray, prior: np.ndarray
+    b: np.ndarray, st: np.ndarray, zob: np.ndarray, p: int, c: int, pat3: np.ndarray, prior: np.ndarray
 ) -> tuple[float, float]:
     """(virtual visits, virtual wins) for c playing the legal move p (or PASS)."""
     even = prior[PR_EVEN]
@@ -67,6 +68,7 @@ def move_prior(
     o = 3 - c
     capt = 0
     saving = 0
+    saved = -1
     for q in (p - 1, p + 1, p - w, p + w):
         col = b[COLOR, q]
         if col == o:
@@ -77,17 +79,27 @@ def move_prior(
             h = b[HEAD, q]
             if in_atari(b, h):
                 saving += b[GSIZE, h]
+                saved = q
     la = libs_after(b, st, p, c, 3)
     if capt > 0:
         v = prior[PR_CAPTURE_ONE] if capt == 1 else prior[PR_CAPTURE_MANY]
         pv += v
         pw += v
     if saving > 0 and la >= 2:
-        v = prior[PR_ESCAPE] if saving > 1 else prior[PR_CAPTURE_ONE]
-        pv += v
-        pw += v
+        if capt == 0 and la == 2 and ladder_dead(b, st, zob, saved, 0):
+            pv += prior[PR_SELFATARI]  # running into a ladder
+        else:
+            v = prior[PR_ESCAPE] if saving > 1 else prior[PR_CAPTURE_ONE]
+            pv += v
+            pw += v
     elif la <= 1 and capt == 0:
         pv += prior[PR_SELFATARI]
+    if la >= 2:
+        caught = atari_works(b, st, zob, p, c)
+        if caught > 0:
+            v = prior[PR_CAPTURE_ONE] if caught == 1 else prior[PR_CAPTURE_MANY]
+            pv += v
+            pw += v
     if pat3[pat3_code(b, w, p)] != 0:
         pv += prior[PR_PAT3]
         pw += prior[PR_PAT3]

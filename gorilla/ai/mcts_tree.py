@@ -96,7 +96,7 @@ def _alloc(ctl: np.ndarray, tid: int, n: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def expand_moves(fs, mv, kids, vl, flags, ctl, tid, node, b, st, moves, nmoves, pat3, prior) -> bool:
+def expand_moves(fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, moves, nmoves, pat3, prior) -> bool:
     """Give node the children moves[:nmoves] (+ PASS) for the side to move in (b, st)."""
     first = _alloc(ctl, tid, nmoves + 1)
     if first < 0:
@@ -106,12 +106,12 @@ def expand_moves(fs, mv, kids, vl, flags, ctl, tid, node, b, st, moves, nmoves, 
         j = first + i
         p = moves[i]
         _init_node(fs, mv, kids, vl, flags, j, p)
-        pv, pw = move_prior(b, st, p, c, pat3, prior)
+        pv, pw = move_prior(b, st, zob, p, c, pat3, prior)
         fs[F_PV, j] = pv
         fs[F_PW, j] = pw
     j = first + nmoves
     _init_node(fs, mv, kids, vl, flags, j, PASS)
-    pv, pw = move_prior(b, st, PASS, c, pat3, prior)
+    pv, pw = move_prior(b, st, zob, PASS, c, pat3, prior)
     fs[F_PV, j] = pv
     fs[F_PW, j] = pw
     kids[node] = (np.int64(first) << SHIFT) | (nmoves + 1)
@@ -119,7 +119,7 @@ def expand_moves(fs, mv, kids, vl, flags, ctl, tid, node, b, st, moves, nmoves, 
 
 
 @njit(cache=True, nogil=True)
-def _expand(fs, mv, kids, vl, flags, ctl, tid, node, b, st, pat3, prior, buf) -> bool:
+def _expand(fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, pat3, prior, buf) -> bool:
     """Expand node with every legal move (simple ko) that fills no own eye, plus PASS."""
     c = st[S_TOMOVE]
     m = st[S_W] * st[S_W]
@@ -128,7 +128,7 @@ def _expand(fs, mv, kids, vl, flags, ctl, tid, node, b, st, pat3, prior, buf) ->
         if b[COLOR, p] == EMPTY and check_move(b, st, p, c) == OK and not is_eye(b, st, p, c):
             buf[n] = p
             n += 1
-    return expand_moves(fs, mv, kids, vl, flags, ctl, tid, node, b, st, buf, n, pat3, prior)
+    return expand_moves(fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, buf, n, pat3, prior)
 
 
 @njit(cache=True, nogil=True)
@@ -219,7 +219,7 @@ def search(
             if k == UNEXPANDED:
                 if node == root or fs[F_VIS, node] >= expand_at:
                     kids[node] = EXPANDING
-                    if not _expand(fs, mv, kids, vl, flags, ctl, tid, node, b, st, pat3, prior, buf):
+                    if not _expand(fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, pat3, prior, buf):
                         kids[node] = UNEXPANDED
                         break
                 else:
