@@ -104,7 +104,7 @@ def test_match_between_builtin_agents_in_two_processes(tmp_path: Path, capsys: p
     summary = _check_dir(out, 4)
     assert summary["forfeits"] == []
     err = capsys.readouterr().err
-    assert "[4/4]" in err and "A random" in err
+    assert "] 4/4 A random" in err and "[####################]" in err
     # colours alternate and each pair of games shares its random opening
     recs = sorted(load_results(out), key=lambda r: r["game"])
     assert [r["black"] for r in recs] == ["A", "B", "A", "B"]

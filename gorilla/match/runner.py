@@ -348,8 +348,10 @@ def progress_line(config: MatchConfig, records: list[dict], last: dict) -> str:
     if last.get("forfeit"):
         f = last["forfeit"]
         tail += f" ({f['player']} forfeits: {f['kind']})"
+    done = round(20 * n / max(1, config.games))
+    bar = "#" * done + "." * (20 - done)
     return (
-        f"[{n}/{config.games}] A {pa} {a} - {b} {pb} B{draws} | "
+        f"[{bar}] {n}/{config.games} A {pa} {a} - {b} {pb} B{draws} | "
         f"A {100 * (a + 0.5 * d) / n:.0f}% [{100 * lo:.0f}-{100 * hi:.0f}%] | {tail}"
     )
 
