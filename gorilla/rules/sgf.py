@@ -175,7 +175,10 @@ def _root_info(sg: sgf.Sgf_game, notes: list[str] | None) -> tuple[int, Ruleset,
     try:
         komi = float(sg.get_komi())
     except ValueError:
-        raise SgfError(f"SGF: bad komi KM[{_raw(root, 'KM')}]") from None
+        try:  # "6,5" from some servers
+            komi = float(_raw(root, "KM").strip().replace(",", "."))
+        except ValueError:
+            raise SgfError(f"SGF: bad komi KM[{_raw(root, 'KM')}]") from None
     try:
         handicap = sg.get_handicap() or 0
     except ValueError:
@@ -314,6 +317,8 @@ def load_sgf(source: bytes | str | os.PathLike[str], notes: list[str] | None = N
     """
     if isinstance(source, bytes | bytearray | memoryview):
         return parse_sgf(bytes(source), notes)
+    if isinstance(source, str):
+        source = source.removeprefix("\ufeff")
     if isinstance(source, str) and (not source.strip() or source.lstrip().startswith("(") or "\n" in source):
         return parse_sgf(source, notes)
     return read_sgf(source, notes)
