@@ -1,0 +1,39 @@
+#version 330 core
+// The board each frame: the baked surface (or plain wood on the sides), the control-map
+// overlay on the top face, soft stone shadows, and simple lighting with a faint varnish highlight.
+in vec3 v_world;
+in vec3 v_normal;
+in vec2 v_uv;
+uniform sampler2D u_surface;   // baked top face, or the wood texture for the sides
+uniform sampler2D u_overlay;
+uniform float u_overlay_on;
+uniform sampler2D u_stones;    // size x size occupancy (1 = stone), bilinear: soft contact shadows
+uniform vec2 u_shadow;         // shadow offset in grid units, away from the light
+uniform float u_size;
+uniform float u_side;
+uniform vec3 u_light;          // direction towards the light
+uniform vec3 u_eye;
+out vec4 frag;
+
+void main() {
+    vec3 n = normalize(v_normal);
+    vec3 l = normalize(u_light);
+    float diff = max(dot(n, l), 0.0);
+    vec4 surf = texture(u_surface, v_uv);
+    vec3 col = surf.rgb;
+    if (u_side > 0.5) {
+        frag = vec4(col * 0.80 * (0.45 + 0.5 * diff), 1.0);
+        return;
+    }
+    float h = (u_size - 1.0) * 0.5;
+    vec2 g = vec2(v_world.x + h, h - v_world.z);
+    if (u_overlay_on > 0.5 && g.x > -0.5 && g.y > -0.5 && g.x < u_size - 0.5 && g.y < u_size - 0.5) {
+        vec4 o = texture(u_overlay, (g + 0.5) / u_size);
+        col = mix(col, o.rgb, o.a * surf.a);
+    }
+    float occ = texture(u_stones, (g - u_shadow + 0.5) / u_size).r;
+    col *= 1.0 - 0.5 * occ * occ;
+    vec3 v = normalize(u_eye - v_world);
+    float spec = pow(max(dot(n, normalize(l + v)), 0.0), 40.0) * 0.07;
+    frag = vec4(col * (0.50 + 0.56 * diff) + spec, 1.0);
+}

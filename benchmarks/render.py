@@ -1,0 +1,142 @@
+"""Render benchmark: a full 19x19 board (361 stones) redrawn in the real window, and launch time.
+
+Prints ms/frame (median and 90th percentile of wall time with glFinish after each frame,
+plus the process CPU time per frame: llvmpipe renders on this process's threads, so CPU
+ms/frame is what the frame costs when the machine is not shared) and the time from
+``python -m gorilla`` to its window being on screen. Run under Xvfb on Mesa llvmpipe:
+
+    xvfb-run -a -s "-screen 0 1280x1024x24" python benchmarks/render.py
+
+Numbers taken on a shared, loaded machine are pessimistic: the load average is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def full_board_game(size: int = 19):
+    """Every point a stone: Black and White in alternating 2-column stripes (colours only)."""
+    from gorilla.rules.board import BLACK, COLOR, WHITE
+    from gorilla.rules.coords import to_index
+    from gorilla.rules.game import Game
+
+    game = Game.new(size)
+    start = game.positions[0]
+    for x in range(size):
+        for y in range(size):
+            start.b[COLOR, to_index(x, y, size)] = BLACK if (x // 2) % 2 == 0 else WHITE
+    return game
+
+
+def frame_stats(draw, n: int) -> tuple[float, float, float]:
+    walls, cpus = [], []
+    for _ in range(n):
+        w0, c0 = time.perf_counter(), time.process_time()
+        draw()
+        walls.append((time.perf_counter() - w0) * 1000.0)
+        cpus.append((time.process_time() - c0) * 1000.0)
+    walls.sort()
+    return statistics.median(walls), walls[int(0.9 * (len(walls) - 1))], statistics.median(cpus)
+
+
+def launch_time(timeout: float = 30.0) -> float | None:
+    """Seconds from starting ``python -m gorilla`` until xdotool sees its window mapped."""
+    if not shutil.which("xdotool"):
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "gorilla", "--autosave", os.path.join(tmp, "a.sgf")],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            while time.perf_counter() - t0 < timeout:
+                r = subprocess.run(
+                    ["xdotool", "search", "--onlyvisible", "--name", "^Gorilla"],
+                    capture_output=True,
+                    text=True,
+                )
+                if r.stdout.strip():
+                    return time.perf_counter() - t0
+                time.sleep(0.02)
+            return None
+        finally:
+            proc.terminate()
+            proc.wait(10)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--frames", type=int, default=60)
+    ap.add_argument("--width", type=int, default=1024)
+    ap.add_argument("--height", type=int, default=768)
+    ap.add_argument("--samples", type=int, default=None, help="MSAA samples (default: the window's choice)")
+    ap.add_argument("--no-launch", action="store_true", help="skip the python -m gorilla launch timing")
+    args = ap.parse_args(argv)
+
+    import pyglet
+    from pyglet import gl
+
+    from gorilla.app.controller import Controller
+    from gorilla.gui.window import GorillaWindow, gl_config
+
+    game = full_board_game()
+    controller = Controller(game, autosave=None)
+    kwargs = {"width": args.width, "height": args.height}
+    if args.samples is not None:
+        kwargs["config"] = gl_config(args.samples)
+    t0 = time.perf_counter()
+    window = GorillaWindow(controller, **kwargs)
+    window.dispatch_events()
+    window.draw()
+    gl.glFinish()
+    first = time.perf_counter() - t0
+    stones = int((game.position.grid() != 0).sum())
+
+    def redraw() -> None:
+        controller.version += 1  # a real redraw, as after a move: scene rebuilt and uploaded
+        window.draw()
+        gl.glFinish()
+
+    def orbit() -> None:
+        window.camera.orbit(0.02, 0.004)
+        window.draw()
+        gl.glFinish()
+
+    for _ in range(5):
+        redraw()
+    med, p90, cpu = frame_stats(redraw, args.frames)
+    omed, op90, ocpu = frame_stats(orbit, args.frames // 2)
+    print(
+        f"renderer: {gl.gl_info.get_renderer()}; window {args.width}x{args.height}, samples={window.config.samples}"
+    )
+    print(f"stones: {stones} ({window.renderer.stone_triangles} triangles each, ray-cast per pixel)")
+    print(f"full board redraw: median {med:.1f} ms/frame (p90 {p90:.1f}), CPU {cpu:.1f} ms/frame")
+    print(f"orbiting camera:   median {omed:.1f} ms/frame (p90 {op90:.1f}), CPU {ocpu:.1f} ms/frame")
+    print(f"window object to first frame: {first:.2f} s (GL setup, shaders, board bake)")
+    window.close()
+    controller.close()
+    pyglet.clock.unschedule(window.tick)
+    if not args.no_launch:
+        t = launch_time()
+        print(
+            "python -m gorilla window appears after: "
+            + (f"{t:.2f} s" if t is not None else "n/a (no xdotool)")
+        )
+    print(
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (shared machine: numbers are pessimistic)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

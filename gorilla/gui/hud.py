@@ -1,0 +1,348 @@
+"""The heads-up display: a side panel with players, captures, game info, AI status and its
+progress bar, evaluation, messages and the result; the key help; a one-line text prompt;
+labels projected onto board points (win rates of candidates)."""
+
+from __future__ import annotations
+
+import time
+
+import pyglet
+from pyglet import shapes
+from pyglet.text import Label
+
+from gorilla.gui.overlay import candidate_lines
+from gorilla.rules.board import BLACK, WHITE
+from gorilla.rules.coords import format_vertex
+
+FONT = ["DejaVu Sans", "Arial", "Helvetica"]
+MONO = ["DejaVu Sans Mono", "Courier New", "Courier"]
+PANEL_BG = (22, 25, 29, 255)
+TEXT = (226, 228, 232, 255)
+DIM = (150, 156, 164, 255)
+ACCENT = (88, 166, 255, 255)
+WARN = (255, 190, 80, 255)
+
+HELP = [
+    ("Left click", "play a stone (AI vs AI: next move; after two passes: mark a group dead/alive)"),
+    ("Right click", "pass"),
+    ("Drag (Ctrl/Shift + left, or right)", "orbit and tilt the board"),
+    ("Middle drag", "pan"),
+    ("Scroll, + / -", "zoom"),
+    ("Arrow keys", "orbit / tilt;  Home: default view,  t: top view"),
+    ("c", "control map overlay (dark = Black, light = White)"),
+    ("e", "evaluate: heat map of move values, best move ringed"),
+    ("v", "live MCTS thinking view"),
+    ("r", "reset: new game"),
+    ("u, Ctrl+Z / Ctrl+Y", "undo / redo"),
+    ("p", "pass"),
+    ("space / a", "AI vs AI: next move / continuous play on-off"),
+    ("Ctrl+S", "save SGF (next to the autosave, time-stamped)"),
+    ("Ctrl+O", "load SGF (type a path; Enter loads, Esc cancels)"),
+    ("h, F1", "this help;  Esc closes it"),
+    ("Ctrl+Q", "quit"),
+]
+
+
+class Hud:
+    """All 2D drawing; ``update(controller, ...)`` refreshes text, ``draw()`` draws."""
+
+    def __init__(self, window: pyglet.window.Window, panel_width: int) -> None:
+        self.window = window
+        self.panel_width = panel_width
+        self.batch = pyglet.graphics.Batch()
+        self.help_batch = pyglet.graphics.Batch()
+        self.prompt_batch = pyglet.graphics.Batch()
+        self.label_batch = pyglet.graphics.Batch()
+        bg = pyglet.graphics.Group(order=0)
+        mid = pyglet.graphics.Group(order=1)
+        fg = pyglet.graphics.Group(order=2)
+        self.panel = shapes.Rectangle(0, 0, panel_width, 10, color=PANEL_BG, batch=self.batch, group=bg)
+        self.edge = shapes.Rectangle(0, 0, 1, 10, color=(55, 60, 68, 255), batch=self.batch, group=bg)
+        self.title = Label(
+            "Gorilla", font_name=FONT, font_size=20, weight="bold", color=TEXT, batch=self.batch, group=fg
+        )
+        self.subtitle = Label("", font_name=FONT, font_size=10, color=DIM, batch=self.batch, group=fg)
+        self.turn_box = shapes.Rectangle(0, 0, 10, 34, color=(44, 52, 64, 255), batch=self.batch, group=bg)
+        self.rows = {}
+        for c in (BLACK, WHITE):
+            fill = (18, 18, 20, 255) if c == BLACK else (236, 234, 226, 255)
+            ring = shapes.Circle(0, 0, 11, color=(120, 120, 120, 255), batch=self.batch, group=mid)
+            stone = shapes.Circle(0, 0, 10, color=fill, batch=self.batch, group=fg)
+            name = Label(
+                "",
+                font_name=FONT,
+                font_size=12,
+                weight="bold",
+                color=TEXT,
+                anchor_y="center",
+                batch=self.batch,
+                group=fg,
+            )
+            caps = Label(
+                "",
+                font_name=FONT,
+                font_size=11,
+                color=DIM,
+                anchor_x="right",
+                anchor_y="center",
+                batch=self.batch,
+                group=fg,
+            )
+            self.rows[c] = (ring, stone, name, caps)
+        self.info = Label(
+            "",
+            font_name=FONT,
+            font_size=11,
+            color=TEXT,
+            multiline=True,
+            width=panel_width - 32,
+            anchor_y="top",
+            batch=self.batch,
+            group=fg,
+        )
+        self.bar_bg = shapes.Rectangle(0, 0, 10, 8, color=(50, 56, 64, 255), batch=self.batch, group=mid)
+        self.bar = shapes.Rectangle(0, 0, 0, 8, color=ACCENT, batch=self.batch, group=fg)
+        self.ai_text = Label(
+            "",
+            font_name=FONT,
+            font_size=10,
+            color=DIM,
+            multiline=True,
+            width=panel_width - 32,
+            anchor_y="top",
+            batch=self.batch,
+            group=fg,
+        )
+        self.cands = Label(
+            "",
+            font_name=MONO,
+            font_size=9,
+            color=DIM,
+            multiline=True,
+            width=panel_width - 24,
+            anchor_y="top",
+            batch=self.batch,
+            group=fg,
+        )
+        self.message = Label(
+            "",
+            font_name=FONT,
+            font_size=11,
+            weight="bold",
+            color=WARN,
+            multiline=True,
+            width=panel_width - 32,
+            anchor_y="top",
+            batch=self.batch,
+            group=fg,
+        )
+        self.footer = Label(
+            "h: all keys   c: control map   e: evaluate",
+            font_name=FONT,
+            font_size=9,
+            color=DIM,
+            batch=self.batch,
+            group=fg,
+        )
+        # help
+        self.help_bg = shapes.Rectangle(
+            0, 0, 10, 10, color=(14, 16, 19, 236), batch=self.help_batch, group=bg
+        )
+        self.help_keys = Label(
+            "\n".join(k for k, _ in HELP),
+            font_name=FONT,
+            font_size=11,
+            weight="bold",
+            color=ACCENT,
+            multiline=True,
+            width=300,
+            anchor_y="top",
+            batch=self.help_batch,
+            group=fg,
+        )
+        self.help_text = Label(
+            "\n".join(t for _, t in HELP),
+            font_name=FONT,
+            font_size=11,
+            color=TEXT,
+            multiline=True,
+            width=560,
+            anchor_y="top",
+            batch=self.help_batch,
+            group=fg,
+        )
+        self.help_title = Label(
+            "Gorilla - keys and mouse",
+            font_name=FONT,
+            font_size=15,
+            weight="bold",
+            color=TEXT,
+            batch=self.help_batch,
+            group=fg,
+        )
+        # prompt
+        self.prompt_bg = shapes.Rectangle(
+            0, 0, 10, 34, color=(14, 16, 19, 240), batch=self.prompt_batch, group=bg
+        )
+        self.prompt = Label(
+            "", font_name=MONO, font_size=12, color=TEXT, anchor_y="center", batch=self.prompt_batch, group=fg
+        )
+        self.board_labels: list[Label] = []
+        self._text_cache: dict[str, str] = {}
+        self.layout(window.width, window.height)
+
+    # --- layout ----------------------------------------------------------------------------
+    def layout(self, width: int, height: int) -> None:
+        pw = self.panel_width
+        x0 = width - pw
+        self.panel.position = (x0, 0)
+        self.panel.width, self.panel.height = pw, height
+        self.edge.position = (x0, 0)
+        self.edge.height = height
+        pad = 16
+        self.title.position = (x0 + pad, height - 38, 0)
+        self.subtitle.position = (x0 + pad + 104, height - 36, 0)
+        y = height - 76
+        for c in (BLACK, WHITE):
+            ring, stone, name, caps = self.rows[c]
+            ring.position = stone.position = (x0 + pad + 12, y)
+            name.position = (x0 + pad + 32, y, 0)
+            caps.position = (width - pad, y, 0)
+            y -= 38
+        self._row_y = {BLACK: height - 76, WHITE: height - 114}
+        self.turn_box.width = pw - 2 * pad + 12
+        self.info.position = (x0 + pad, height - 142, 0)
+        self._x0, self._pad, self._height, self._width = x0, pad, height, width
+        self.footer.position = (x0 + pad, 12, 0)
+        # help, centred on the board view
+        hw, hh = min(900, width - 40), min(24 * len(HELP) + 70, height - 40)
+        hx, hy = (width - pw - hw) // 2 if width - pw > hw else (width - hw) // 2, (height - hh) // 2
+        self.help_bg.position = (max(10, hx), hy)
+        self.help_bg.width, self.help_bg.height = hw, hh
+        self.help_title.position = (max(10, hx) + 20, hy + hh - 32, 0)
+        self.help_keys.position = (max(10, hx) + 20, hy + hh - 52, 0)
+        self.help_text.position = (max(10, hx) + 310, hy + hh - 52, 0)
+        self.help_text.width = max(200, hw - 330)
+        self.prompt_bg.position = (10, 10)
+        self.prompt_bg.width = max(100, x0 - 20)
+        self.prompt.position = (22, 27, 0)
+
+    def _set(self, label: Label, text: str) -> None:
+        key = str(id(label))
+        if self._text_cache.get(key) != text:
+            self._text_cache[key] = text
+            label.text = text
+
+    # --- content ---------------------------------------------------------------------------
+    def update(self, controller, notice: str = "") -> None:
+        game = controller.game
+        players = getattr(controller, "players", {BLACK: "human", WHITE: "human"})
+        for c in (BLACK, WHITE):
+            _, _, name, caps = self.rows[c]
+            who = players.get(c, "human")
+            self._set(name, f"{'Black' if c == BLACK else 'White'}   {who}")
+            self._set(caps, f"captures {game.captures(c)}")
+        to_move = game.to_move
+        self.turn_box.visible = not game.over
+        self.turn_box.position = (self._x0 + self._pad - 6, self._row_y[to_move] - 17)
+        ai_vs = " - AI vs AI" if getattr(controller, "ai_vs_ai", False) else ""
+        self._set(self.subtitle, f"{game.size}x{game.size}{ai_vs}")
+
+        lines = list(controller.status_lines())
+        if lines and lines[0].startswith("Black:") and "White:" in lines[0]:
+            lines = lines[1:]
+        lines = [ln for ln in lines if not ln.startswith("Captures:")]
+        msg = controller.message or ""
+        if msg and msg in lines:
+            lines.remove(msg)
+        if notice:
+            msg = f"{msg}\n{notice}" if msg else notice
+        thinking_line = None
+        for ln in lines:
+            if " thinking" in ln and ("(" in ln):
+                thinking_line = ln
+        if thinking_line is not None:
+            lines.remove(thinking_line)
+        self._set(self.info, "\n".join(lines))
+        y = self._height - 142 - self.info.content_height - 14
+
+        # AI status: progress bar, best move, win rate
+        thinking = bool(controller.thinking or getattr(controller, "evaluating", False))
+        self.bar_bg.visible = self.bar.visible = thinking
+        ai = ""
+        if thinking:
+            p = controller.progress if controller.thinking else getattr(controller, "eval_progress", None)
+            frac = float(getattr(p, "fraction", 0.0) or 0.0) if p is not None else None
+            bw = self.panel_width - 2 * self._pad
+            self.bar_bg.position = (self._x0 + self._pad, y - 8)
+            self.bar_bg.width = bw
+            if frac is None or frac <= 0:
+                # no progress reported yet: a sliding block shows the program is alive
+                phase = (time.monotonic() * 0.8) % 1.0
+                self.bar.position = (self._x0 + self._pad + phase * bw * 0.75, y - 8)
+                self.bar.width = bw * 0.25
+            else:
+                self.bar.position = (self._x0 + self._pad, y - 8)
+                self.bar.width = bw * min(1.0, frac)
+            if controller.thinking:
+                c = "Black" if to_move == BLACK else "White"
+                ai = f"{c} ({players.get(to_move, 'AI')}) thinking"
+                if p is not None and getattr(p, "best_move", None) is not None:
+                    ai += (
+                        f"\nbest {format_vertex(p.best_move, game.size)}   win {100 * p.winrate:.1f}%"
+                        f"   {p.playouts} playouts   {p.elapsed:.1f}s"
+                    )
+            else:
+                ai = "Evaluating moves..."
+            y -= 20
+        self.ai_text.position = (self._x0 + self._pad, y, 0)
+        self._set(self.ai_text, ai)
+        if ai:
+            y -= self.ai_text.content_height + 10
+        cand = ""
+        p = controller.progress
+        if controller.show_thinking and p is not None and p.candidates:
+            cand = "move   win   visits  pv\n" + "\n".join(candidate_lines(p.candidates, game.size))
+        elif controller.show_thinking:
+            cand = "Thinking view on (v): shows the AI's candidates while it searches"
+        self.cands.position = (self._x0 + self._pad, y, 0)
+        self._set(self.cands, cand)
+        if cand:
+            y -= self.cands.content_height + 10
+        self.message.position = (self._x0 + self._pad, y - 4, 0)
+        self._set(self.message, msg)
+
+    def set_board_labels(self, items: list[tuple[float, float, str]]) -> None:
+        while len(self.board_labels) < len(items):
+            self.board_labels.append(
+                Label(
+                    "",
+                    font_name=FONT,
+                    font_size=9,
+                    weight="bold",
+                    color=(255, 255, 255, 255),
+                    anchor_x="center",
+                    anchor_y="center",
+                    batch=self.label_batch,
+                )
+            )
+        for lab, (x, y, text) in zip(self.board_labels, items, strict=False):
+            lab.position = (x, y, 0)
+            if lab.text != text:
+                lab.text = text
+            lab.visible = True
+        for lab in self.board_labels[len(items) :]:
+            lab.visible = False
+
+    def set_prompt(self, text: str | None) -> None:
+        self._prompt_on = text is not None
+        if text is not None:
+            self._set(self.prompt, text)
+
+    def draw(self, show_help: bool) -> None:
+        self.label_batch.draw()
+        self.batch.draw()
+        if getattr(self, "_prompt_on", False):
+            self.prompt_batch.draw()
+        if show_help:
+            self.help_batch.draw()

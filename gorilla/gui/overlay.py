@@ -1,0 +1,114 @@
+"""What the overlays show, as plain arrays: the control-map colour field, the evaluation heat map
+and the live MCTS view. No OpenGL: the renderer only uploads what these functions return.
+
+Marker rows are float32 ``(x, y, z, radius, r, g, b, a, shape)``; shapes are those of
+``assets/shaders/marker.frag`` (0 disc, 1 ring, 2 square outline, 3 cross, 4 shadow,
+5 filled square, 6 thick ring).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import numpy as np
+
+from gorilla.gui.camera import board_to_world
+from gorilla.gui.meshes import colour_field
+from gorilla.rules.coords import format_vertex, to_xy
+
+DISC, RING, SQUARE, CROSS, SHADOW, FILLED_SQUARE, THICK_RING = range(7)
+MARKER_WIDTH = 9
+
+# control map: Black's area darkens the wood, White's lightens it (-1 Black .. +1 White)
+CONTROL_BLACK = (0.03, 0.03, 0.06)
+CONTROL_WHITE = (1.0, 1.0, 1.0)
+BEST_RING = (0.15, 0.55, 1.0, 0.95)
+
+
+def control_field(values: np.ndarray) -> np.ndarray:
+    """The control map as an RGBA texture (bottom row first): dark for Black, light for White."""
+    return colour_field(values, CONTROL_BLACK, CONTROL_WHITE, max_alpha=0.68)
+
+
+def marker(point: int, size: int, y: float, radius: float, rgba: Iterable[float], shape: int) -> list[float]:
+    x, row = to_xy(point, size)
+    wx, wz = board_to_world(x, row, size)
+    return [wx, y, wz, radius, *rgba, float(shape)]
+
+
+def ramp(t: float) -> tuple[float, float, float]:
+    """Red (0) through amber (0.5) to green (1): bad to good."""
+    t = min(1.0, max(0.0, t))
+    if t < 0.5:
+        u = t / 0.5
+        return (0.86, 0.18 + 0.52 * u, 0.14)
+    u = (t - 0.5) / 0.5
+    return (0.86 - 0.66 * u, 0.70 + 0.10 * u, 0.14 + 0.16 * u)
+
+
+def heat_markers(values: dict, best: int | None, size: int, y: float) -> tuple[list[list[float]], list]:
+    """Discs on every evaluated point coloured by how good it is, the best one ringed.
+
+    values: point -> MoveValue(winrate, score) for the side to move. Colour uses the
+    score when the evaluator gives one, else the win rate. Returns (markers, labels)
+    where labels are (point, text) for the best few moves.
+    """
+    pts = [p for p in values if isinstance(p, int | np.integer) and p >= 0]
+    if not pts:
+        return [], []
+
+    def val(p: int) -> float:
+        mv = values[p]
+        s = getattr(mv, "score", None)
+        return float(s) if s is not None and not math.isnan(s) else float(getattr(mv, "winrate", 0.0))
+
+    uses_score = any(getattr(values[p], "score", 0.0) for p in pts)
+    vals = {p: (val(p) if uses_score else float(getattr(values[p], "winrate", 0.0))) for p in pts}
+    hi, lo = max(vals.values()), min(vals.values())
+    span = hi - lo if hi > lo else 1.0
+    out = []
+    for p, v in vals.items():
+        t = (v - lo) / span
+        out.append(marker(p, size, y, 0.20 + 0.17 * t, (*ramp(t), 0.82), DISC))
+    labels = []
+    if best is not None and best >= 0:
+        out.append(marker(best, size, y + 0.001, 0.47, BEST_RING, THICK_RING))
+    ranked = sorted(vals, key=lambda p: -vals[p])[:5]
+    for p in ranked:
+        mv = values[p]
+        text = f"{100 * getattr(mv, 'winrate', 0.0):.0f}%"
+        if uses_score:
+            text = f"{vals[p] - hi:+.1f}" if p != ranked[0] else f"{vals[p]:+.1f}"
+        labels.append((p, text))
+    return out, labels
+
+
+def thinking_markers(candidates: Iterable, size: int, y: float, limit: int = 30) -> tuple[list, list]:
+    """Zero+-style live view: a disc per candidate, area by visits, colour by win rate."""
+    cands = [c for c in candidates if getattr(c, "move", -1) is not None and c.move >= 0 and c.visits > 0]
+    cands.sort(key=lambda c: -c.visits)
+    cands = cands[:limit]
+    if not cands:
+        return [], []
+    top = max(c.visits for c in cands)
+    out, labels = [], []
+    for i, c in enumerate(cands):
+        share = math.sqrt(c.visits / top)
+        t = 0.5 + (c.winrate - 0.5) * 2.5
+        out.append(marker(c.move, size, y, 0.12 + 0.33 * share, (*ramp(t), 0.85), DISC))
+        if i == 0:
+            out.append(marker(c.move, size, y + 0.001, 0.47, BEST_RING, THICK_RING))
+        if i < 6:
+            labels.append((c.move, f"{100 * c.winrate:.0f}%"))
+    return out, labels
+
+
+def candidate_lines(candidates: Iterable, size: int, limit: int = 5) -> list[str]:
+    """Top candidates as HUD lines: 'D4  57.1%  1234 v  pv D4 Q16 ...'."""
+    cands = sorted((c for c in candidates if c.move is not None), key=lambda c: -c.visits)[:limit]
+    lines = []
+    for c in cands:
+        pv = " ".join(format_vertex(m, size) for m in list(getattr(c, "pv", []) or [])[:5])
+        lines.append(f"{format_vertex(c.move, size):>4} {100 * c.winrate:5.1f}% {c.visits:6d}v  {pv}")
+    return lines

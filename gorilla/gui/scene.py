@@ -1,0 +1,156 @@
+"""Everything the renderer draws for one frame, built from the controller (plain numpy, no GL).
+
+The GUI never decides a rule: legality of the hover stone comes from ``Game.check``,
+territory at the end from ``gorilla.rules.scoring.ownership`` with the controller's dead stones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gorilla.gui import overlay as ov
+from gorilla.gui.camera import board_to_world
+from gorilla.gui.meshes import STONE_HALF_HEIGHT
+from gorilla.rules.board import BLACK, EMPTY, WHITE
+from gorilla.rules.coords import to_index
+
+BLACK_ALBEDO = (0.075, 0.075, 0.085)
+WHITE_ALBEDO = (0.93, 0.92, 0.885)
+LIGHT_DIR = (-0.45, 1.0, 0.55)  # towards the light: up, to the left and towards the default viewer
+# stone shadows fall away from the light: in grid units (columns right, rows up)
+SHADOW_OFFSET = (
+    -LIGHT_DIR[0] / LIGHT_DIR[1] * STONE_HALF_HEIGHT * 0.9,
+    LIGHT_DIR[2] / LIGHT_DIR[1] * STONE_HALF_HEIGHT * 0.9,
+)
+STONE_TOP = 2 * STONE_HALF_HEIGHT
+SURFACE = 0.004  # markers lie this far above the wood
+
+
+@dataclass
+class Scene:
+    size: int
+    stones: np.ndarray  # (n, 7) float32: centre xyz, rgba (opaque stones)
+    ghosts: np.ndarray  # (m, 7) translucent stones: dead stones, the hover preview
+    under: np.ndarray  # (k, 9) markers drawn on the wood before the stones (shadows, heat map, ko)
+    over: np.ndarray  # (j, 9) markers drawn after the stones (last move, dead crosses)
+    overlay: np.ndarray | None  # (size, size, 4) uint8 colour field or None
+    occupancy: np.ndarray  # (size, size) uint8, 255 under a live stone, row 0 = bottom: the shadows
+    labels: list[tuple[int, str]] = field(default_factory=list)  # (point, text) projected over the board
+    notice: str = ""  # a GUI-side problem to show (e.g. an overlay that could not be computed)
+
+
+def _stone_rows(points: list[int], colors: list[int], size: int, alpha: float) -> np.ndarray:
+    rows = np.zeros((len(points), 7), dtype=np.float32)
+    for i, (p, c) in enumerate(zip(points, colors, strict=True)):
+        x, y = p % (size + 2) - 1, size - p // (size + 2)
+        wx, wz = board_to_world(x, y, size)
+        rows[i] = (wx, STONE_HALF_HEIGHT, wz, *(BLACK_ALBEDO if c == BLACK else WHITE_ALBEDO), alpha)
+    return rows
+
+
+def _markers(rows: list[list[float]]) -> np.ndarray:
+    if not rows:
+        return np.zeros((0, ov.MARKER_WIDTH), dtype=np.float32)
+    return np.asarray(rows, dtype=np.float32)
+
+
+def build_scene(controller, hover: int | None = None) -> Scene:
+    """The frame's scene from the controller's state (and the point under the mouse)."""
+    game = controller.game
+    size = game.size
+    pos = game.position
+    grid = pos.grid()
+    dead = {p for p in game.dead if pos.color_at(p) in (BLACK, WHITE)}
+    live_pts, live_cols, dead_pts, dead_cols = [], [], [], []
+    for r in range(size):
+        for x in range(size):
+            c = int(grid[r, x])
+            if c == EMPTY:
+                continue
+            p = to_index(x, size - 1 - r, size)
+            if p in dead:
+                dead_pts.append(p)
+                dead_cols.append(c)
+            else:
+                live_pts.append(p)
+                live_cols.append(c)
+    stones = _stone_rows(live_pts, live_cols, size, 1.0)
+    ghosts = [_stone_rows(dead_pts, dead_cols, size, 0.42)]
+
+    under: list[list[float]] = []
+    over: list[list[float]] = []
+    occupancy = np.zeros((size, size), dtype=np.uint8)  # texture order: row 0 = the bottom row
+    for p in live_pts:
+        occupancy[size - p // (size + 2), p % (size + 2) - 1] = 255
+
+    labels: list[tuple[int, str]] = []
+    notice = ""
+    overlay = None
+    if controller.show_control:
+        try:
+            overlay = ov.control_field(controller.control_map())
+        except Exception as e:  # e.g. the control-map module missing: say so, keep drawing
+            notice = f"Control map unavailable: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+
+    over_game = game.over
+    ev = getattr(controller, "evaluation", None)
+    if controller.show_eval and ev is not None and not over_game:
+        evaluation = getattr(ev, "evaluation", ev)
+        rows, labels = ov.heat_markers(
+            getattr(evaluation, "values", {}) or {}, getattr(evaluation, "best", None), size, SURFACE
+        )
+        under += rows
+    progress = controller.progress
+    if controller.show_thinking and progress is not None and not over_game:
+        rows, labels = ov.thinking_markers(progress.candidates or [], size, SURFACE * 1.5)
+        under += rows
+
+    ko = pos.ko
+    if ko and not over_game:
+        under.append(ov.marker(ko, size, SURFACE, 0.30, (0.12, 0.08, 0.05, 0.95), ov.SQUARE))
+
+    last = game.last_move
+    if last is not None and last.point >= 0 and pos.color_at(last.point) in (BLACK, WHITE):
+        on_black = pos.color_at(last.point) == BLACK
+        rgba = (0.95, 0.95, 0.95, 0.95) if on_black else (0.08, 0.08, 0.08, 0.95)
+        over.append(ov.marker(last.point, size, STONE_TOP + 0.003, 0.22, rgba, ov.RING))
+
+    if over_game and game.end_reason == "passes":
+        for p in dead_pts:
+            over.append(ov.marker(p, size, STONE_TOP + 0.003, 0.30, (0.85, 0.12, 0.1, 0.95), ov.CROSS))
+        try:
+            from gorilla.rules.scoring import ownership
+
+            owner = ownership(pos, dead)
+        except Exception:  # scoring is the rules' business; without it, no territory marks
+            owner = None
+        if owner is not None and game.ruleset.scoring != "stones":
+            for p in pos.points():
+                o = int(owner[p])
+                if o in (BLACK, WHITE) and (pos.color_at(p) == EMPTY or p in dead):
+                    rgba = (0.05, 0.05, 0.06, 0.92) if o == BLACK else (0.97, 0.97, 0.95, 0.95)
+                    y = STONE_TOP + 0.006 if p in dead else SURFACE
+                    (over if p in dead else under).append(ov.marker(p, size, y, 0.17, rgba, ov.FILLED_SQUARE))
+
+    if (
+        hover is not None
+        and not over_game
+        and controller.agents[game.to_move] is None
+        and pos.color_at(hover) == EMPTY
+        and game.check(hover) is None
+    ):
+        ghosts.append(_stone_rows([hover], [game.to_move], size, 0.5))
+
+    return Scene(
+        size=size,
+        stones=stones,
+        ghosts=np.concatenate(ghosts) if ghosts else np.zeros((0, 7), np.float32),
+        under=_markers(under),
+        over=_markers(over),
+        overlay=overlay,
+        occupancy=occupancy,
+        labels=labels,
+        notice=notice,
+    )

@@ -1,0 +1,360 @@
+"""The desktop window: input -> controller requests, controller state -> 3D board and HUD.
+
+Draw on demand: a 60 Hz tick calls ``controller.poll()`` and redraws only when the
+controller's ``version``, the camera, the hover point or the window changed (and at
+~10 Hz while an AI thinks, so its progress bar moves).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import math
+import os
+import time
+
+import numpy as np
+import pyglet
+from pyglet import gl
+from pyglet.window import key, mouse
+
+from gorilla.gui.camera import Camera
+from gorilla.gui.hud import Hud
+from gorilla.gui.renderer import BACKGROUND, Renderer
+from gorilla.gui.scene import build_scene
+
+PANEL_WIDTH = 330
+CLICK_SLOP = 6  # pixels a click may move and still be a click, not a drag
+ORBIT_SPEED = 0.008  # radians per pixel
+THINKING_FPS = 10.0
+
+
+def gl_config(samples: int = 0) -> gl.Config:
+    """OpenGL 3.3 core, depth buffer, double buffered; multisampled if asked and offered.
+
+    No multisampling by default: grid, markers and stone silhouettes are anti-aliased in
+    their shaders, and MSAA would double the frame cost on a software renderer.
+    """
+    display = pyglet.display.get_display()
+    screen = display.get_default_screen()
+    base = dict(major_version=3, minor_version=3, forward_compatible=True, double_buffer=True, depth_size=24)
+    if samples:
+        try:
+            return screen.get_best_config(gl.Config(sample_buffers=1, samples=samples, **base))
+        except pyglet.window.NoSuchConfigException:
+            pass
+    return screen.get_best_config(gl.Config(**base))
+
+
+def save_dir(controller) -> str:
+    """Where Ctrl+S saves: next to the autosave file (or the default autosave place)."""
+    path = getattr(controller, "autosave", None)
+    if not path:
+        from gorilla.app.controller import default_autosave_path
+
+        path = default_autosave_path()
+    return os.path.dirname(os.path.abspath(os.path.expanduser(path)))
+
+
+def latest_sgf(directory: str) -> str | None:
+    files = [f for f in glob.glob(os.path.join(directory, "*.sgf")) if os.path.isfile(f)]
+    return max(files, key=os.path.getmtime) if files else None
+
+
+class GorillaWindow(pyglet.window.Window):
+    """The rotatable 3D board, driven by a :class:`gorilla.app.controller.Controller`."""
+
+    def __init__(self, controller, **kwargs) -> None:
+        kwargs.setdefault("width", 1024)
+        kwargs.setdefault("height", 768)
+        kwargs.setdefault("caption", "Gorilla")
+        kwargs.setdefault("resizable", True)
+        if "config" not in kwargs:
+            kwargs["config"] = gl_config(samples=kwargs.pop("samples", 0))
+        super().__init__(**kwargs)
+        self.controller = controller
+        self.camera = Camera(size=controller.game.size)
+        self.renderer = Renderer(controller.game.size)
+        self.hud = Hud(self, PANEL_WIDTH)
+        self.show_help = False
+        self.prompt: str | None = None  # text typed into the Ctrl+O field
+        self.hover: int | None = None
+        self.frames = 0
+        self.frame_times: list[float] = []
+        self.last_frame_ms = 0.0
+        self._seen: tuple | None = None
+        self._dirty = True
+        self._last_draw = 0.0
+        self._press: tuple[int, int, int, int] | None = None  # x, y, button, modifiers
+        self._dragging = False
+        self._update_viewport()
+        self.camera.reset()
+        pyglet.clock.schedule_interval(self.tick, 1 / 60)
+
+    # --- geometry -------------------------------------------------------------------------
+    def _update_viewport(self) -> None:
+        w, h = self.width, self.height
+        self.camera.viewport = (0, 0, max(1, w - PANEL_WIDTH), max(1, h))
+
+    def on_resize(self, width: int, height: int) -> None:
+        super().on_resize(width, height)
+        self._update_viewport()
+        self.hud.layout(width, height)
+        self._dirty = True
+
+    def on_expose(self) -> None:
+        self._dirty = True
+
+    def screen_to_point(self, x: float, y: float) -> int | None:
+        """The board point under window pixel (x, y), or None (off the board or over the panel)."""
+        vx, vy, vw, vh = self.camera.viewport
+        if not (vx <= x < vx + vw and vy <= y < vy + vh):
+            return None
+        return self.camera.screen_to_point(x, y)
+
+    def point_to_screen(self, point: int) -> tuple[int, int]:
+        sx, sy = self.camera.point_to_screen(point)
+        return round(sx), round(sy)
+
+    # --- the frame loop ---------------------------------------------------------------------
+    def tick(self, dt: float = 0.0) -> None:
+        """Poll the controller; redraw if anything visible changed."""
+        c = self.controller
+        c.poll()
+        if c.game.size != self.camera.size:  # a loaded game of another size
+            self.camera.size = c.game.size
+            self.camera.reset()
+        state = (c.version, self.camera.state(), self.hover, self.show_help, self.prompt, c.game.size)
+        now = time.monotonic()
+        busy = c.thinking or getattr(c, "evaluating", False)
+        if state != self._seen or (busy and now - self._last_draw >= 1.0 / THINKING_FPS):
+            self._dirty = True
+        if self._dirty:
+            self._seen = state
+            self.draw(dt)
+
+    def on_draw(self) -> None:
+        t0 = time.perf_counter()
+        self._dirty = False
+        self._last_draw = time.monotonic()
+        c = self.controller
+        scene = build_scene(c, self.hover)
+        self.renderer.upload(scene)
+        fw, fh = self.get_framebuffer_size()
+        scale = fw / max(1, self.width)
+        gl.glViewport(0, 0, fw, fh)
+        gl.glClearColor(*BACKGROUND)
+        gl.glClear(gl.GL_COLOR_BUFFER_BIT | gl.GL_DEPTH_BUFFER_BIT)
+        self.renderer.draw(self.camera, scale)
+        gl.glViewport(0, 0, fw, fh)
+        gl.glEnable(gl.GL_BLEND)
+        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+        items = []
+        for p, text in scene.labels:
+            x, y = self.camera.point_to_screen(p)
+            items.append((x, y, text))
+        self.hud.set_board_labels(items)
+        self.hud.update(c, scene.notice)
+        self.hud.set_prompt(None if self.prompt is None else f"Load SGF: {self.prompt}_")
+        self.hud.draw(self.show_help)
+        self.frames += 1
+        now = time.perf_counter()
+        self.frame_times.append(now)
+        if len(self.frame_times) > 2000:
+            del self.frame_times[:1000]
+        self.last_frame_ms = (now - t0) * 1000.0
+
+    def draw(self, dt: float = 0.0) -> None:
+        """Render and show a frame now (on_draw is called directly: pyglet may be queueing events)."""
+        self.switch_to()
+        self.on_draw()
+        self.flip()
+
+    def redraw_now(self) -> None:
+        """Render a frame into the back buffer without showing it (tests, screenshots)."""
+        self.switch_to()
+        self.controller.poll()
+        self.on_draw()
+
+    def capture(self) -> np.ndarray:
+        """The current back buffer after a fresh draw, as an (h, w, 3) uint8 array (row 0 = bottom)."""
+        self.redraw_now()
+        gl.glFinish()
+        fw, fh = self.get_framebuffer_size()
+        buf = (ctypes.c_ubyte * (fw * fh * 4))()
+        gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 1)
+        gl.glReadBuffer(gl.GL_BACK)
+        gl.glReadPixels(0, 0, fw, fh, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, buf)
+        self.flip()
+        return np.frombuffer(buf, dtype=np.uint8).reshape(fh, fw, 4)[:, :, :3].copy()
+
+    def save_screenshot(self, path: str) -> None:
+        """Write a PNG of a freshly drawn frame."""
+        self.redraw_now()
+        pyglet.image.get_buffer_manager().get_color_buffer().save(path)
+        self.flip()
+
+    # --- mouse ---------------------------------------------------------------------------------
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        p = self.screen_to_point(x, y)
+        if p != self.hover:
+            self.hover = p
+
+    def on_mouse_leave(self, x: int, y: int) -> None:
+        self.hover = None
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
+        self._press = (x, y, button, modifiers)
+        self._dragging = False
+
+    def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
+        if buttons & mouse.MIDDLE:
+            self._dragging = True
+            self.camera.pan(dx, dy)
+            return
+        if not buttons & (mouse.LEFT | mouse.RIGHT):
+            return
+        if not self._dragging and self._press is not None:
+            px, py, _, pmods = self._press
+            moved = math.hypot(x - px, y - py)
+            with_mod = bool(pmods & (key.MOD_CTRL | key.MOD_SHIFT)) or bool(buttons & mouse.RIGHT)
+            if moved > CLICK_SLOP or (with_mod and moved > 1):
+                self._dragging = True
+        if self._dragging:
+            self.camera.orbit(-dx * ORBIT_SPEED, -dy * ORBIT_SPEED)
+            self.hover = None
+
+    def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
+        press, self._press = self._press, None
+        if self._dragging:
+            self._dragging = False
+            return
+        if press is not None and press[3] & (key.MOD_CTRL | key.MOD_SHIFT) and button == mouse.LEFT:
+            return  # a modifier-click without movement: neither a move nor a drag
+        if self.show_help:
+            self.show_help = False
+            return
+        c = self.controller
+        if button == mouse.LEFT:
+            if x >= self.camera.viewport[2]:
+                return  # the side panel
+            p = self.screen_to_point(x, y)
+            if p is not None:
+                c.click(p)
+            elif getattr(c, "ai_vs_ai", False):
+                c.advance()
+        elif button == mouse.RIGHT:
+            c.pass_turn()
+        self.hover = self.screen_to_point(x, y)
+
+    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
+        self.camera.zoom(0.9**scroll_y)
+
+    # --- keys ----------------------------------------------------------------------------------
+    def on_text(self, text: str) -> None:
+        if self.prompt is not None:
+            self.prompt += "".join(ch for ch in text if ch.isprintable() and ch not in "\r\n")
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
+        c = self.controller
+        ctrl = bool(modifiers & (key.MOD_CTRL | key.MOD_COMMAND))
+        if self.prompt is not None:
+            if symbol in (key.ENTER, key.RETURN, key.NUM_ENTER):
+                path, self.prompt = self.prompt.strip(), None
+                if path:
+                    c.load(os.path.expanduser(path))
+            elif symbol == key.ESCAPE:
+                self.prompt = None
+            elif symbol == key.BACKSPACE:
+                self.prompt = self.prompt[:-1]
+            return pyglet.event.EVENT_HANDLED
+        if symbol == key.ESCAPE:
+            self.show_help = False  # Esc never closes the window (Ctrl+Q does)
+            return pyglet.event.EVENT_HANDLED
+        if ctrl:
+            if symbol == key.Z and modifiers & key.MOD_SHIFT or symbol == key.Y:
+                c.redo()
+            elif symbol == key.Z:
+                c.undo()
+            elif symbol == key.S:
+                self.save()
+            elif symbol == key.O:
+                self.open_prompt()
+            elif symbol == key.Q:
+                self.close()
+            return pyglet.event.EVENT_HANDLED
+        cam = self.camera
+        step = math.radians(5)
+        actions = {
+            key.C: c.toggle_control,
+            key.R: c.reset,
+            key.E: c.evaluate,
+            key.U: c.undo,
+            key.P: c.pass_turn,
+            key.V: c.toggle_thinking,
+            key.SPACE: c.advance,
+            key.A: lambda: c.set_continuous(not c.continuous),
+            key.H: self.toggle_help,
+            key.F1: self.toggle_help,
+            key.LEFT: lambda: cam.orbit(step, 0),
+            key.RIGHT: lambda: cam.orbit(-step, 0),
+            key.UP: lambda: cam.orbit(0, step),
+            key.DOWN: lambda: cam.orbit(0, -step),
+            key.PLUS: lambda: cam.zoom(0.9),
+            key.EQUAL: lambda: cam.zoom(0.9),
+            key.NUM_ADD: lambda: cam.zoom(0.9),
+            key.MINUS: lambda: cam.zoom(1 / 0.9),
+            key.NUM_SUBTRACT: lambda: cam.zoom(1 / 0.9),
+            key.PAGEUP: lambda: cam.zoom(0.9),
+            key.PAGEDOWN: lambda: cam.zoom(1 / 0.9),
+            key.HOME: cam.reset,
+            key.T: self.top_view,
+        }
+        action = actions.get(symbol)
+        if action is not None:
+            action()
+            self._dirty = True
+        return pyglet.event.EVENT_HANDLED
+
+    def toggle_help(self) -> None:
+        self.show_help = not self.show_help
+
+    def top_view(self) -> None:
+        cam = self.camera
+        if cam.pitch > math.radians(85):
+            cam.reset()
+        else:
+            cam.yaw, cam.pitch = 0.0, math.radians(89.5)
+            cam.target_x = cam.target_z = 0.0
+
+    def save(self) -> str:
+        """Save the game time-stamped next to the autosave file; the controller reports it."""
+        directory = save_dir(self.controller)
+        path = os.path.join(directory, time.strftime("gorilla-%Y%m%d-%H%M%S.sgf"))
+        n = 1
+        while os.path.exists(path):
+            n += 1
+            path = os.path.join(directory, time.strftime("gorilla-%Y%m%d-%H%M%S") + f"-{n}.sgf")
+        self.controller.save(path)
+        return path
+
+    def open_prompt(self) -> None:
+        """Ctrl+O: a path field pre-filled with the most recent save (Enter loads it)."""
+        latest = latest_sgf(save_dir(self.controller))
+        self.prompt = latest or ""
+
+    def close(self) -> None:
+        pyglet.clock.unschedule(self.tick)
+        super().close()
+
+
+def run_window(controller, *, width: int = 1024, height: int = 768) -> None:
+    """Open the window and run the event loop until it is closed; cancels the AI on exit."""
+    window = GorillaWindow(controller, width=width, height=height)
+    try:
+        pyglet.app.run(None)
+    finally:
+        pyglet.clock.unschedule(window.tick)
+        controller.close()
+        if not window.has_exit:  # closed by something other than the user
+            window.close()
