@@ -1,0 +1,100 @@
+"""Light playouts per second on an empty board, one thread and two threads.
+
+Each thread runs a numba kernel (nogil) that copies the empty board and plays
+random reasonable moves to the end (two passes), many playouts per call.
+The machine has 2 cores shared with other work, so numbers measured while
+others run are pessimistic.
+
+    python benchmarks/playouts.py [--seconds 3] [--sizes 9 19] [--gnugo]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import threading
+import time
+
+import numpy as np
+from numba import njit
+
+from gorilla.ai.playout import run_playout
+from gorilla.rules import board as K
+
+
+@njit(cache=True, nogil=True)
+def _many(b0: np.ndarray, st0: np.ndarray, zob: np.ndarray, n: int, seed: int) -> int:
+    """n light playouts from (b0, st0); returns the total number of moves."""
+    K.seed_rng(seed)
+    b = b0.copy()
+    st = st0.copy()
+    moves = np.empty(0, dtype=np.int32)
+    max_moves = 3 * st0[K.S_NEMPTY]
+    total = 0
+    for _ in range(n):
+        b[:] = b0
+        st[:] = st0
+        total += run_playout(b, st, zob, max_moves, moves)
+    return total
+
+
+def rate(size: int, threads: int, seconds: float) -> tuple[float, float]:
+    """(playouts/s, moves per playout) with `threads` threads for about `seconds`."""
+    b0, st0 = K.new_board(size, False)
+    _many(b0, st0, K.ZOBRIST, 10, 1)  # compile / warm up
+    chunk = 2000 if size <= 9 else 400
+    counts = [0] * threads
+    moves = [0] * threads
+    stop = time.perf_counter() + seconds
+
+    def work(i: int) -> None:
+        seed = 1000 * i + 7
+        while time.perf_counter() < stop:
+            moves[i] += _many(b0, st0, K.ZOBRIST, chunk, seed)
+            counts[i] += chunk
+            seed += 1
+
+    t0 = time.perf_counter()
+    ths = [threading.Thread(target=work, args=(i,)) for i in range(threads)]
+    for t in ths:
+        t.start()
+    for t in ths:
+        t.join()
+    dt = time.perf_counter() - t0
+    n = sum(counts)
+    return n / dt, sum(moves) / max(n, 1)
+
+
+def gnugo_rate(size: int, games: int) -> float | None:
+    """GNU Go's own Monte-Carlo playout speed, if it is installed (light playouts)."""
+    path = shutil.which("gnugo") or ("/usr/games/gnugo" if shutil.os.path.exists("/usr/games/gnugo") else None)
+    if not path:
+        return None
+    cmd = [path, "--mode", "gtp", "--monte-carlo", "--mc-games-per-level", str(games), "--level", "1",
+           "--boardsize", str(size)]
+    t0 = time.perf_counter()
+    subprocess.run(cmd, input="genmove b\nquit\n", capture_output=True, text=True, timeout=300)
+    dt = time.perf_counter() - t0
+    return games / dt
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--sizes", type=int, nargs="+", default=[9, 19])
+    ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--gnugo", action="store_true", help="also time GNU Go's Monte-Carlo mode")
+    args = ap.parse_args()
+    for size in args.sizes:
+        for th in args.threads:
+            r, mpp = rate(size, th, args.seconds)
+            print(f"{size}x{size} light playouts, {th} thread(s): {r:10.0f} playouts/s  ({mpp:.1f} moves/playout)")
+        if args.gnugo:
+            g = gnugo_rate(size, 20000 if size <= 9 else 2000)
+            if g is not None:
+                print(f"{size}x{size} GNU Go --monte-carlo (1 genmove, incl. start-up): {g:10.0f} playouts/s")
+
+
+if __name__ == "__main__":
+    main()

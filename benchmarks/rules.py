@@ -1,0 +1,163 @@
+"""Random-game moves per second through the board core (numba kernels) and the Python Game API.
+
+    python benchmarks/rules.py [--seconds 3] [--gnugo]
+
+1. numba: ``random_game`` (random reasonable moves until two passes) run in
+   a numba loop over fresh copies of an empty board: the playout speed of
+   the rules core itself.
+2. Position: the same games from Python, one ``random_reasonable_move`` +
+   ``Position.play`` call per move (the cost of crossing into numba).
+3. Game: the full Python ``Game`` API (``legal_moves(reasonable=True)``,
+   superko check, record) per move: what the GUI and GTP pay.
+4. ``--gnugo``: a random game replayed with GTP ``play`` into
+   ``python -m gorilla gtp`` and into GNU Go 3.8, moves per second each
+   (process round trips included on both sides).
+
+The machine is shared (2 cores, several processes): numbers are pessimistic.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gorilla.rules import board as K  # noqa: E402
+from gorilla.rules.board import PASS  # noqa: E402
+from gorilla.rules.game import Game  # noqa: E402
+from gorilla.rules.position import Position  # noqa: E402
+
+
+@njit(cache=True, nogil=True)
+def _many_games(b0: np.ndarray, st0: np.ndarray, zob: np.ndarray, games: int, max_moves: int) -> int:
+    total = 0
+    for _ in range(games):
+        b = b0.copy()
+        st = st0.copy()
+        total += K.random_game(b, st, zob, max_moves)
+    return total
+
+
+def bench_numba(size: int, seconds: float) -> tuple[float, float, int]:
+    """(moves/s, games/s, games) with random_game in a numba loop."""
+    b0, st0 = K.new_board(size, False)
+    K.seed_rng(12345)
+    max_moves = 3 * size * size
+    _many_games(b0, st0, K.ZOBRIST, 2, max_moves)  # compile / load from cache
+    games = moves = 0
+    batch = 10
+    t0 = time.perf_counter()
+    while True:
+        moves += _many_games(b0, st0, K.ZOBRIST, batch, max_moves)
+        games += batch
+        dt = time.perf_counter() - t0
+        if dt >= seconds:
+            return moves / dt, games / dt, games
+        batch = min(batch * 2, 2000)
+
+
+def bench_position(size: int, seconds: float) -> tuple[float, int]:
+    """(moves/s, games) calling one kernel per move from Python."""
+    K.seed_rng(777)
+    games = moves = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        pos = Position(size)
+        for _ in range(3 * size * size):
+            if pos.passes >= 2:
+                break
+            c = pos.to_move
+            p = int(K.random_reasonable_move(pos.b, pos.st, c))
+            if p == PASS:
+                K.play_pass(pos.st)
+            else:
+                K.place(pos.b, pos.st, K.ZOBRIST, p, c)
+            moves += 1
+        games += 1
+    return moves / (time.perf_counter() - t0), games
+
+
+def bench_game(size: int, seconds: float) -> tuple[float, int]:
+    """(moves/s, games) through Game.legal_moves(reasonable=True) + Game.play."""
+    rng = random.Random(99)
+    games = moves = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        game = Game.new(size, "chinese")
+        while not game.over and len(game.moves) < 3 * size * size:
+            legal = game.legal_moves(reasonable=True)
+            game.play(rng.choice(legal) if legal else PASS)
+            moves += 1
+        games += 1
+    return moves / (time.perf_counter() - t0), games
+
+
+def bench_gtp(size: int, gnugo: str, games: int = 3) -> tuple[float, float, int]:
+    """GTP play moves/s into Gorilla and into GNU Go for the same random games."""
+    from gorilla.gtp.client import GtpClient
+    from gorilla.rules.coords import format_vertex
+
+    records = []
+    rng = random.Random(5)
+    for _ in range(games):
+        game = Game.new(size, "chinese")
+        while not game.over:
+            legal = game.legal_moves(reasonable=True)
+            game.play(rng.choice(legal) if legal else PASS)
+        records.append([("b" if m.color == 1 else "w", format_vertex(m.point, size)) for m in game.moves])
+    rates = []
+    for argv in (
+        [sys.executable, "-m", "gorilla", "gtp", "--ko", "simple"],
+        [gnugo, "--mode", "gtp", "--chinese-rules"],
+    ):
+        with GtpClient(argv) as eng:
+            eng.command(f"boardsize {size}")
+            n = 0
+            t0 = time.perf_counter()
+            for rec in records:
+                eng.command("clear_board")
+                for color, vtx in rec:
+                    eng.command(f"play {color} {vtx}")
+                    n += 1
+            rates.append(n / (time.perf_counter() - t0))
+    return rates[0], rates[1], sum(len(r) for r in records)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="random-game moves per second through the rules core")
+    ap.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
+    ap.add_argument("--sizes", type=int, nargs="+", default=[9, 19])
+    ap.add_argument("--gnugo", action="store_true", help="also compare GTP play throughput with GNU Go")
+    args = ap.parse_args(argv)
+    print("random games (reasonable moves until two passes); shared 2-core machine, numbers are pessimistic")
+    for size in args.sizes:
+        mps, gps, games = bench_numba(size, args.seconds)
+        print(f"{size}x{size} numba loop     : {mps:12,.0f} moves/s  ({gps:,.0f} games/s, {games} games)")
+        mps, games = bench_position(size, args.seconds)
+        print(f"{size}x{size} Python+kernels : {mps:12,.0f} moves/s  ({games} games)")
+        mps, games = bench_game(size, args.seconds)
+        print(f"{size}x{size} Game API       : {mps:12,.0f} moves/s  ({games} games)")
+    if args.gnugo:
+        gnugo = shutil.which("gnugo") or shutil.which("/usr/games/gnugo")
+        if gnugo is None:
+            print("GNU Go not found: skipping the GTP comparison")
+        else:
+            for size in args.sizes:
+                ours, theirs, n = bench_gtp(size, gnugo)
+                print(
+                    f"{size}x{size} GTP play       : Gorilla {ours:8,.0f} moves/s, "
+                    f"GNU Go 3.8 {theirs:8,.0f} moves/s ({n} moves)"
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
