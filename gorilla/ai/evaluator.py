@@ -1,0 +1,182 @@
+"""The move evaluator (Gorilla's ``-eval G T``, the app's ``e`` key, ``gorilla-evaluate``).
+
+``evaluate`` gives every legal move of the side to move (board points only,
+own-eye fills included) a win rate and an expected score margin, both from
+the mover's point of view, and names the best move. Two engines:
+
+* ``flat`` (default): Gorilla's flat Monte-Carlo sampling,
+  :func:`gorilla.ai.montecarlo.move_values`, G samples of T turns per move
+  (T = 0: to the end, area count). Moves are ranked by their mean evaluation,
+  as Gorilla's AI ranks them. A budget can only cut it short (``playouts``
+  caps the total samples, ``seconds`` the time).
+* ``mcts``: a fresh :class:`gorilla.ai.mcts.MCTSAgent` search (default budget:
+  G x moves playouts, the flat evaluator's sample count, at least 200). Its
+  root candidates carry the tree's win rate and its mean area margin with
+  komi from the playouts (MCTS keeps a score sum per node). Only moves the
+  search visited get a value; the best move is the most visited one.
+
+``points_lost`` replays the game to the position before a move, evaluates
+it and returns how far the move's expected margin falls below the best
+move's (never negative). For ``mcts``, a move the search did not visit is
+valued by searching the position after it (the opponent's best margin,
+negated).
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from dataclasses import dataclass, field
+
+from gorilla.ai.agent import Budget, ProgressFn
+from gorilla.ai.montecarlo import MoveValue, move_values
+from gorilla.rules.board import BLACK, PASS
+from gorilla.rules.game import Game
+
+ENGINES = ("flat", "mcts")
+MCTS_MIN_PLAYOUTS = 200
+MCTS_MAX_NODES = 300_000
+
+
+@dataclass
+class Evaluation:
+    """Every evaluated move's value (mover's view) and the best move (PASS if none)."""
+
+    values: dict[int, MoveValue] = field(default_factory=dict)
+    best: int = PASS
+    engine: str = "flat"
+    playouts: int = 0
+
+
+def _check_engine(engine: str) -> str:
+    e = str(engine).strip().lower()
+    if e not in ENGINES:
+        raise ValueError(f"unknown evaluator engine '{engine}' (known: {', '.join(ENGINES)})")
+    return e
+
+
+def _flat(
+    game: Game,
+    games: int,
+    turns: int,
+    budget: Budget | None,
+    cancel: threading.Event | None,
+    progress: ProgressFn | None,
+    seed: int | None,
+) -> Evaluation:
+    moves = game.legal_moves()
+    cap = None
+    if budget is not None and (budget.playouts is not None or budget.seconds is not None):
+        total = games * len(moves)
+        playouts = min(total, budget.playouts) if budget.playouts is not None else None
+        cap = Budget(playouts=playouts, seconds=budget.seconds)
+    values = move_values(game, games, turns, cancel, progress, seed, budget=cap, moves=moves)
+    best = PASS
+    top = None
+    for p in moves:  # board order: the first of equal means wins, as in the AI
+        v = values.get(p)
+        if v is not None and (top is None or v.value > top):
+            best, top = p, v.value
+    return Evaluation(values, best, "flat", sum(v.samples for v in values.values()))
+
+
+def _mcts(
+    game: Game,
+    games: int,
+    budget: Budget | None,
+    cancel: threading.Event | None,
+    progress: ProgressFn | None,
+    seed: int | None,
+) -> Evaluation:
+    from gorilla.ai.mcts import MCTSAgent
+
+    n = len(game.legal_moves())
+    if budget is None or (budget.playouts is None and budget.seconds is None):
+        budget = Budget(playouts=max(MCTS_MIN_PLAYOUTS, games * n))
+    agent = MCTSAgent(seed=seed, max_nodes=MCTS_MAX_NODES, early_stop=False)
+    try:
+        cands = agent.analyze(game, budget, cancel, progress)
+    finally:
+        agent.close()
+    komi = float(game.komi or 0.0)
+    adjust = komi if game.to_move == BLACK else -komi
+    values: dict[int, MoveValue] = {}
+    best = PASS
+    for c in cands:  # most visited first
+        if c.move < 0 or c.visits <= 0:
+            continue
+        values[c.move] = MoveValue(c.move, c.score + adjust, c.winrate, c.score, c.visits)
+        if best == PASS:
+            best = c.move
+    return Evaluation(values, best, "mcts", sum(v.samples for v in values.values()))
+
+
+def evaluate(
+    game: Game,
+    engine: str = "flat",
+    games: int = 10,
+    turns: int = 3,
+    budget: Budget | None = None,
+    cancel: threading.Event | None = None,
+    progress: ProgressFn | None = None,
+    seed: int | None = None,
+) -> Evaluation:
+    """Values of the legal moves of the side to move in game (see the module docstring)."""
+    kind = _check_engine(engine)
+    if game.over or not game.legal_moves():
+        return Evaluation(engine=kind)
+    if kind == "flat":
+        return _flat(game, games, turns, budget, cancel, progress, seed)
+    return _mcts(game, games, budget, cancel, progress, seed)
+
+
+def _game_at(game: Game, n: int) -> Game:
+    g = copy.deepcopy(game)
+    g.goto(n)
+    if g.move_number != n:
+        raise ValueError(f"cannot go to move {n}")
+    return g
+
+
+def points_lost(
+    game: Game,
+    move_number: int,
+    engine: str = "flat",
+    games: int = 10,
+    turns: int = 3,
+    cancel: threading.Event | None = None,
+    budget: Budget | None = None,
+    seed: int | None = None,
+) -> float:
+    """How many points move ``move_number`` (1 = the first move) lost against the best
+    move of the position before it, by the engine's expected margins; 0 or more."""
+    kind = _check_engine(engine)
+    if not 1 <= move_number <= game.move_number:
+        raise ValueError(f"no move {move_number} (the game has {game.move_number})")
+    played = game.moves[move_number - 1].point
+    if played < 0:
+        raise ValueError(f"move {move_number} is not a board move")
+    before = _game_at(game, move_number - 1)
+    ev = evaluate(before, kind, games, turns, budget, cancel, None, seed)
+    if ev.best not in ev.values:
+        raise ValueError("evaluation cancelled")
+    best = ev.values[ev.best].score
+    mine = ev.values.get(played)
+    if mine is not None and (kind == "flat" or mine.samples >= 10):
+        score = mine.score
+    elif kind == "flat":
+        raise ValueError("evaluation cancelled")
+    else:
+        after = _game_at(game, move_number)
+        if after.over:
+            margin = after.score().margin
+            score = margin if before.to_move == BLACK else -margin
+        else:
+            ev2 = evaluate(after, kind, games, turns, budget, cancel, None, seed)
+            if ev2.best not in ev2.values:
+                raise ValueError("evaluation cancelled")
+            score = -ev2.values[ev2.best].score
+    return max(0.0, best - score)
+
+
+__all__ = ["Evaluation", "MoveValue", "evaluate", "points_lost", "ENGINES"]
