@@ -47,7 +47,8 @@ def test_captures_group_in_atari() -> None:
         OOOOOOO..
         .........
         .........
-        """
+        """,
+        komi=0.5,  # with 7.5 Black is lost whatever it plays, and a lost search need not capture
     )
     agent = MCTSAgent(playouts=1500, seed=1, resign=0)
     assert agent.select_move(game) == parse_vertex("F5", 9)
@@ -218,12 +219,31 @@ def test_tree_reuse_keeps_the_played_subtree() -> None:
     assert sum(c.visits for c in fresh.last_candidates) <= 10
 
 
-def test_two_threads_search_more_of_the_tree() -> None:
-    agent = MCTSAgent(threads=2, seed=12, reuse=False)
+def test_two_threads_share_one_tree_and_the_playout_budget() -> None:
+    agent = MCTSAgent(threads=2, seed=12, reuse=False, early_stop=False)
     game = Game.new(9)
     agent.select_move(game, Budget(playouts=1000))
-    assert 900 <= agent.last_playouts <= 1000 + 2
-    assert sum(c.visits for c in agent.last_candidates) >= 900
+    # both threads count against one budget (overshoot at most one playout per thread) ...
+    assert 1000 <= agent.last_playouts <= 1000 + 2
+    # ... and every playout lands in the one shared tree
+    assert sum(c.visits for c in agent.last_candidates) >= 990
+
+
+def test_early_stop_ends_a_decided_search_before_its_budget() -> None:
+    game = game_from(
+        """
+        .......
+        .......
+        ..XXX..
+        ..XO...
+        ..XX...
+        .......
+        .......
+        """
+    )
+    agent = MCTSAgent(seed=3, reuse=False)
+    agent.select_move(game, Budget(playouts=20000))
+    assert agent.last_playouts < 20000  # capturing the white stone at E4 decides it early
 
 
 def test_resigns_when_hopeless_unless_disabled() -> None:

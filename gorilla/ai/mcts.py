@@ -60,6 +60,7 @@ class MCTSAgent(Agent):
         dynkomi: bool = True,
         chunk: int = 64,
         resign_playouts: int = 1000,
+        early_stop: bool = True,
     ) -> None:
         if playouts is not None and playouts <= 0:
             raise ValueError("playouts must be positive")
@@ -84,6 +85,7 @@ class MCTSAgent(Agent):
         self.dynkomi = bool(dynkomi)
         self.chunk = int(chunk)
         self.resign_playouts = int(resign_playouts)
+        self.early_stop = bool(early_stop)  # stop once the runner-up cannot catch up
         self.clock = Clock()
         self.prior = PRIOR.copy()
         self.last_candidates: list[Candidate] = []
@@ -251,7 +253,7 @@ class MCTSAgent(Agent):
                     break
                 if now >= next_check:
                     next_check = now + 0.05
-                    if self._decided(el, limit, target):
+                    if self.early_stop and self._decided(el, limit, target):
                         break
                 if progress is not None and now >= next_progress:
                     next_progress = now + PROGRESS_EVERY

@@ -71,38 +71,84 @@ def _attacker_in_atari(b: np.ndarray, st: np.ndarray, h: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def ladder_dead(b: np.ndarray, st: np.ndarray, zob: np.ndarray, stone: int, depth: int) -> bool:
-    """The group at stone is in atari with its owner to move: is it caught in a ladder?"""
+def _defender_steps(b: np.ndarray, st: np.ndarray, zob: np.ndarray, stone: int, libs: np.ndarray) -> int:
+    """The group at stone is in atari, its owner to move: extend in place on (b, st).
+
+    Returns 0 if it escapes (captures an attacker or gets 3+ liberties), 1 if it
+    dies (cannot extend, or still one liberty), 2 with its two liberties in libs.
+    """
     h = b[HEAD, stone]
     defender = b[COLOR, stone]
-    attacker = 3 - defender
     if _attacker_in_atari(b, st, h):
-        return False  # it can capture its way out (close enough)
+        return 0  # it can capture its way out (close enough)
     lib = atari_liberty(b, h)
     if check_move(b, st, lib, defender) != OK:
-        return True
-    b2 = b.copy()
-    st2 = st.copy()
-    place(b2, st2, zob, lib, defender)
-    n, l0, l1 = two_libs(b2, st2, b2[HEAD, lib])
+        return 1
+    place(b, st, zob, lib, defender)
+    n, l0, l1 = two_libs(b, st, b[HEAD, lib])
     if n >= 3:
-        return False
+        return 0
     if n <= 1:
-        return True
-    if depth >= MAX_LADDER:
+        return 1
+    libs[0] = l0
+    libs[1] = l1
+    return 2
+
+
+@njit(cache=True, nogil=True)
+def ladder_dead(b: np.ndarray, st: np.ndarray, zob: np.ndarray, stone: int, depth: int) -> bool:
+    """The group at stone is in atari with its owner to move: is it caught in a ladder?
+
+    A depth-first search over the attacker's two answers at each step, kept on an
+    explicit stack of board copies (numba's on-disk cache cannot hold recursive
+    functions: a cached recursive kernel calls a null pointer).
+    """
+    levels = min(MAX_LADDER - depth, 2 * st[S_W]) + 1
+    if levels <= 0:
         return False
-    for a in (l0, l1):
-        if check_move(b2, st2, a, attacker) != OK:
-            continue
-        b3 = b2.copy()
-        st3 = st2.copy()
-        place(b3, st3, zob, a, attacker)
-        ha = b3[HEAD, a]
-        if in_atari(b3, ha):
-            continue  # the atari stone itself can be captured
-        if in_atari(b3, b3[HEAD, lib]) and ladder_dead(b3, st3, zob, lib, depth + 1):
-            return True
-    return False
+    attacker = 3 - b[COLOR, stone]
+    bs = np.empty((levels + 1, b.shape[0], b.shape[1]), dtype=b.dtype)
+    ss = np.empty((levels + 1, st.shape[0]), dtype=st.dtype)
+    libs = np.empty((levels + 1, 2), dtype=np.int64)
+    nxt = np.zeros(levels + 1, dtype=np.int64)
+    bs[0] = b
+    ss[0] = st
+    d = 0
+    enter = True
+    while True:
+        if enter:
+            r = _defender_steps(bs[d], ss[d], zob, stone, libs[d])
+            if r == 1:
+                return True  # one working answer at every level above: the ladder works
+            if r == 2 and d + 1 < levels:
+                nxt[d] = 0
+            else:
+                d -= 1  # this line fails for the attacker: back to the previous choice
+                if d < 0:
+                    return False
+        # the attacker's next untried answer at level d
+        found = False
+        while nxt[d] < 2:
+            a = libs[d, nxt[d]]
+            nxt[d] += 1
+            if check_move(bs[d], ss[d], a, attacker) != OK:
+                continue
+            bs[d + 1] = bs[d]
+            ss[d + 1] = ss[d]
+            place(bs[d + 1], ss[d + 1], zob, a, attacker)
+            if in_atari(bs[d + 1], bs[d + 1][HEAD, a]):
+                continue  # the atari stone itself can be captured
+            if in_atari(bs[d + 1], bs[d + 1][HEAD, stone]):
+                found = True
+                break
+        if found:
+            d += 1
+            enter = True
+        else:
+            d -= 1
+            enter = False
+            if d < 0:
+                return False
 
 
 @njit(cache=True, nogil=True)
