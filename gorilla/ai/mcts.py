@@ -156,15 +156,16 @@ class MCTSAgent(Agent):
         if not legal:
             return PASS
         last = game.moves[-1].point if game.moves else None
-        margin = _area_margin(game)  # Black's, komi included
+        stones = game.ruleset.scoring == "stones"
+        margin = game.score().margin if stones else _area_margin(game)  # Black's, komi included
         if last == PASS and (margin > 0) == (color == BLACK) and margin != 0:
             self.last_candidates = []
             return PASS  # the opponent passed and we win the count as it stands
         best, wr = self._search(game, budget, cancel, progress, t0)
         if best is None:
             return PASS
-        if best != PASS and _own_area(game, best, color):
-            best = PASS  # the board is settled: a move in our own area gains nothing
+        if best != PASS and not stones and _own_area(game, best, color):
+            best = PASS  # settled: a move in our own area gains nothing (a stone counts in Little-Go)
         if (
             self.resign > 0
             and wr < self.resign
@@ -207,6 +208,9 @@ class MCTSAgent(Agent):
         params[T.P_KOMI] = game.komi + self._dyn_komi(game, color)
         params[T.P_HEAVY] = 1.0 if self.heavy else 0.0
         params[T.P_MAXMOVES] = 3 * size * size
+        params[T.P_STONES] = 1.0 if game.ruleset.scoring == "stones" else 0.0
+        cap_left = game.moves_left
+        params[T.P_LEFT] = -1.0 if cap_left is None else float(cap_left)
         ctl = self.ctl
         ctl[T.C_STOP] = 0
         ctl[T.C_DONE] = 0

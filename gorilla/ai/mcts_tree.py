@@ -18,6 +18,9 @@ like Pachi's and Fuego's lock-free trees and that is harmless.
 ``search`` runs whole iterations (descend with UCT-RAVE, expand after
 ``P_EXPAND`` visits with priors, heavy or light playout, score by area,
 back up results and AMAF) on the thread's own copies of the board arrays.
+Under Little-Go rules (``P_STONES``) a finished playout counts stones only,
+and ``P_LEFT`` (moves left before the move cap, negative: no cap) ends the
+descent and the playout at the cap.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from gorilla.rules.board import (
     S_PASSES,
     S_TOMOVE,
     S_W,
+    WHITE,
     check_move,
     is_eye,
     place,
@@ -58,7 +62,8 @@ NCTL = C_POOL + 2 * MAX_THREADS
 
 # slots of params
 P_RAVE_EQUIV, P_CUCT, P_FPU, P_EXPAND, P_KOMI, P_REAL_KOMI, P_HEAVY, P_MAXMOVES = range(8)
-NPARAMS = 8
+P_STONES, P_LEFT = 8, 9  # Little-Go: stones-only counting; moves left before the cap (< 0: none)
+NPARAMS = 10
 
 UNEXPANDED = -1
 EXPANDING = -2
@@ -201,6 +206,8 @@ def search(
     expand_at = params[P_EXPAND]
     heavy = params[P_HEAVY] != 0.0
     max_moves = int(params[P_MAXMOVES])
+    stones = params[P_STONES] != 0.0
+    cap_left = int(params[P_LEFT])
     maxdepth = path.shape[0] - 1
     done = 0
     while done < nmax:
@@ -238,11 +245,13 @@ def search(
             depth += 1
             path[depth] = c
             node = c
-            if st[S_PASSES] >= 2:
+            if st[S_PASSES] >= 2 or (cap_left >= 0 and depth >= cap_left):
                 terminal = True
                 break
             if depth >= maxdepth:
                 break
+        if cap_left >= 0:  # the playout stops at the move cap
+            max_moves = min(int(params[P_MAXMOVES]), cap_left - depth)
         n = 0
         if not terminal:
             if heavy:
@@ -250,7 +259,7 @@ def search(
             else:
                 n = run_playout(b, st, zob, max_moves, seq)
             n = min(n, seq.shape[0])
-        area = quick_area_score(b, st)
+        area = stone_margin(b, st) if stones else quick_area_score(b, st)
         margin = area - real_komi
         bw = 1.0 if area - komi > 0.0 else 0.0
         # back up: the mover into path[d] is root_color for odd d
@@ -291,6 +300,20 @@ def search(
         done += 1
         ctl[C_DONE] += 1
     return done
+
+
+@njit(cache=True, nogil=True)
+def stone_margin(b: np.ndarray, st: np.ndarray) -> int:
+    """Black's stones minus White's (Little-Go's partial-area count, komi aside)."""
+    d = 0
+    w = st[S_W]
+    for p in range(w * w):
+        c = b[COLOR, p]
+        if c == BLACK:
+            d += 1
+        elif c == WHITE:
+            d -= 1
+    return d
 
 
 @njit(cache=True, nogil=True)
