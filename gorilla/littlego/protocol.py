@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gorilla.rules.board import BLACK, EMPTY, PASS, WHITE
+from gorilla.rules.board import BLACK, EMPTY, PASS, RESIGN, WHITE
 from gorilla.rules.coords import to_index, to_xy
 from gorilla.rules.game import Game
 from gorilla.rules.position import IllegalMove, Position
@@ -76,15 +76,24 @@ def _position(grid: np.ndarray, to_move: int) -> Position:
 
 
 def infer_position(turn: Turn) -> tuple[Position, int | None]:
-    """The position to move in (ko included) and the opponent's last move (None: passed or unknown).
+    """The position to move in (ko included) and the opponent's last move (PASS, or None: unknown).
 
     The opponent's move is the point empty before and holding its stone now;
     replaying it on the previous board yields the captures and the ko point.
-    Without a consistent single move, the current board is taken as it is.
+    Two equal boards mean the opponent passed (unless Black opens the game),
+    so a pass now would end the game. Without a consistent single move, the
+    current board is taken as it is.
     """
     me = turn.color
     opp = 3 - me
     n = turn.current.shape[0]
+    if np.array_equal(turn.previous, turn.current):
+        pos = _position(turn.current, opp)
+        if turn.current.any() or me == WHITE:
+            pos.play(PASS, opp)
+            return pos, PASS
+        pos.to_move = me
+        return pos, None
     new = np.argwhere((turn.previous == EMPTY) & (turn.current == opp))
     if len(new) == 1:
         r, c = (int(v) for v in new[0])
@@ -182,8 +191,8 @@ def run_turn(folder: Path, agent_spec: str, seconds: float | None = None, rules:
     game = Game.from_position(pos, rules, move_offset=played)
     agent = make_agent(agent_spec)
     move = agent.select_move(game, Budget(seconds=seconds) if seconds else None)
-    if move != PASS and not game.is_legal(move):
-        move = PASS
+    if move == RESIGN or (move != PASS and not game.is_legal(move)):
+        move = PASS  # the protocol has no resignation; never answer an illegal move
     after = pos.copy()
     after.play(move, turn.color)
     answer = format_move(move, pos.size)

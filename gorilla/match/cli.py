@@ -3,13 +3,21 @@
     gorilla match PLAYER_A PLAYER_B [-n GAMES] [--size 9] [--komi 7.5] [--rules chinese]
                   [--handicap H] [--openings K] [--seed S] [--move-timeout SEC] [--jobs J]
                   [--out DIR] [--referee CMD] [--no-alternate]
+    gorilla match --rules little-go --black-file-agent CMD PLAYER   (or --white-file-agent CMD)
     gorilla match --resume --out DIR [-n GAMES]
     gorilla match --report DIR
 
 A player is a built-in AI spec (``random``, ``montecarlo:5,5``, ``mcts:playouts=500``,
 ``mcts:time=2,threads=2``) or an external GTP engine command in quotes
-(``"gnugo --mode gtp --level 10"``, ``"python -m gorilla gtp --ai mcts"``).
+(``"gnugo --mode gtp --level 10"``, ``"python -m gorilla gtp --ai mcts"``),
+or a file agent ``"file:CMD"``: a program run once per move in its own scratch
+folder with the Little-Go tournament files (it reads ``input.txt``, writes
+``output.txt``; the folder and anything it keeps there last for the game).
 Player A takes Black in the first game; colours alternate.
+``--black-file-agent CMD`` is short for player A = ``file:CMD`` with
+``--no-alternate`` (the file agent always plays Black against the one PLAYER
+given); ``--white-file-agent CMD`` makes it player B, always White.
+The board size defaults to the rules' own for Little-Go (5x5), else 9.
 """
 
 from __future__ import annotations
@@ -43,11 +51,18 @@ def build_parser() -> argparse.ArgumentParser:
             "examples:\n"
             "  gorilla match random montecarlo:5,5 -n 20 --size 9\n"
             '  gorilla match mcts:playouts=2000 "gnugo --mode gtp --level 10" -n 10 -j 2 -o runs/gnugo\n'
+            '  gorilla match --rules little-go "file:python my_player.py" alphabeta:time=0.5 -n 20\n'
+            '  gorilla match --rules little-go --black-file-agent "python my_player.py" greedy\n'
             "  gorilla match --resume --out runs/gnugo\n"
             "  gorilla match --report runs/gnugo"
         ),
     )
-    p.add_argument("players", nargs="*", metavar="PLAYER", help="player A and player B")
+    p.add_argument(
+        "players",
+        nargs="*",
+        metavar="PLAYER",
+        help="player A and player B: an AI spec, a GTP engine command, or file:CMD (a file agent)",
+    )
     p.add_argument("-n", "--games", type=int, default=None, help="number of games (default 10)")
     p.add_argument("--size", type=int, default=None, help="board size (default 9)")
     p.add_argument("--komi", type=float, default=None, help="komi (default: the rules' komi)")
@@ -61,12 +76,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--referee", default=None, metavar="CMD", help="GTP engine marking dead stones")
     p.add_argument("--max-moves", type=int, default=None, help="count the game after this many moves")
     p.add_argument("--no-alternate", action="store_true", help="player A always takes Black")
+    p.add_argument(
+        "--black-file-agent",
+        metavar="CMD",
+        default=None,
+        help="a file agent (input.txt -> output.txt per move) that always plays Black, as player A",
+    )
+    p.add_argument(
+        "--white-file-agent",
+        metavar="CMD",
+        default=None,
+        help="a file agent that always plays White, as player B",
+    )
     p.add_argument("--resume", action="store_true", help="continue the match in --out, playing missing games")
     p.add_argument("--report", metavar="DIR", default=None, help="write report.md and report.png for DIR")
     return p
 
 
 def _slug(spec: str) -> str:
+    if spec.strip().startswith("file:"):  # a file agent: name it after its script
+        words = spec.strip()[5:].split()
+        spec = "file-" + (words[-1] if words else "agent").rsplit("/", 1)[-1].rsplit(".", 1)[0]
     word = spec.split()[0].rsplit("/", 1)[-1] if spec.split() else "player"
     return "".join(ch if ch.isalnum() else "-" for ch in word.split(":")[0]).strip("-") or "player"
 
@@ -91,18 +121,39 @@ def _config_from_args(a: argparse.Namespace) -> MatchConfig:
                 setattr(cfg, name, v)
         cfg.out = a.out
         return cfg
-    if len(a.players) != 2:
-        raise _UsageError(f"give two players (got {len(a.players)}), e.g. 'gorilla match random mcts'")
-    cfg = MatchConfig(players=list(a.players))
+    players = _players_from_args(a)
+    cfg = MatchConfig(players=players)
     for name in ("games", "size", "komi", "rules", "handicap", "openings", "seed", "move_timeout", "jobs"):
         v = getattr(a, name)
         if v is not None:
             setattr(cfg, name, v)
+    if a.size is None:  # Little-Go is 5x5 by definition; other rules default to 9x9 matches
+        try:
+            cfg.size = min(cfg.size, get_ruleset(cfg.rules).default_size)
+        except ValueError as e:
+            raise _UsageError(str(e)) from None
     cfg.referee = a.referee
     cfg.max_moves = a.max_moves
-    cfg.alternate = not a.no_alternate
+    cfg.alternate = not a.no_alternate and not (a.black_file_agent or a.white_file_agent)
     cfg.out = a.out or f"match-{_slug(cfg.players[0])}-vs-{_slug(cfg.players[1])}"
     return cfg
+
+
+def _players_from_args(a: argparse.Namespace) -> list[str]:
+    """[A, B] from the positional players and --black-file-agent / --white-file-agent."""
+    fixed = {"black": a.black_file_agent, "white": a.white_file_agent}
+    for colour, cmd in fixed.items():
+        if cmd is not None and not cmd.strip():
+            raise _UsageError(f"--{colour}-file-agent needs a command")
+    want = 2 - sum(cmd is not None for cmd in fixed.values())
+    if len(a.players) != want:
+        if want == 2:
+            raise _UsageError(f"give two players (got {len(a.players)}), e.g. 'gorilla match random mcts'")
+        raise _UsageError(f"with a --*-file-agent give {want} other player{'s' * (want != 1)}")
+    rest = list(a.players)
+    black = f"file:{fixed['black'].strip()}" if fixed["black"] else rest.pop(0)
+    white = f"file:{fixed['white'].strip()}" if fixed["white"] else rest.pop(0)
+    return [black, white]
 
 
 def _validate(cfg: MatchConfig) -> None:

@@ -1,21 +1,33 @@
-"""Match players: a built-in agent or an external GTP engine, behind one small API.
+"""Match players: a built-in agent, an external GTP engine or a file agent, behind one small API.
 
 A player is told the game (``new_game``), the opponent's moves (``play``) and is
 asked for a move (``genmove``). Anything that breaks the rules of the match
 (crash, hang past the move timeout, garbage answer) raises :class:`Forfeit`
 with the reason; the referee (the runner) checks the legality of every move
 itself with Gorilla's rules engine.
+
+A file agent (spec ``file:CMD``) is a program that plays one move per run
+through the Little-Go tournament protocol (:mod:`gorilla.littlego.protocol`):
+for each move it is started in its own scratch folder holding ``input.txt``
+and must leave ``output.txt``. The folder lives for the whole game, so the
+state files the program keeps beside them survive from move to move; each
+game gets a fresh one.
 """
 
 from __future__ import annotations
 
 import os
 import shlex
+import shutil
+import signal
+import subprocess
+import tempfile
 import threading
+from pathlib import Path
 
 from gorilla.ai.agent import AGENTS, Agent, make_agent, parse_spec
 from gorilla.match.gtp_client import EngineFailure, GtpClient, GtpCommandError
-from gorilla.rules.board import BLACK, RESIGN
+from gorilla.rules.board import BLACK, PASS, RESIGN
 from gorilla.rules.coords import format_vertex, parse_vertex
 from gorilla.rules.game import Game
 
@@ -30,10 +42,18 @@ class Forfeit(Exception):
         self.kind = kind
 
 
+FILE_PREFIX = "file:"
+
+
+def is_file_agent(spec: str) -> bool:
+    """True when spec is a file agent, 'file:CMD' (one run of CMD per move, input.txt -> output.txt)."""
+    return spec.strip().startswith(FILE_PREFIX)
+
+
 def is_builtin(spec: str) -> bool:
     """True when spec names a built-in agent ('random', 'mcts:playouts=500'), not an engine command."""
     s = spec.strip()
-    if s.startswith("gtp:"):
+    if s.startswith("gtp:") or s.startswith(FILE_PREFIX):
         return False
     if not s or any(ch.isspace() for ch in s):
         return False
@@ -204,6 +224,102 @@ class GtpPlayer(Player):
         self.client.close()
 
 
+class FilePlayer(Player):
+    """A program that plays one move per run through input.txt and output.txt (Little-Go protocol).
+
+    Paths in the command that exist relative to the folder the match was
+    started in are made absolute, since the program runs in its scratch folder.
+    A crash (non-zero exit), a run past the move timeout, a missing or garbled
+    output.txt lose the game; the runner referees the move itself.
+    """
+
+    def __init__(self, spec: str) -> None:
+        self.spec = spec
+        self.command = spec.strip()[len(FILE_PREFIX) :].strip()
+        self.argv = _absolute_argv(self.command)
+        self.label = "file:" + short_label(self.command)
+        self.engine_name = self.label
+        self.folder: Path | None = None
+
+    def new_game(self, game: Game) -> None:
+        self._drop_folder()
+        self.folder = Path(tempfile.mkdtemp(prefix="gorilla-file-agent-"))
+
+    def genmove(self, game: Game, color: int, timeout: float | None) -> int:
+        from gorilla.littlego.protocol import OUTPUT, parse_move, write_input
+
+        if self.folder is None:
+            self.new_game(game)
+        assert self.folder is not None
+        before = game.positions[-2] if len(game.positions) >= 2 else game.positions[-1]
+        write_input(self.folder, color, before.grid(), game.position.grid())
+        out = self.folder / OUTPUT
+        out.unlink(missing_ok=True)
+        try:
+            proc = subprocess.Popen(
+                self.argv,
+                cwd=self.folder,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                start_new_session=True,  # its own process group: a timeout kills its children too
+            )
+        except OSError as e:
+            raise Forfeit("crash", f"cannot start '{self.command}': {e.strerror or e}") from None
+        try:
+            _, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            raise Forfeit("timeout", f"no output.txt within {timeout:g} s") from None
+        if proc.returncode != 0:
+            tail = err.decode("utf-8", "replace").strip().splitlines()
+            why = f": {tail[-1][:160]}" if tail else ""
+            raise Forfeit("crash", f"exited with status {proc.returncode}{why}")
+        try:
+            text = out.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            raise Forfeit("garbage", "wrote no output.txt") from None
+        try:
+            move = parse_move(text, game.size)
+        except ValueError as e:
+            raise Forfeit("garbage", str(e)) from None
+        return PASS if move == PASS else move
+
+    def _drop_folder(self) -> None:
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None
+
+    def close(self) -> None:
+        self._drop_folder()
+
+
+def _absolute_argv(command: str) -> list[str]:
+    """shlex-split command; words naming existing files or folders here become absolute paths."""
+    argv = shlex.split(command)
+    if argv and os.sep not in argv[0]:
+        found = shutil.which(argv[0])
+        if found is None and os.path.exists(argv[0]):
+            found = os.path.abspath(argv[0])
+        argv[0] = found or argv[0]
+    return (
+        [
+            argv[0],
+            *(os.path.abspath(w) if not w.startswith("-") and os.path.exists(w) else w for w in argv[1:]),
+        ]
+        if argv
+        else argv
+    )
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        proc.kill()
+    proc.wait()
+
+
 def short_label(command: str) -> str:
     """An engine command without directories: '/usr/games/gnugo --mode gtp' -> 'gnugo --mode gtp'."""
     try:
@@ -214,9 +330,11 @@ def short_label(command: str) -> str:
 
 
 def make_player(spec: str, seed: int | None = None, command_timeout: float = 30.0) -> Player:
-    """A built-in agent for an agent spec, else an external GTP engine command."""
+    """A built-in agent for an agent spec, a file agent for 'file:CMD', else an external GTP engine."""
     if is_builtin(spec):
         return AgentPlayer(spec, seed=seed)
+    if is_file_agent(spec):
+        return FilePlayer(spec)
     return GtpPlayer(spec, command_timeout=command_timeout)
 
 
@@ -228,16 +346,21 @@ def check_spec(spec: str) -> str | None:
         except (ValueError, ImportError) as e:
             return f"player '{spec}': {e}"
         return None
-    import shutil
-
     cmd = spec.strip()
     cmd = cmd[4:] if cmd.startswith("gtp:") else cmd
+    file_agent = is_file_agent(cmd)
+    if file_agent:
+        cmd = cmd[len(FILE_PREFIX) :]
     try:
         argv = shlex.split(cmd)
     except ValueError as e:
         return f"player '{spec}': {e}"
     if not argv:
-        return "empty player"
+        return f"player '{spec}': no command" if file_agent else "empty player"
+    if file_agent:
+        if shutil.which(argv[0]) is None and not os.path.isfile(argv[0]):
+            return f"player '{spec}': program '{argv[0]}' not found"
+        return None
     if shutil.which(argv[0]) is None:
         name = parse_spec(cmd)[0]
         hint = f" (known AIs: {', '.join(sorted(AGENTS))})" if len(argv) == 1 else ""
@@ -245,4 +368,14 @@ def check_spec(spec: str) -> str | None:
     return None
 
 
-__all__ = ["AgentPlayer", "Forfeit", "GtpPlayer", "Player", "check_spec", "is_builtin", "make_player"]
+__all__ = [
+    "AgentPlayer",
+    "FilePlayer",
+    "Forfeit",
+    "GtpPlayer",
+    "Player",
+    "check_spec",
+    "is_builtin",
+    "is_file_agent",
+    "make_player",
+]
