@@ -56,8 +56,14 @@ def save_dir(controller) -> str:
     return os.path.dirname(os.path.abspath(os.path.expanduser(path)))
 
 
-def latest_sgf(directory: str) -> str | None:
-    files = [f for f in glob.glob(os.path.join(directory, "*.sgf")) if os.path.isfile(f)]
+def latest_sgf(directory: str, exclude: str | None = None) -> str | None:
+    """The most recently written .sgf in directory, leaving out exclude (the autosave file)."""
+    skip = os.path.abspath(os.path.expanduser(exclude)) if exclude else None
+    files = [
+        f
+        for f in glob.glob(os.path.join(directory, "*.sgf"))
+        if os.path.isfile(f) and os.path.abspath(f) != skip
+    ]
     return max(files, key=os.path.getmtime) if files else None
 
 
@@ -339,9 +345,14 @@ class GorillaWindow(pyglet.window.Window):
         return path
 
     def open_prompt(self) -> None:
-        """Ctrl+O: a path field pre-filled with the most recent save (Enter loads it)."""
-        latest = latest_sgf(save_dir(self.controller))
-        self.prompt = latest or ""
+        """Ctrl+O: a path field pre-filled with the most recent Ctrl+S save (Enter loads it).
+
+        The autosave file is left out (it is the game on the board); without a save the
+        field starts with the save folder.
+        """
+        directory = save_dir(self.controller)
+        latest = latest_sgf(directory, exclude=getattr(self.controller, "autosave", None))
+        self.prompt = latest or os.path.join(directory, "")
 
     def close(self) -> None:
         pyglet.clock.unschedule(self.tick)
