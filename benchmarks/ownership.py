@@ -1,0 +1,140 @@
+"""Ownership estimate: playouts per second, and agreement with GNU Go's dead stones.
+
+Speed: playouts per second of :func:`gorilla.ai.ownership.ownership` (one
+thread) for each playout policy, on 9x9 and 19x19, from the empty board
+(whole games, the slowest case) and from a board half filled with random
+reasonable moves (closer to the end of a game).
+
+Agreement: N seeded games that GNU Go plays to two passes from openings with
+random moves mixed in (:func:`gorilla.gtp.selfplay.finished_game`); for each
+policy, how often Gorilla's dead-stone list equals GNU Go's
+``final_status_list dead``, how often the area scores (komi 7.5) are equal,
+and the mean over games of the smallest distance of a string's opponent share
+from the 0.5 threshold (how decisive the estimate is). The seki from
+``tests/test_ownership.py`` is checked over 10 seeds per policy too.
+
+    python benchmarks/ownership.py [N] [--playouts 200] [--seconds 2] [--policies heavy safe light]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shutil
+import time
+
+from gorilla.ai.ownership import dead_stones, ownership, string_estimates
+from gorilla.rules.game import Game
+from gorilla.rules.position import Position
+from gorilla.rules.scoring import result_string
+
+GNUGO = ("/usr/games/gnugo", "gnugo")
+
+SEKI = """
+. O X . O X . . .
+. O X . O X . . .
+. O X X O X . . .
+. O O O X X . . .
+. . . O X . . . .
+. . . O X . . . .
+. . . O X . . . .
+. . . O X . . . .
+. . . O X . . . .
+"""
+
+
+def half_filled(size: int, seed: int) -> Position:
+    """A board with about size*size/2 random reasonable moves played."""
+    rng = random.Random(seed)
+    game = Game.new(size)
+    for _ in range(size * size // 2):
+        legal = game.legal_moves(reasonable=True)
+        if not legal:
+            break
+        game.play(rng.choice(legal))
+    return game.position
+
+
+def speed(size: int, policy: str, seconds: float) -> tuple[float, float]:
+    """(empty board, half-filled board) playouts per second."""
+    out = []
+    for pos in (Position(size), half_filled(size, 1)):
+        ownership(pos, playouts=4, seed=0, policy=policy)  # compile / warm up
+        n = 0
+        batch = 200 if size <= 9 else 20
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            ownership(pos, playouts=batch, policy=policy)
+            n += batch
+        out.append(n / (time.perf_counter() - t0))
+    return out[0], out[1]
+
+
+def agreement(n: int, playouts: int, policies: list[str]) -> None:
+    from gorilla.gtp.client import GtpClient
+    from gorilla.gtp.referee import gnugo_command
+    from gorilla.gtp.selfplay import finished_game
+
+    path = next((p for p in GNUGO if shutil.which(p)), None)
+    if path is None:
+        print("GNU Go not installed (apt-get install -y gnugo): agreement skipped")
+        return
+    stats = {p: {"dead": 0, "score": 0, "margin": 0.0} for p in policies}
+    games = 0
+    t0 = time.perf_counter()
+    with GtpClient(gnugo_command(path)) as gnugo:
+        for seed in range(n):
+            fg = finished_game(gnugo, 9, seed)
+            if not fg.finished:
+                continue
+            games += 1
+            for p in policies:
+                est = string_estimates(fg.game, playouts=playouts, policy=p)
+                dead = sorted(q for s in est if s.dead for q in s.stones)
+                stats[p]["dead"] += dead == fg.engine_dead
+                stats[p]["score"] += result_string(fg.game.score(dead).margin) == fg.engine_score
+                stats[p]["margin"] += min(
+                    (abs(s.opponent_share - 0.5) for s in est if not s.pass_alive), default=0.5
+                )
+    print(
+        f"\nagreement with GNU Go 3.8 on {games} finished 9x9 games "
+        f"({n} seeds, {playouts} playouts, {time.perf_counter() - t0:.0f} s):"
+    )
+    for p in policies:
+        s = stats[p]
+        g = max(games, 1)
+        print(
+            f"  {p:6s} dead lists equal {s['dead']}/{games} ({100 * s['dead'] / g:.0f}%), "
+            f"scores equal {s['score']}/{games} ({100 * s['score'] / g:.0f}%), "
+            f"mean smallest margin {s['margin'] / g:.3f}"
+        )
+
+
+def seki(playouts: int, policies: list[str]) -> None:
+    from gorilla.rules.rulesets import CHINESE
+
+    game = Game.from_position(Position.from_diagram(SEKI), CHINESE)
+    print("\nseki kept alive (no dead stones), 10 seeds:")
+    for p in policies:
+        kept = sum(dead_stones(game, playouts=playouts, seed=s, policy=p) == [] for s in range(10))
+        print(f"  {p:6s} {kept}/10")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("n", nargs="?", type=int, default=20, help="seeded finished games (default 20)")
+    ap.add_argument("--playouts", type=int, default=200)
+    ap.add_argument("--seconds", type=float, default=2.0, help="per speed measurement")
+    ap.add_argument("--policies", nargs="+", default=["heavy", "safe", "light"])
+    args = ap.parse_args(argv)
+    print("ownership playouts per second (one thread):")
+    for size in (9, 19):
+        for p in args.policies:
+            empty, half = speed(size, p, args.seconds)
+            print(f"  {size}x{size} {p:6s} empty board {empty:8.0f}/s   half-filled board {half:8.0f}/s")
+    seki(args.playouts, args.policies)
+    agreement(args.n, args.playouts, args.policies)
+
+
+if __name__ == "__main__":
+    main()
