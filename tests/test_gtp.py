@@ -129,6 +129,7 @@ def test_protocol_version_name_version_known_and_list_commands() -> None:
         "captures",
         "gorilla-control_map",
         "gorilla-evaluate",
+        "gorilla-classic_score",
     ]
     assert set(required) <= set(listed)
     assert listed == list(e.commands)
@@ -526,6 +527,19 @@ def test_control_map_command_gives_rows_with_the_documented_sign() -> None:
     assert len(rows) == 9 and all(len(r) == 9 for r in rows)
     assert all(-1.0 <= v <= 1.0 for r in rows for v in r)
     assert rows[9 - 3][2] < 0 < rows[9 - 7][6]  # C3 Black (negative), G7 White (positive)
+
+
+def test_classic_score_counts_the_control_map() -> None:
+    from gorilla.ai.control_map import classic_score
+
+    e = make_engine(5)
+    assert ok(e, "gorilla-classic_score") == "W+7.5"  # an empty board: komi only
+    for mv in ("b C3", "w B2", "b D2"):
+        ok(e, f"play {mv}")
+    margin = classic_score(e.game.position, 7.5)
+    expected = "0" if margin == 0 else ("B+" if margin > 0 else "W+") + f"{abs(margin):g}"
+    assert ok(e, "gorilla-classic_score") == expected
+    assert e.execute("gorilla-classic_score extra").startswith("? ")
 
 
 def test_evaluate_command_lists_moves_and_the_best() -> None:

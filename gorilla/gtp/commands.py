@@ -477,6 +477,14 @@ def cmd_control_map(engine: GtpEngine, args: list[str]) -> str:
     return "\n" + "\n".join(" ".join(f"{float(v):5.2f}" for v in row) for row in grid)
 
 
+def cmd_classic_score(engine: GtpEngine, args: list[str]) -> str:
+    """The 2013 Gorilla's count of the board from its control map ("gorilla-classic"), e.g. B+3.25."""
+    from gorilla.ai.control_map import classic_result
+
+    nargs(args, 0)
+    return classic_result(engine.game.position, engine.game.komi)
+
+
 def cmd_evaluate(engine: GtpEngine, args: list[str]) -> str:
     """``gorilla-evaluate [flat|mcts] [G] [T]``: 'best V', then 'V winrate score' per move, best first."""
     from gorilla.ai.evaluator import evaluate
@@ -532,6 +540,7 @@ COMMANDS = {
     "captures": cmd_captures,
     "gorilla-control_map": cmd_control_map,
     "gorilla-evaluate": cmd_evaluate,
+    "gorilla-classic_score": cmd_classic_score,
 }
 
 
