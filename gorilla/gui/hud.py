@@ -233,6 +233,24 @@ class Hud:
             self._text_cache[key] = text
             label.text = text
 
+    def _name_room(self, caps: Label) -> float:
+        """Pixels a player row's name may take: from its start to the captures count, less a gap."""
+        return self.panel_width - 2 * self._pad - 32 - caps.content_width - 14
+
+    def _set_elided(self, label: Label, head: str, tail: str, room: float) -> None:
+        """label = head + tail, the tail cut short with an ellipsis when it would not fit in room."""
+        self._set(label, head + tail)
+        if label.content_width <= room:
+            return
+        lo, hi = 0, len(tail)  # the longest prefix of tail that fits with the ellipsis
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            label.text = head + tail[:mid] + "\u2026"
+            lo, hi = (mid, hi) if label.content_width <= room else (lo, mid - 1)
+        text = head + tail[:lo].rstrip(",:=") + "\u2026"
+        self._text_cache[str(id(label))] = head + tail  # the full text is what the cache compares
+        label.text = text
+
     # --- content ---------------------------------------------------------------------------
     def update(self, controller, notice: str = "") -> None:
         game = controller.game
@@ -240,8 +258,8 @@ class Hud:
         for c in (BLACK, WHITE):
             _, _, name, caps = self.rows[c]
             who = players.get(c, "human")
-            self._set(name, f"{'Black' if c == BLACK else 'White'}   {who}")
             self._set(caps, f"captures {game.captures(c)}")
+            self._set_elided(name, f"{'Black' if c == BLACK else 'White'}   ", who, self._name_room(caps))
         to_move = game.to_move
         self.turn_box.visible = not game.over
         self.turn_box.position = (self._x0 + self._pad - 6, self._row_y[to_move] - 17)
