@@ -371,6 +371,8 @@ def test_help_view_toggles_and_a_click_closes_it_without_playing(make):
     h = make()
     h.press(h.key.H)
     assert h.w.show_help
+    hud = h.w.hud  # keys and descriptions are two labels: no description may wrap onto a second line
+    assert hud.help_text.content_height == hud.help_keys.content_height
     shown = h.screen()
     h.click_point("D4")
     assert not h.w.show_help and h.c.game.move_number == 0

@@ -23,9 +23,11 @@ ACCENT = (88, 166, 255, 255)
 WARN = (255, 190, 80, 255)
 
 HELP = [
-    ("Left click", "play a stone (AI vs AI: next move; after two passes: mark a group dead/alive)"),
+    # one line each: the keys and the descriptions are two labels that must stay row by row
+    ("Left click", "play a stone (AI vs AI: the next move)"),
+    ("", "after two passes: mark a group dead or alive"),
     ("Right click", "pass"),
-    ("Drag (Ctrl/Shift + left, or right)", "orbit and tilt the board"),
+    ("Drag (left, Ctrl+left, right)", "orbit and tilt the board"),
     ("Middle drag", "pan"),
     ("Scroll, + / -", "zoom"),
     ("Arrow keys", "orbit / tilt;  Home: default view,  t: top view"),
@@ -215,7 +217,7 @@ class Hud:
         self._x0, self._pad, self._height, self._width = x0, pad, height, width
         self.footer.position = (x0 + pad, 12, 0)
         # help, centred on the board view
-        hw, hh = min(900, width - 40), min(24 * len(HELP) + 70, height - 40)
+        hw, hh = min(900, width - 40), min(18 * len(HELP) + 84, height - 40)
         hx, hy = (width - pw - hw) // 2 if width - pw > hw else (width - hw) // 2, (height - hh) // 2
         self.help_bg.position = (max(10, hx), hy)
         self.help_bg.width, self.help_bg.height = hw, hh
