@@ -28,7 +28,13 @@ void main() {
     float h = (u_size - 1.0) * 0.5;
     vec2 g = vec2(v_world.x + h, h - v_world.z);
     if (u_overlay_on > 0.5 && g.x > -0.5 && g.y > -0.5 && g.x < u_size - 0.5 && g.y < u_size - 0.5) {
-        vec4 o = texture(u_overlay, (g + 0.5) / u_size);
+        // one soft-edged tile per point (texelFetch: no smearing between Black and White points)
+        vec2 cell = floor(g + 0.5);
+        vec4 o = texelFetch(u_overlay, ivec2(cell), 0);
+        vec2 d2 = abs(g - cell);
+        float d = max(d2.x, d2.y);
+        float aa = max(fwidth(d), 1e-4);
+        o.a *= 1.0 - smoothstep(0.46 - aa, 0.46 + aa, d);
         col = mix(col, o.rgb, o.a * surf.a);
     }
     float occ = texture(u_stones, (g - u_shadow + 0.5) / u_size).r;

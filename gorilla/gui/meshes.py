@@ -142,6 +142,6 @@ def colour_field(values: np.ndarray, negative: tuple, positive: tuple, max_alpha
     v = np.clip(np.asarray(values, dtype=np.float32)[::-1], -1.0, 1.0)
     neg, pos = np.array(negative, dtype=np.float32), np.array(positive, dtype=np.float32)
     rgb = np.where((v < 0)[..., None], neg, pos)
-    alpha = np.abs(v) ** 0.8 * max_alpha
+    alpha = np.sqrt(np.abs(v)) * max_alpha  # weak control (1/16) still shows
     out = np.concatenate([rgb, alpha[..., None]], axis=-1)
     return (np.clip(out, 0, 1) * 255).astype(np.uint8)
