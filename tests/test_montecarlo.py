@@ -115,6 +115,19 @@ def test_a_seconds_budget_stops_the_sampling() -> None:
     assert sum(x.samples for x in agent.last_values.values()) > 81  # it sampled, and stopped
 
 
+def test_a_time_setting_samples_until_the_time_is_up() -> None:
+    game = Game.new(7)
+    agent = make_agent("montecarlo:2,3,time=0.3,seed=1")
+    agent.select_move(game, Budget(playouts=10))  # compiled before timing
+    t = time.perf_counter()
+    agent.select_move(game)
+    elapsed = time.perf_counter() - t
+    assert 0.25 < elapsed < 0.3 + 0.5
+    assert sum(x.samples for x in agent.last_values.values()) > 2 * 49  # more than G games each
+    with pytest.raises(ValueError):
+        make_agent("montecarlo:2,3,time=0")
+
+
 def test_cancel_returns_the_best_so_far() -> None:
     game = game_of(ATARI, WHITE)
     agent = MonteCarloAgent(5, 3, seed=1)

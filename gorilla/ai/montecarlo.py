@@ -255,15 +255,28 @@ def move_values(
     return _sample(game, moves, games, turns, budget, cancel, progress, _seed(seed)).values()
 
 
+UNLIMITED = 1 << 40  # sample games: as many as the time allows
+
+
 class MonteCarloAgent(Agent):
-    """Gorilla's flat Monte-Carlo AI: G sample games of T turns per reasonable move."""
+    """Gorilla's flat Monte-Carlo AI: G sample games of T turns per reasonable move.
+
+    With ``time`` (seconds per move) it keeps sampling round-robin over the
+    moves until the time is up instead of stopping after G games each: the
+    same AI at a time budget, for comparisons at equal time.
+    """
 
     name = "montecarlo"
 
-    def __init__(self, games: int = 5, turns: int = 5, seed: int | None = None) -> None:
+    def __init__(
+        self, games: int = 5, turns: int = 5, seed: int | None = None, time: float | None = None
+    ) -> None:
         self.games, self.turns = _check(games, turns)
+        if time is not None and not time > 0:
+            raise ValueError("time must be positive")
         self.seed = seed
-        self.name = f"montecarlo:{self.games},{self.turns}"
+        self.time = time
+        self.name = f"montecarlo:{self.games},{self.turns}" + (f",time={time:g}" if time else "")
         self.rng = random.Random(seed)
         self._calls = 0
         self.last_values: dict[int, MoveValue] = {}
@@ -286,6 +299,8 @@ class MonteCarloAgent(Agent):
             seed = _seed(None)
         else:
             seed = (self.seed * 1000003 + game.move_number * 7919 + self._calls) & 0x7FFFFFFF
+        if self.time is not None and (budget is None or (budget.playouts is None and budget.seconds is None)):
+            budget = Budget(playouts=UNLIMITED, seconds=self.time)
         s = _sample(game, moves, self.games, self.turns, budget, cancel, progress, seed)
         self.last_values = s.values()
         best = s.best()
