@@ -684,7 +684,7 @@ class Controller:
         snap = snapshot(self.game)
 
         def run(cancel: threading.Event) -> list[int]:
-            return list(ownership.dead_stones(snap, playouts=DEAD_STONE_PLAYOUTS))
+            return list(ownership.dead_stones(snap, playouts=DEAD_STONE_PLAYOUTS, cancel=cancel))
 
         self._dead = _Task("dead", self._gen, run).start()
         self.version += 1
