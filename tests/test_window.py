@@ -394,8 +394,8 @@ def test_space_advances_ai_vs_ai_and_a_toggles_continuous_play(make):
     assert h.c.game.move_number == 2
     h.press(h.key.A)
     assert h.c.continuous
-    h.frames(0.5)
-    assert h.c.game.move_number > 4
+    h.frames(0.8)
+    assert h.c.game.move_number > 4, "continuous play did not go on by itself"
     h.press(h.key.A)
     assert not h.c.continuous
     h.frames(0.2)
@@ -460,7 +460,7 @@ def test_e_evaluates_and_shows_the_heat_map(make):
 
 # --- thinking -------------------------------------------------------------------------------------------
 def test_frames_keep_coming_while_the_ai_thinks_and_the_stone_shows_on_the_next_frame(make):
-    h = make("human", "alphabeta:time=1.2")
+    h = make("human", "alphabeta:time=2")
     frames0 = h.w.frames
     x, y = h.screen_of("D4")
     h.event("on_mouse_press", x, y, h.mouse.LEFT, 0)
@@ -536,7 +536,7 @@ def test_reset_while_the_ai_thinks_cancels_it_and_its_late_answer_is_never_playe
 
 
 def test_v_shows_the_live_thinking_view_on_the_board(make):
-    h = make("human", "alphabeta:time=1.5")
+    h = make("human", "alphabeta:time=2")
     h.press(h.key.V)
     assert h.c.show_thinking
     h.click_point("E5")
