@@ -24,6 +24,7 @@ from gorilla.ai.agent import Agent, Budget, Candidate, Progress, ProgressFn
 from gorilla.ai.mcts_patterns import PAT3
 from gorilla.ai.mcts_priors import PRIOR
 from gorilla.ai.mcts_time import Clock
+from gorilla.ai.patterns.playout import new_workspace
 from gorilla.rules import board as K
 from gorilla.rules.board import BLACK, NROWS, NSLOTS, PASS, RESIGN, WHITE
 from gorilla.rules.game import Game
@@ -61,6 +62,7 @@ class MCTSAgent(Agent):
         chunk: int = 64,
         resign_playouts: int = 1000,
         early_stop: bool = True,
+        patterns: str | None = None,
     ) -> None:
         if playouts is not None and playouts <= 0:
             raise ValueError("playouts must be positive")
@@ -86,6 +88,9 @@ class MCTSAgent(Agent):
         self.chunk = int(chunk)
         self.resign_playouts = int(resign_playouts)
         self.early_stop = bool(early_stop)  # stop once the runner-up cannot catch up
+        # playouts from a GNU Go style pattern database (a shipped name or a file) instead of heavy/light
+        self.patterns = patterns
+        self._ptables = _pattern_tables(patterns)
         self.clock = Clock()
         self.prior = PRIOR.copy()
         self.last_candidates: list[Candidate] = []
@@ -207,6 +212,9 @@ class MCTSAgent(Agent):
         params[T.P_REAL_KOMI] = game.komi
         params[T.P_KOMI] = game.komi + self._dyn_komi(game, color)
         params[T.P_HEAVY] = 1.0 if self.heavy else 0.0
+        if self.patterns is not None:
+            params[T.P_HEAVY] = T.PATTERN_PLAYOUT
+        ptable, pcidx = self._ptables
         params[T.P_MAXMOVES] = 3 * size * size
         params[T.P_STONES] = 1.0 if game.ruleset.scoring == "stones" else 0.0
         cap_left = game.moves_left
@@ -229,11 +237,11 @@ class MCTSAgent(Agent):
         def work(tid: int) -> None:
             try:
                 K.seed_rng(seed0 + tid)
-                b, st, path, seq, amaf, cand, buf = self._scratch_for(tid, size)
+                b, st, path, seq, amaf, cand, buf, pws = self._scratch_for(tid, size)
                 while ctl[T.C_STOP] == 0:
                     n = T.search(
                         fs, mv, kids, vl, flags, ctl, tid, 0, rb, rst, K.ZOBRIST, params, PAT3,
-                        self.prior, b, st, path, seq, amaf, cand, buf, self.chunk,
+                        self.prior, b, st, path, seq, amaf, cand, buf, self.chunk, ptable, pcidx, pws,
                     )  # fmt: skip
                     if n == 0:
                         break
@@ -310,6 +318,7 @@ class MCTSAgent(Agent):
                 np.zeros(w * w, dtype=np.int8),
                 np.zeros(64, dtype=np.int64),
                 np.zeros(w * w, dtype=np.int64),
+                new_workspace() if self.patterns is not None else _NO_WORKSPACE,
             )
             self._scratch[key] = s
         return s
@@ -550,6 +559,25 @@ class MCTSAgent(Agent):
             self._dyn_adjust += 1.0
         elif wr < 0.55:
             self._dyn_adjust -= 1.0
+
+
+# --- pattern playouts -----------------------------------------------------------------
+# placeholders with the kernel's array types for searches without a pattern database
+_NO_TABLE = np.zeros((1, 256), dtype=np.uint32)
+_NO_CIDX = np.zeros((2, 1), dtype=np.int32)
+_NO_WORKSPACE = np.zeros((1, 1), dtype=np.int64)
+for _a in (_NO_TABLE, _NO_CIDX):
+    _a.setflags(write=False)
+
+
+def _pattern_tables(patterns: str | None) -> tuple[np.ndarray, np.ndarray]:
+    """(table, cidx) of a pattern database name or file; PatternError (a ValueError) if bad."""
+    if patterns is None:
+        return _NO_TABLE, _NO_CIDX
+    from gorilla.ai.patterns import resolve
+
+    cp = resolve(str(patterns))
+    return cp.table, cp.cidx
 
 
 def _area_margin(game: Game) -> float:

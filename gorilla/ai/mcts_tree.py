@@ -16,7 +16,9 @@ Each search thread allocates nodes from its own slice of the arrays (the
 like Pachi's and Fuego's lock-free trees and that is harmless.
 
 ``search`` runs whole iterations (descend with UCT-RAVE, expand after
-``P_EXPAND`` visits with priors, heavy or light playout, score by area,
+``P_EXPAND`` visits with priors, heavy, light or pattern playout (``P_HEAVY``
+= 1, 0 or ``PATTERN_PLAYOUT``; the pattern tables ``ptable``/``pcidx`` and
+the workspace ``pws`` are :mod:`gorilla.ai.patterns`'), score by area,
 back up results and AMAF) on the thread's own copies of the board arrays.
 Under Little-Go rules (``P_STONES``) a finished playout counts stones only,
 and ``P_LEFT`` (moves left before the move cap, negative: no cap) ends the
@@ -32,6 +34,7 @@ from numba import njit
 
 from gorilla.ai.mcts_playout import heavy_playout
 from gorilla.ai.mcts_priors import move_prior
+from gorilla.ai.patterns.playout import run_pattern_playout
 from gorilla.ai.playout import run_playout
 from gorilla.rules.board import (
     BLACK,
@@ -64,6 +67,7 @@ NCTL = C_POOL + 2 * MAX_THREADS
 P_RAVE_EQUIV, P_CUCT, P_FPU, P_EXPAND, P_KOMI, P_REAL_KOMI, P_HEAVY, P_MAXMOVES = range(8)
 P_STONES, P_LEFT = 8, 9  # Little-Go: stones-only counting; moves left before the cap (< 0: none)
 NPARAMS = 10
+PATTERN_PLAYOUT = 2.0  # params[P_HEAVY]: playouts from a compiled pattern database
 
 UNEXPANDED = -1
 EXPANDING = -2
@@ -198,6 +202,9 @@ def search(
     cand: np.ndarray,
     buf: np.ndarray,
     nmax: int,
+    ptable: np.ndarray,
+    pcidx: np.ndarray,
+    pws: np.ndarray,
 ) -> int:
     """Run up to nmax iterations from root (stops early on ctl[C_STOP] or the playout limit)."""
     root_color = rst[S_TOMOVE]
@@ -205,6 +212,7 @@ def search(
     real_komi = params[P_REAL_KOMI]
     expand_at = params[P_EXPAND]
     heavy = params[P_HEAVY] != 0.0
+    pattern = params[P_HEAVY] == PATTERN_PLAYOUT
     max_moves = int(params[P_MAXMOVES])
     stones = params[P_STONES] != 0.0
     cap_left = int(params[P_LEFT])
@@ -254,7 +262,9 @@ def search(
             max_moves = min(int(params[P_MAXMOVES]), cap_left - depth)
         n = 0
         if not terminal:
-            if heavy:
+            if pattern:
+                n = run_pattern_playout(b, st, zob, max_moves, seq, ptable, pcidx, pws)
+            elif heavy:
                 n = heavy_playout(b, st, zob, max_moves, seq, pat3, cand)
             else:
                 n = run_playout(b, st, zob, max_moves, seq)
