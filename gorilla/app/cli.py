@@ -34,7 +34,8 @@ usage: gorilla [-no_gui] [-ai_vs_ai] [-ai_random | -ai_monte_carlo G T]... [-eva
                [--size N] [--komi K] [--rules chinese|japanese|tromp-taylor|little-go]
                [--handicap N] [--black SPEC] [--white SPEC] [--load FILE.sgf | --resume]
                [--threads N] [--autosave PATH | --no-autosave] [--no-gui] [--continuous]
-               [--seed N] [--eval-engine flat|mcts] [-h]"""
+               [--seed N] [--eval-engine flat|mcts]
+               [--mc-patterns NAME | --mc-load-patterns FILE] [--mc-list-patterns] [-h]"""
 
 HELP = (
     USAGE
@@ -65,6 +66,9 @@ Options:
   --continuous          AI vs AI: play on without clicks (the terminal always does)
   --seed N              seed for the random and Monte-Carlo AIs (reproducible games)
   --eval-engine E       the evaluator's engine: flat (Gorilla's G, T; default) or mcts
+  --mc-patterns NAME    mcts players: playouts from a shipped pattern database
+  --mc-load-patterns FILE  mcts players: playouts from a GNU Go Monte-Carlo pattern file
+  --mc-list-patterns    list the shipped pattern databases
   -h, --help            show this help
 
 With a single AI (-ai_random / -ai_monte_carlo G T) the human plays Black.
@@ -75,6 +79,10 @@ map, e evaluate, r reset, u undo, h every key."""
 
 class UsageError(Exception):
     """A bad flag or value: one line, then the usage, exit status 2."""
+
+
+class PatternOptionError(UsageError):
+    """A bad --mc-patterns / --mc-load-patterns: just the one line, exit status 2."""
 
 
 @dataclass
@@ -124,6 +132,9 @@ def _parser() -> _Parser:
     p.add_argument("--continuous", action="store_true")
     p.add_argument("--seed", type=_int_in(0, 2**63 - 1, "--seed"))
     p.add_argument("--eval-engine", choices=["flat", "mcts"], default="flat")
+    p.add_argument("--mc-patterns")
+    p.add_argument("--mc-load-patterns")
+    p.add_argument("--mc-list-patterns", action="store_true")
     return p
 
 
@@ -229,6 +240,8 @@ def parse_args(argv: Sequence[str]) -> AppOptions:
     ns = _parser().parse_args(rest)
     if ns.help:
         raise _Help()
+    if ns.mc_list_patterns:
+        raise _ListPatterns()
     ais = opts.gorilla_ais
     if opts.ai_vs_ai:
         if len(ais) != 2:
@@ -242,6 +255,7 @@ def parse_args(argv: Sequence[str]) -> AppOptions:
         opts.black = player_spec(ns.black, "--black")
     if ns.white is not None:
         opts.white = player_spec(ns.white, "--white")
+    _apply_patterns(opts, ns.mc_patterns, ns.mc_load_patterns)
     if ns.no_gui:
         opts.gui = False
     if ns.rules is not None:
@@ -283,6 +297,31 @@ def _is_number(text: str) -> bool:
 
 class _Help(Exception):
     pass
+
+
+class _ListPatterns(Exception):
+    pass
+
+
+def _apply_patterns(opts: AppOptions, name: str | None, file: str | None) -> None:
+    """--mc-patterns / --mc-load-patterns: the mcts players get patterns=... (unless they name one)."""
+    if name is None and file is None:
+        return
+    from gorilla.ai.agent import parse_spec
+    from gorilla.ai.patterns import PatternError, option_value, with_patterns
+
+    try:
+        value = option_value(name, file)
+    except PatternError as e:
+        raise PatternOptionError(str(e)) from None
+    hit = False
+    for attr in ("black", "white"):
+        spec = getattr(opts, attr)
+        if parse_spec(spec)[0] == "mcts":
+            setattr(opts, attr, with_patterns(spec, value))
+            hit = True
+    if not hit:
+        raise UsageError("--mc-patterns/--mc-load-patterns apply to mcts players (--black/--white mcts)")
 
 
 def _with_seed(spec: str, seed: int | None, color: int) -> str:
@@ -385,9 +424,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _Help:
         print(HELP)
         return 0
+    except _ListPatterns:
+        from gorilla.ai.patterns import list_text
+
+        print(list_text())
+        return 0
     except UsageError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
-        print(USAGE, file=sys.stderr)
+        if not isinstance(e, PatternOptionError):
+            print(USAGE, file=sys.stderr)
         return 2
     except LoadError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)

@@ -346,6 +346,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, default=None, help="search threads (mcts)")
     p.add_argument("--seed", type=int, default=None, help="random seed")
     p.add_argument("--name", default="Gorilla", help="name reported by the GTP 'name' command")
+    pat = p.add_mutually_exclusive_group()
+    pat.add_argument(
+        "--mc-patterns", metavar="NAME", default=None, help="mcts: pattern playouts from a shipped database"
+    )
+    pat.add_argument(
+        "--mc-load-patterns",
+        metavar="FILE",
+        default=None,
+        help="mcts: pattern playouts from a GNU Go Monte-Carlo pattern database file",
+    )
+    p.add_argument("--mc-list-patterns", action="store_true", help="list the shipped pattern databases")
     return p
 
 
@@ -395,6 +406,12 @@ def engine_from_args(argv: list[str]) -> GtpEngine:
         if name != "mcts":
             raise ValueError("--threads applies to --ai mcts only")
         overrides["threads"] = ns.threads
+    if ns.mc_patterns is not None or ns.mc_load_patterns is not None:
+        from gorilla.ai.patterns import option_value
+
+        if name != "mcts":
+            raise ValueError("--mc-patterns/--mc-load-patterns apply to --ai mcts only")
+        overrides["patterns"] = option_value(ns.mc_patterns, ns.mc_load_patterns)
     try:
         agent = make_agent(ns.ai, **overrides)
     except ModuleNotFoundError as e:
@@ -408,11 +425,21 @@ def main(argv: list[str] | None = None) -> int:
     """``gorilla gtp [flags]``: serve GTP on stdin/stdout; returns the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
+    if "--mc-list-patterns" in args:
+        from gorilla.ai.patterns import list_text
+
+        print(list_text())
+        return 0
     try:
         engine = engine_from_args(args)
     except SystemExit as e:  # --help
         return int(e.code or 0)
     except ValueError as e:
+        from gorilla.ai.patterns import PatternError
+
+        if isinstance(e, PatternError):  # a bad database: its one line says it all
+            print(f"gorilla gtp: error: {one_line(str(e))}", file=sys.stderr)
+            return 2
         return _fail(parser, one_line(str(e)))
     try:
         return engine.run(sys.stdin.buffer, sys.stdout.buffer)

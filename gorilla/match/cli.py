@@ -90,6 +90,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--resume", action="store_true", help="continue the match in --out, playing missing games")
     p.add_argument("--report", metavar="DIR", default=None, help="write report.md and report.png for DIR")
+    pat = p.add_mutually_exclusive_group()
+    pat.add_argument(
+        "--mc-patterns", metavar="NAME", default=None, help="built-in mcts players: pattern playouts (NAME)"
+    )
+    pat.add_argument(
+        "--mc-load-patterns", metavar="FILE", default=None, help="built-in mcts players: patterns from FILE"
+    )
+    p.add_argument("--mc-list-patterns", action="store_true", help="list the shipped pattern databases")
     return p
 
 
@@ -121,7 +129,7 @@ def _config_from_args(a: argparse.Namespace) -> MatchConfig:
                 setattr(cfg, name, v)
         cfg.out = a.out
         return cfg
-    players = _players_from_args(a)
+    players = _with_patterns(_players_from_args(a), a)
     cfg = MatchConfig(players=players)
     for name in ("games", "size", "komi", "rules", "handicap", "openings", "seed", "move_timeout", "jobs"):
         v = getattr(a, name)
@@ -156,6 +164,24 @@ def _players_from_args(a: argparse.Namespace) -> list[str]:
     return [black, white]
 
 
+def _with_patterns(players: list[str], a: argparse.Namespace) -> list[str]:
+    """--mc-patterns / --mc-load-patterns: built-in mcts players get patterns=... (unless they have one)."""
+    if a.mc_patterns is None and a.mc_load_patterns is None:
+        return players
+    from gorilla.ai.agent import parse_spec
+    from gorilla.ai.patterns import PatternError, option_value, with_patterns
+    from gorilla.match.players import is_builtin
+
+    try:
+        value = option_value(a.mc_patterns, a.mc_load_patterns)
+    except PatternError as e:
+        raise _UsageError(str(e)) from None
+    mcts = [is_builtin(s) and parse_spec(s)[0] == "mcts" for s in players]
+    if not any(mcts):
+        raise _UsageError("--mc-patterns/--mc-load-patterns apply to built-in mcts players (none given)")
+    return [with_patterns(s, value) if m else s for s, m in zip(players, mcts, strict=True)]
+
+
 def _validate(cfg: MatchConfig) -> None:
     if cfg.games < 1:
         raise _UsageError("--games must be at least 1")
@@ -185,6 +211,11 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         a = build_parser().parse_args(argv)
+        if a.mc_list_patterns:
+            from gorilla.ai.patterns import list_text
+
+            print(list_text())
+            return 0
         if a.report:
             from gorilla.match.report import write_report
 
