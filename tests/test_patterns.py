@@ -180,6 +180,41 @@ def test_comments_blank_lines_and_latin1_files(tmp_path: Path) -> None:
     assert load_database(g).patterns == d.patterns
 
 
+def test_a_database_in_gnu_go_style_loads_unchanged(tmp_path: Path) -> None:
+    # the conventions of GNU Go's own mc_*.db files: a '# # #' banner with Latin-1 names,
+    # several blank lines, blank lines holding spaces or a tab, trailing spaces after a
+    # diagram row, '?' patterns and a catch-all default at the end
+    text = (
+        "# # # # # # # # # # # # # # # # #\n#  Test database, after Rémi's  #\n"
+        "# # # # # # # # # # # # # # # # #\n"
+        "\n\n\n# Proper eyes.\n\noOo\nO*O\noO?\n\n:0\n\n\n|Oo\n|*O\n+--\n\n:0\n\n  \n"
+        "# Run away from atari near the move.\n\n?O?\n?*?\n???\n\n:10000,xcap1+,osafe,near\n\t\n"
+        "XO?\nO*.\n?.?  \n\n:100,near\n\n\n# Default value.\n\n???\n?*?\n???\n\n:1\n\n"
+    )
+    f = tmp_path / "mc_style.db"
+    f.write_bytes(text.encode("latin-1"))
+    d = load_database(f)
+    assert [p.diagram for p in d.patterns][3] == ("XO?", "O*.", "?.?")
+    assert [cl.value for p in d.patterns for cl in p.lines] == [0, 0, 10000, 100, 1]
+    cp = PT.compiled(file=f)
+    pos = Position.from_diagram(
+        """
+        .....
+        .XO..
+        .O...
+        .....
+        .....
+        """
+    )
+    pos.st[K.S_LAST] = PASS
+    w = 7
+    cut = 3 * w + 3  # C3, between White's C4 and B3 and diagonal to Black's B4
+    assert values(cp, pos, WHITE)[cut] == 1  # the cut, but no last move to be near
+    pos.st[K.S_LAST] = 2 * w + 2  # Black's B4 was the last move
+    assert values(cp, pos, WHITE)[cut] == 100
+    assert values(cp, pos, BLACK)[cut] == 1  # for Black the colours do not fit
+
+
 BROKEN = [
     ("oOo\nO*O\noO\n\n:0\n", 3, "has 2 symbols"),
     ("oOo\nO*O\n\n:0\n", 1, "2 rows"),

@@ -1,0 +1,184 @@
+"""Pattern playouts: speed (playouts per second) and strength (MCTS with one database vs another).
+
+    python benchmarks/patterns.py speed [--db mogo] [--size 9] [--seconds 3] [--gnugo]
+    python benchmarks/patterns.py strength [--a mogo] [--b uniform] [--games 10] [--playouts 300] [-j 1]
+
+``speed`` runs the pattern playout kernel from the empty board in a numba loop
+(one thread, many playouts per call) and prints playouts per second by the
+wall clock and by this process's CPU time (the machine is shared, so CPU time
+is the fairer number), next to Gorilla's light and heavy playouts. With
+``--gnugo`` it also times GNU Go 3.8's own Monte-Carlo mode: one ``genmove``
+on 9x9 with ``--mc-games-per-level N --level 1`` (N simulations) for two N,
+so that the difference removes GNU Go's start-up time (after two moves: on
+the empty board GNU Go answers without simulating).
+
+``strength`` plays ``mcts:patterns=A`` against ``mcts:patterns=B`` at equal
+playouts per move with ``gorilla match`` (colours alternate) and prints its
+summary line; the SGFs and results are kept in ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+from numba import njit
+
+from gorilla.ai import patterns as PT
+from gorilla.ai.mcts_patterns import PAT3
+from gorilla.ai.mcts_playout import heavy_playout
+from gorilla.ai.patterns.playout import MAX_MOVES, new_workspace, run_pattern_playout
+from gorilla.ai.playout import run_playout
+from gorilla.rules import board as K
+
+
+@njit(cache=True, nogil=True)
+def _many_pattern(b0, st0, zob, n, table, cidx, ws, seed) -> int:
+    K.seed_rng(seed)
+    b = b0.copy()
+    st = st0.copy()
+    moves = np.empty(0, dtype=np.int32)
+    total = 0
+    for _ in range(n):
+        b[:] = b0
+        st[:] = st0
+        total += run_pattern_playout(b, st, zob, MAX_MOVES, moves, table, cidx, ws)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _many_light(b0, st0, zob, n, seed) -> int:
+    K.seed_rng(seed)
+    b = b0.copy()
+    st = st0.copy()
+    moves = np.empty(0, dtype=np.int32)
+    total = 0
+    for _ in range(n):
+        b[:] = b0
+        st[:] = st0
+        total += run_playout(b, st, zob, MAX_MOVES, moves)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _many_heavy(b0, st0, zob, n, pat3, seed) -> int:
+    K.seed_rng(seed)
+    b = b0.copy()
+    st = st0.copy()
+    moves = np.zeros(MAX_MOVES + 8, dtype=np.int32)
+    cand = np.zeros(64, dtype=np.int64)
+    total = 0
+    for _ in range(n):
+        b[:] = b0
+        st[:] = st0
+        total += heavy_playout(b, st, zob, MAX_MOVES, moves, pat3, cand)
+    return total
+
+
+def _rate(run, seconds: float) -> tuple[float, float, float]:
+    """(playouts/s wall, playouts/s CPU, moves per playout) for run(n, seed) -> total moves."""
+    run(20, 1)  # compile / warm up
+    n, moves, seed = 0, 0, 7
+    chunk = 200
+    w0, c0 = time.perf_counter(), time.process_time()
+    while time.perf_counter() - w0 < seconds:
+        moves += run(chunk, seed)
+        n += chunk
+        seed += 1
+    wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+    return n / wall, n / max(cpu, 1e-9), moves / n
+
+
+def _gnugo_path() -> str | None:
+    return shutil.which("gnugo") or shutil.which("/usr/games/gnugo")
+
+
+def gnugo_rate(patterns: str, size: int = 9, games: tuple[int, int] = (2000, 12000)) -> float | None:
+    """GNU Go's Monte-Carlo simulations per second (one genmove; start-up cancelled out)."""
+    path = _gnugo_path()
+    if path is None:
+        return None
+    times = []
+    for n in games:
+        cmd = [path, "--mode", "gtp", "--monte-carlo", "--nofuseki", "--mc-patterns", patterns,
+               "--mc-games-per-level", str(n), "--level", "1", "--boardsize", str(size)]  # fmt: skip
+        t0 = time.perf_counter()
+        gtp = "play b E5\nplay w C3\ngenmove b\nquit\n"  # (on the empty board GNU Go skips its simulations)
+        r = subprocess.run(cmd, input=gtp, capture_output=True, text=True, timeout=600)
+        times.append(time.perf_counter() - t0)
+        if r.returncode != 0:
+            return None
+    return (games[1] - games[0]) / max(times[1] - times[0], 1e-9)
+
+
+def speed(args: argparse.Namespace) -> None:
+    size = args.size
+    b0, st0 = K.new_board(size, False)
+    cp = PT.resolve(args.db)
+    ws = new_workspace()
+    print(f"{size}x{size}, one thread, from the empty board ({args.seconds:g} s each)")
+    rows = [
+        (
+            f"pattern playout ({args.db})",
+            lambda n, s: _many_pattern(b0, st0, K.ZOBRIST, n, cp.table, cp.cidx, ws, s),
+        ),
+        ("light playout (uniform, cyclic walk)", lambda n, s: _many_light(b0, st0, K.ZOBRIST, n, s)),
+        ("heavy playout (the MCTS default)", lambda n, s: _many_heavy(b0, st0, K.ZOBRIST, n, PAT3, s)),
+    ]
+    for label, run in rows:
+        wall, cpu, mpp = _rate(run, args.seconds)
+        print(f"  {label:38s} {wall:9.0f} playouts/s wall  {cpu:9.0f} /s CPU  ({mpp:.1f} moves/playout)")
+    if args.gnugo:
+        for pat in ("mogo_classic", "montegnu_classic", "uniform"):
+            r = gnugo_rate(pat, size)
+            if r is None:
+                print("  GNU Go not found (apt-get install gnugo)")
+                break
+            print(
+                f"  GNU Go 3.8 --monte-carlo ({pat:16s}) {r:9.0f} playouts/s wall (genmove, start-up removed)"
+            )
+    print("targets: GNU Go's Monte-Carlo mode ~22,000/s, Pachi's heavy playouts ~13,000/s")
+
+
+def strength(args: argparse.Namespace) -> int:
+    out = args.out or tempfile.mkdtemp(prefix="patterns-strength-")
+    players = [f"mcts:playouts={args.playouts},patterns={db}" for db in (args.a, args.b)]
+    cmd = [sys.executable, "-m", "gorilla", "match", *players, "-n", str(args.games), "--size", "9",
+           "-j", str(args.jobs), "--seed", str(args.seed), "--out", out]  # fmt: skip
+    print(" ".join(cmd), flush=True)
+    t0 = time.perf_counter()
+    r = subprocess.run(cmd)
+    print(f"({time.perf_counter() - t0:.0f} s; games and summary.json in {out})")
+    return r.returncode
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("speed", help="playouts per second")
+    s.add_argument("--db", default="mogo", help="database name or file (default mogo)")
+    s.add_argument("--size", type=int, default=9)
+    s.add_argument("--seconds", type=float, default=3.0)
+    s.add_argument("--gnugo", action="store_true", help="also time GNU Go's Monte-Carlo mode")
+    t = sub.add_parser("strength", help="mcts:patterns=A vs mcts:patterns=B at equal playouts")
+    t.add_argument("--a", default="mogo")
+    t.add_argument("--b", default="uniform")
+    t.add_argument("--games", type=int, default=10)
+    t.add_argument("--playouts", type=int, default=300)
+    t.add_argument("--jobs", "-j", type=int, default=1)
+    t.add_argument("--seed", type=int, default=1)
+    t.add_argument("--out", default=None)
+    args = ap.parse_args()
+    if args.cmd == "speed":
+        speed(args)
+        return 0
+    return strength(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
