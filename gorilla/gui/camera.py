@@ -83,8 +83,11 @@ class Camera:
 
     # --- state -------------------------------------------------------------
     def default_distance(self) -> float:
-        """Far enough that the whole board (with its margin) fits the view."""
-        extent = (self.size - 1) / 2.0 + 1.6
+        """Far enough that the whole board (with its margin) fits the view at the current yaw.
+
+        Turned by the yaw, the square board's half-width across the view grows from
+        extent (edge on) to extent * sqrt(2) (corner on)."""
+        extent = ((self.size - 1) / 2.0 + 1.6) * (abs(math.cos(self.yaw)) + abs(math.sin(self.yaw)))
         half_fov = math.radians(self.fov) / 2.0
         vx, vy, vw, vh = self.viewport
         aspect = max(vw, 1) / max(vh, 1)
@@ -97,8 +100,11 @@ class Camera:
         self.distance = self.default_distance()
 
     def orbit(self, d_yaw: float, d_pitch: float) -> None:
+        """Turn and tilt; the zoom stays the same relative to the fit, so corners never leave the view."""
+        fit = self.default_distance()
         self.yaw = (self.yaw + d_yaw) % (2 * math.pi)
         self.pitch = min(MAX_PITCH, max(MIN_PITCH, self.pitch + d_pitch))
+        self.distance *= self.default_distance() / fit
 
     def zoom(self, factor: float) -> None:
         base = self.default_distance()
