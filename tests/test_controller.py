@@ -419,3 +419,12 @@ def test_snapshot_is_independent():
     s.play(v("F6"))
     assert g.move_number == 2
     assert g.position.color_at(v("F6")) == 0
+
+
+def test_the_komi_part_of_the_score_line_wraps_as_one_piece():
+    c = Controller(_finished_game())
+    drive(c, lambda: c.dead_estimated, timeout=60)
+    white = next(line for line in c.status_lines() if line.startswith("White:"))
+    head, _, tail = white.rpartition(" ")
+    assert "komi" in tail and " " not in tail  # "+ 7.5 komi = N" holds only no-break spaces
+    assert tail.startswith("+\u00a0") and tail.endswith(f"\u00a0{c.score().white:g}")

@@ -839,10 +839,19 @@ class Controller:
             lines.append("Estimating dead stones...")
         sc = self.score()
         if sc is not None:
-            lines.extend(sc.breakdown().splitlines())
+            lines.extend(_keep_komi_together(ln) for ln in sc.breakdown().splitlines())
             if game.end_reason == "passes" and sc.method != "stones":
                 lines.append("Click a group to mark it dead or alive")
         return lines
+
+
+def _keep_komi_together(line: str) -> str:
+    """'... + 7.5 komi = 47.5' with no-break spaces, so a narrow panel wraps before the '+'."""
+    head, sep, tail = line.rpartition(" + ")
+    if not sep or "komi" not in tail:
+        return line
+    nbsp = "\u00a0"
+    return head + " +" + nbsp + tail.replace(" ", nbsp)
 
 
 def _reason(e: BaseException) -> str:
