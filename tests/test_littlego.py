@@ -17,6 +17,7 @@ from gorilla.littlego.protocol import (
     OUTPUT,
     STATE,
     ProtocolError,
+    Turn,
     format_move,
     infer_position,
     parse_input,
@@ -239,3 +240,261 @@ def test_greedy_takes_the_biggest_capture() -> None:
     game = Game.from_position(pos, "little-go")
     assert make_agent("greedy:seed=0").select_move(game) == rc(4, 4)
     assert make_agent("aggressive:seed=0").select_move(game) == rc(4, 4)  # captures come first
+
+
+# --- the agent command end to end -------------------------------------------------------------------------
+def _agent(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "gorilla", "little-go-agent", "--dir", str(folder), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_command_infers_ko_from_the_boards(tmp_path: Path) -> None:
+    # White's 1,1 just took the black stone at 1,2: retaking it is the only capture greedy could
+    # make, so greedy plays it unless the ko is inferred from the previous board
+    write_input(tmp_path, BLACK, KO_BEFORE, KO_AFTER)
+    done = _agent(tmp_path, "--ai", "greedy:seed=0")
+    assert done.returncode == 0, done.stderr
+    answer = (tmp_path / OUTPUT).read_text().strip()
+    pos, _ = infer_position(parse_input((tmp_path / INPUT).read_text()))
+    move = parse_move(answer, 5)
+    assert answer != "1,2" and (move == PASS or pos.is_legal(move, BLACK))
+    # the same boards without the history (previous = current): the retake is then a legal capture
+    write_input(tmp_path, BLACK, KO_AFTER, KO_AFTER)
+    (tmp_path / STATE).unlink()
+    done = _agent(tmp_path, "--ai", "greedy:seed=0")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / OUTPUT).read_text().strip() == "1,2"
+
+
+def test_captures_and_passes_inferred_from_the_boards() -> None:
+    # White's 1,1 captures the three black stones in the corner (no ko)
+    before = grid("""
+        11200
+        10200
+        20000
+        00000
+        00000
+    """)
+    after = grid("""
+        00200
+        02200
+        20000
+        00000
+        00000
+    """)
+    pos, last = infer_position(Turn(BLACK, before, after))
+    assert last == rc(1, 1)
+    assert pos.captures(WHITE) == 3 and not pos.stones(BLACK)
+    assert pos.check(rc(0, 1), BLACK) is None and pos.check(rc(1, 0), BLACK) is None
+    # equal boards: the opponent passed, so passing now ends the game
+    pos, last = infer_position(Turn(BLACK, after, after))
+    assert last == PASS and pos.passes == 1 and pos.to_move == BLACK
+    empty = np.zeros((5, 5), np.int8)
+    pos, last = infer_position(Turn(BLACK, empty, empty))  # the opening move: nobody passed
+    assert last is None and pos.passes == 0
+    pos, last = infer_position(Turn(WHITE, empty, empty))  # Black opened with a pass
+    assert last == PASS and pos.passes == 1 and pos.to_move == WHITE
+
+
+def test_command_rejects_an_inconsistent_board(tmp_path: Path) -> None:
+    (tmp_path / INPUT).write_text("2\n" + "00000\n" * 5 + "0000\n" + "00000\n" * 4)
+    (tmp_path / OUTPUT).write_text("1,1\n")
+    bad = _agent(tmp_path, "--ai", "random")
+    assert bad.returncode != 0
+    lines = bad.stderr.strip().splitlines()
+    assert len(lines) == 1 and "line 7" in lines[0]
+    assert not (tmp_path / OUTPUT).exists()
+
+
+# --- gorilla match with file agents -------------------------------------------------------------------------
+RANDOM_FILE_AGENT = """
+import os, random, sys
+L = open("input.txt").read().split()
+me, n = int(L[0]), 5
+prev = [[int(ch) for ch in r] for r in L[1:6]]
+cur = [[int(ch) for ch in r] for r in L[6:11]]
+random.seed(" ".join(L))
+
+def group(b, r, c):  # the group at r,c and whether it has a liberty
+    col, seen, todo, free = b[r][c], {(r, c)}, [(r, c)], False
+    while todo:
+        y, x = todo.pop()
+        for v, u in ((y + 1, x), (y - 1, x), (y, x + 1), (y, x - 1)):
+            if 0 <= v < n and 0 <= u < n:
+                if b[v][u] == 0:
+                    free = True
+                elif b[v][u] == col and (v, u) not in seen:
+                    seen.add((v, u))
+                    todo.append((v, u))
+    return seen, free
+
+def after(r, c):  # the board after me at r,c, or None for a suicide
+    b = [row[:] for row in cur]
+    b[r][c] = me
+    for v, u in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+        if 0 <= v < n and 0 <= u < n and b[v][u] == 3 - me:
+            g, free = group(b, v, u)
+            if not free:
+                for y, x in g:
+                    b[y][x] = 0
+    return b if group(b, r, c)[1] else None
+
+legal = [(r, c) for r in range(n) for c in range(n) if cur[r][c] == 0 and after(r, c) not in (None, prev)]
+# the state kept beside input.txt must last for the game and start afresh with the next one
+first = not any(map(any, prev))
+if first == os.path.exists("count.txt"):
+    sys.exit("count.txt " + ("left over from another game" if first else "lost"))
+k = 0 if first else int(open("count.txt").read())
+open("count.txt", "w").write(str(k + 1))
+open("output.txt", "w").write("%d,%d" % random.choice(legal) if legal else "PASS")
+"""
+
+
+def _match(tmp_path: Path, *args: str) -> list[dict]:
+    from gorilla.match.cli import main as match_main
+    from gorilla.match.runner import load_results
+
+    out = tmp_path / "match"
+    assert match_main(["--rules", "little-go", "--out", str(out), "--seed", "1", *args]) == 0
+    return sorted(load_results(out), key=lambda r: r["game"])
+
+
+def test_match_file_agent_against_builtin_agent(tmp_path: Path) -> None:
+    import json
+
+    from gorilla.rules.sgf import read_sgf
+
+    script = tmp_path / "rand_player.py"
+    script.write_text(RANDOM_FILE_AGENT)
+    recs = _match(tmp_path, f"file:{sys.executable} {script}", "greedy", "-n", "4", "--move-timeout", "30")
+    assert [r["game"] for r in recs] == [0, 1, 2, 3]
+    assert [r["black"] for r in recs] == ["A", "B", "A", "B"]  # the file agent plays both colours
+    summary = json.loads((tmp_path / "match" / "summary.json").read_text())
+    assert summary["games"] == 4 and not summary["forfeits"]
+    assert summary["wins"]["A"] + summary["wins"]["B"] + summary["draws"] == 4
+    for r in recs:
+        assert r["forfeit"] is None and r["reason"] in ("move cap", "passes")
+        assert r["moves"] <= 24 and (r["reason"] == "passes" or r["moves"] == 24)
+        game = read_sgf(tmp_path / "match" / r["sgf"])
+        assert game.size == 5 and game.ruleset.name == "little-go" and len(game.moves) == r["moves"]
+        pos = game.position
+        margin = len(pos.stones(BLACK)) - len(pos.stones(WHITE)) - 2.5  # stones only, komi 2.5
+        assert r["result"] == ("B+" if margin > 0 else "W+") + f"{abs(margin):g}"
+
+
+FORFEITING_AGENTS = {
+    # plays on the first stone it sees: as White that is Black's first stone
+    "illegal": (
+        "L = open('input.txt').read().split()[6:11]\n"
+        "p = next((r, c) for r in range(5) for c in range(5) if L[r][c] != '0')\n"
+        "open('output.txt', 'w').write('%d,%d' % p)\n",
+        "illegal",
+        "occupied",
+    ),
+    "garbage": ("open('output.txt', 'w').write('e5 please')\n", "garbage", "expected 'row,col' or 'PASS'"),
+    "silent": ("pass\n", "garbage", "wrote no output.txt"),
+    "slow": ("import time\ntime.sleep(30)\nopen('output.txt', 'w').write('2,2')\n", "timeout", "within 1 s"),
+    "crash": ("raise RuntimeError('boom')\n", "crash", "RuntimeError: boom"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FORFEITING_AGENTS))
+def test_file_agent_forfeits(tmp_path: Path, name: str) -> None:
+    code, kind, reason = FORFEITING_AGENTS[name]
+    script = tmp_path / "player.py"
+    script.write_text(code)
+    timeout = "1" if kind == "timeout" else "30"
+    (r,) = _match(
+        tmp_path,
+        "--white-file-agent",
+        f"{sys.executable} {script}",
+        "random",
+        "-n",
+        "1",
+        "--move-timeout",
+        timeout,
+    )
+    assert r["white"] == "B" and r["winner"] == "A"  # the file agent is White and loses at once
+    assert r["moves"] == 1  # Black's first move, then the forfeit
+    assert r["reason"] == "forfeit" and r["forfeit"]["player"] == "B" and r["forfeit"]["kind"] == kind
+    assert reason in r["forfeit"]["reason"]
+    assert r["result"] == ("B+T" if kind == "timeout" else "B+F")
+    if kind == "timeout":
+        assert r["duration"] < 10  # the sleeping program was killed, not waited for
+
+
+def test_file_agent_flags_and_bad_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from gorilla.match.cli import main as match_main
+
+    out = str(tmp_path / "m")
+    assert (
+        match_main(["--rules", "little-go", "--black-file-agent", "no-such-program-xyz", "random", "-o", out])
+        == 2
+    )
+    assert "not found" in capsys.readouterr().err
+    assert (
+        match_main(
+            ["--rules", "little-go", "--black-file-agent", "python x.py", "random", "greedy", "-o", out]
+        )
+        == 2
+    )
+    assert "give 1 other player" in capsys.readouterr().err
+
+
+# --- searching to the move cap ---------------------------------------------------------------------
+def _winning_moves(game: Game) -> list[int]:
+    """Every move (pass included) after which the side to move wins with best play (exhaustive)."""
+    sgn = 1 if game.to_move == BLACK else -1
+    wins = []
+    for m in [*game.legal_moves(), PASS]:
+        after = Game.from_position(
+            game.position, "little-go", move_offset=game.move_offset + game.move_number
+        )
+        after.play(m)
+        value = sgn * 100 * after.score().margin if after.over else -_exact_minimax_value(after)
+        if value > 0:
+            wins.append(m)
+    return wins
+
+
+@pytest.mark.parametrize(
+    "diagram, win",
+    [
+        # four moves to the cap, Black to move: only 1,2 wins (found by exhaustive search of random games)
+        ("OOO.O\nOX.X.\nXOO.X\nXXOXX\n.XX..", rc(1, 2)),
+        ("X.X.X\n.XOXX\n.OOX.\n.X.OX\nOOOOX", rc(2, 0)),
+    ],
+)
+def test_alphabeta_finds_the_only_forced_win(diagram: str, win: int) -> None:
+    game = Game.from_position(Position.from_diagram(diagram, BLACK), "little-go", move_offset=20)
+    assert game.moves_left == 4
+    assert _winning_moves(game) == [win]  # the position really has one winning move
+    agent = AlphaBetaAgent(time=2)
+    move, value, pv = agent.search(game, 2.0)
+    assert move == win and value > 0
+    assert agent.last_depth == 4  # searched to the cap exactly
+    assert pv[0] == win
+
+
+def test_mcts_counts_stones_and_stops_at_the_cap() -> None:
+    # one move left and Black 0.5 behind on stones: any stone that stays wins, passing loses.
+    # Area counting or playouts past the cap would make most of these moves look lost.
+    pos = Position.from_diagram("""
+        XXXO.
+        XX.O.
+        XX.OO
+        X..O.
+        X..OO
+    """)
+    game = Game.from_position(pos, "little-go", move_offset=23)
+    assert game.moves_left == 1 and game.score().margin == -0.5
+    agent = make_agent("mcts:playouts=400,seed=1")
+    cands = agent.analyze(game, None)
+    move = agent.select_move(game)
+    assert move != PASS and game.is_legal(move)
+    top = [c for c in cands if c.visits >= 20]
+    assert top and all(c.winrate == 1.0 for c in top if c.move != PASS)
