@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -423,6 +424,8 @@ def test_file_agent_forfeits(tmp_path: Path, name: str) -> None:
     assert r["reason"] == "forfeit" and r["forfeit"]["player"] == "B" and r["forfeit"]["kind"] == kind
     assert reason in r["forfeit"]["reason"]
     assert r["result"] == ("B+T" if kind == "timeout" else "B+F")
+    if kind == "illegal":  # the move as the agent wrote it, row,col, then as a vertex
+        assert re.fullmatch(r"illegal move \d,\d \([A-E][1-5]\) \(occupied\)", r["forfeit"]["reason"])
     if kind == "timeout":
         assert r["duration"] < 10  # the sleeping program was killed, not waited for
 

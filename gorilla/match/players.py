@@ -80,6 +80,10 @@ class Player:
         """The stones this player thinks are dead at the end, or None when it cannot say."""
         return None
 
+    def describe(self, move: int, game: Game) -> str:
+        """move as this player wrote it (for forfeit reasons): a GTP vertex unless said otherwise."""
+        return format_vertex(move, game.size)
+
     def close(self) -> None:
         """Release the player (stop threads, end the engine process)."""
 
@@ -284,6 +288,11 @@ class FilePlayer(Player):
         except ValueError as e:
             raise Forfeit("garbage", str(e)) from None
         return PASS if move == PASS else move
+
+    def describe(self, move: int, game: Game) -> str:
+        from gorilla.littlego.protocol import format_move
+
+        return f"{format_move(move, game.size)} ({format_vertex(move, game.size)})"
 
     def _drop_folder(self) -> None:
         if self.folder is not None:

@@ -155,7 +155,7 @@ def play_game(config: MatchConfig, index: int, players: dict[str, Player]) -> Ga
         clocks[pid].add(time.monotonic() - t0)
         why = game.check(move, color)
         if why is not None:
-            vertex = format_vertex(move, game.size)
+            vertex = players[pid].describe(move, game)
             forfeit = lose(pid, Forfeit("illegal", f"illegal move {vertex} ({why})"), color)
             break
         game.play(move, color)
