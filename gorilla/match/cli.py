@@ -45,7 +45,7 @@ class _UsageError(Exception):
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="gorilla match",
-        description="Play games between two players (AI specs or GTP engine commands) and keep score.",
+        description="Play games between two players (AI specs, GTP engines or file:CMD agents), keep score.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=(
             "examples:\n"
