@@ -16,6 +16,7 @@ import numpy as np
 
 from gorilla.rules.coords import to_index, to_xy
 
+PANEL_WIDTH = 330  # the side panel on the right: the 3D view is the window less this
 MIN_PITCH = math.radians(12.0)
 MAX_PITCH = math.radians(89.5)
 

@@ -18,12 +18,11 @@ import pyglet
 from pyglet import gl
 from pyglet.window import key, mouse
 
-from gorilla.gui.camera import Camera
+from gorilla.gui.camera import PANEL_WIDTH, Camera
 from gorilla.gui.hud import Hud
 from gorilla.gui.renderer import BACKGROUND, Renderer
 from gorilla.gui.scene import build_scene
 
-PANEL_WIDTH = 330
 CLICK_SLOP = 6  # pixels a click may move and still be a click, not a drag
 ORBIT_SPEED = 0.008  # radians per pixel
 THINKING_FPS = 10.0
