@@ -5,12 +5,10 @@
 * :mod:`~gorilla.ai.patterns.playout` is the numba playout kernel.
 
 This module finds databases: the shipped ones live in ``assets/patterns/NAME.db``
-at the top of the source checkout (an installed package gets them from the
-``../assets/patterns/*.db`` package-data line, i.e. ``assets/patterns`` next to
-the ``gorilla`` package, the same place relative to this file), or else in
-``gorilla/assets/patterns`` (the GUI's shaders are looked up the same two
-ways), and a file can be loaded by path. Compiled
-tables are cached per name / file, so agents share them.
+at the top of the source checkout, which an installed package holds as
+``gorilla/assets/patterns`` (pyproject.toml maps the folder into the package;
+the GUI's shaders are looked up the same two ways), and a file can be loaded
+by path. Compiled tables are cached per name / file, so agents share them.
 """
 
 from __future__ import annotations
@@ -22,8 +20,8 @@ from gorilla.ai.patterns.compile import CompiledPatterns, compile_database
 from gorilla.ai.patterns.database import Database, PatternError, load_database, parse_database
 
 PATTERN_DIRS = (
-    Path(__file__).resolve().parents[3] / "assets" / "patterns",  # source checkout, or next to the package
-    Path(__file__).resolve().parents[2] / "assets" / "patterns",  # installed package data
+    Path(__file__).resolve().parents[3] / "assets" / "patterns",  # source checkout
+    Path(__file__).resolve().parents[2] / "assets" / "patterns",  # installed: gorilla/assets/patterns
 )
 # GNU Go's names for its built-in databases, accepted as aliases of ours
 ALIASES = {
