@@ -20,11 +20,11 @@ summary line; the SGFs and results are kept in ``--out``.
 from __future__ import annotations
 
 import argparse
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -35,6 +35,9 @@ from gorilla.ai.mcts_playout import heavy_playout
 from gorilla.ai.patterns.playout import MAX_MOVES, new_workspace, run_pattern_playout
 from gorilla.ai.playout import run_playout
 from gorilla.rules import board as K
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gnugo_mc import gnugo_rate  # noqa: E402
 
 
 @njit(cache=True, nogil=True)
@@ -92,28 +95,6 @@ def _rate(run, seconds: float) -> tuple[float, float, float]:
         seed += 1
     wall, cpu = time.perf_counter() - w0, time.process_time() - c0
     return n / wall, n / max(cpu, 1e-9), moves / n
-
-
-def _gnugo_path() -> str | None:
-    return shutil.which("gnugo") or shutil.which("/usr/games/gnugo")
-
-
-def gnugo_rate(patterns: str, size: int = 9, games: tuple[int, int] = (2000, 12000)) -> float | None:
-    """GNU Go's Monte-Carlo simulations per second (one genmove; start-up cancelled out)."""
-    path = _gnugo_path()
-    if path is None:
-        return None
-    times = []
-    for n in games:
-        cmd = [path, "--mode", "gtp", "--monte-carlo", "--nofuseki", "--mc-patterns", patterns,
-               "--mc-games-per-level", str(n), "--level", "1", "--boardsize", str(size)]  # fmt: skip
-        t0 = time.perf_counter()
-        gtp = "play b E5\nplay w C3\ngenmove b\nquit\n"  # (on the empty board GNU Go skips its simulations)
-        r = subprocess.run(cmd, input=gtp, capture_output=True, text=True, timeout=600)
-        times.append(time.perf_counter() - t0)
-        if r.returncode != 0:
-            return None
-    return (games[1] - games[0]) / max(times[1] - times[0], 1e-9)
 
 
 def speed(args: argparse.Namespace) -> None:

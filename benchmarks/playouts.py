@@ -11,16 +11,19 @@ others run are pessimistic.
 from __future__ import annotations
 
 import argparse
-import shutil
-import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 from numba import njit
 
 from gorilla.ai.playout import run_playout
 from gorilla.rules import board as K
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gnugo_mc import gnugo_rate  # noqa: E402
 
 
 @njit(cache=True, nogil=True)
@@ -66,19 +69,6 @@ def rate(size: int, threads: int, seconds: float) -> tuple[float, float]:
     return n / dt, sum(moves) / max(n, 1)
 
 
-def gnugo_rate(size: int, games: int) -> float | None:
-    """GNU Go's own Monte-Carlo playout speed, if it is installed (light playouts)."""
-    path = shutil.which("gnugo") or ("/usr/games/gnugo" if shutil.os.path.exists("/usr/games/gnugo") else None)
-    if not path:
-        return None
-    cmd = [path, "--mode", "gtp", "--monte-carlo", "--mc-games-per-level", str(games), "--level", "1",
-           "--boardsize", str(size)]
-    t0 = time.perf_counter()
-    subprocess.run(cmd, input="genmove b\nquit\n", capture_output=True, text=True, timeout=300)
-    dt = time.perf_counter() - t0
-    return games / dt
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0)
@@ -89,11 +79,14 @@ def main() -> None:
     for size in args.sizes:
         for th in args.threads:
             r, mpp = rate(size, th, args.seconds)
-            print(f"{size}x{size} light playouts, {th} thread(s): {r:10.0f} playouts/s  ({mpp:.1f} moves/playout)")
+            print(
+                f"{size}x{size} light playouts, {th} thread(s): {r:10.0f} playouts/s"
+                f"  ({mpp:.1f} moves/playout)"
+            )
         if args.gnugo:
-            g = gnugo_rate(size, 20000 if size <= 9 else 2000)
+            g = gnugo_rate("uniform", size, (2000, 12000) if size <= 9 else (200, 1200))
             if g is not None:
-                print(f"{size}x{size} GNU Go --monte-carlo (1 genmove, incl. start-up): {g:10.0f} playouts/s")
+                print(f"{size}x{size} GNU Go 3.8 --monte-carlo light (uniform): {g:10.0f} playouts/s")
 
 
 if __name__ == "__main__":

@@ -117,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     med, p90, cpu = frame_stats(redraw, args.frames)
     omed, op90, ocpu = frame_stats(orbit, args.frames // 2)
     print(
-        f"renderer: {gl.gl_info.get_renderer()}; window {args.width}x{args.height}, samples={window.config.samples}"
+        f"renderer: {gl.gl_info.get_renderer()}; window {args.width}x{args.height},"
+        f" samples={window.config.samples}"
     )
     print(f"stones: {stones} ({window.renderer.stone_triangles} triangles each, ray-cast per pixel)")
     print(f"full board redraw: median {med:.1f} ms/frame (p90 {p90:.1f}), CPU {cpu:.1f} ms/frame")
@@ -133,7 +134,8 @@ def main(argv: list[str] | None = None) -> int:
             + (f"{t:.2f} s" if t is not None else "n/a (no xdotool)")
         )
     print(
-        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (shared machine: numbers are pessimistic)"
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+        " (shared machine: numbers are pessimistic)"
     )
     return 0
 

@@ -67,16 +67,16 @@ class Agent(ABC):
     ) -> int:
         """A move for the side to move in game: a point, PASS or RESIGN. Never changes game."""
 
-    def new_game(self) -> None:
+    def new_game(self) -> None:  # noqa: B027 - an optional hook
         """Forget anything kept between moves (search trees, clocks)."""
 
-    def set_time(self, main_time: float, byo_yomi_time: float, byo_yomi_stones: int) -> None:
+    def set_time(self, main_time: float, byo_yomi_time: float, byo_yomi_stones: int) -> None:  # noqa: B027 - an optional hook
         """GTP time_settings; agents without time management ignore it."""
 
-    def time_left(self, color: int, seconds: float, stones: int) -> None:
+    def time_left(self, color: int, seconds: float, stones: int) -> None:  # noqa: B027 - an optional hook
         """GTP time_left; agents without time management ignore it."""
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - an optional hook
         """Stop worker threads, if any."""
 
     def __str__(self) -> str:

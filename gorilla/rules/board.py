@@ -156,9 +156,8 @@ def check_move(b: np.ndarray, st: np.ndarray, p: int, c: int) -> int:
         if col == c:
             if not in_atari(b, b[HEAD, q]):
                 return OK
-        elif col == o:
-            if in_atari(b, b[HEAD, q]):
-                return OK
+        elif col == o and in_atari(b, b[HEAD, q]):
+            return OK
     return SUICIDE
 
 
