@@ -358,42 +358,16 @@ class MCTSAgent(Agent):
         k = int(kids[0])
         if k < 0:
             moves = np.array(legal, dtype=np.int64)
-            ok = T.expand_moves(
-                fs,
-                mv,
-                kids,
-                vl,
-                flags,
-                self.ctl,
-                0,
-                0,
-                rb,
-                rst,
-                K.ZOBRIST,
-                moves,
-                len(moves),
-                PAT3,
-                self.prior,
-            )
-            if not ok:  # the arrays are full: start again from an empty tree
+
+            def expand_root() -> bool:
+                return T.expand_moves(
+                    fs, mv, kids, vl, flags, self.ctl, 0, 0, rb, rst, K.ZOBRIST, moves, len(moves),
+                    PAT3, self.prior,
+                )  # fmt: skip
+
+            if not expand_root():  # the arrays are full: start again from an empty tree
                 T.init_root(fs, mv, kids, vl, flags, self.ctl, int(mv[0]))
-                T.expand_moves(
-                    fs,
-                    mv,
-                    kids,
-                    vl,
-                    flags,
-                    self.ctl,
-                    0,
-                    0,
-                    rb,
-                    rst,
-                    K.ZOBRIST,
-                    moves,
-                    len(moves),
-                    PAT3,
-                    self.prior,
-                )
+                expand_root()
         else:
             # positional superko (and the game's own legality) decides at the root
             ok_moves = set(legal)

@@ -217,6 +217,18 @@ def choose_move(b: np.ndarray, st: np.ndarray, c: int, pat3: np.ndarray, cand: n
                         and libs_after(b, st, p, c, 2) >= 2
                     ):
                         return p
+    return safe_move(b, st, c)
+
+
+@njit(cache=True, nogil=True)
+def safe_move(b: np.ndarray, st: np.ndarray, c: int) -> int:
+    """A random reasonable move for c that is no self-atari of two or more stones, or PASS.
+
+    The light policy with a self-atari filter (a one-stone self-atari is refused
+    with probability P_SELFATARI_ONE): the heavy policy's fallback, and the
+    ownership estimate's "safe" policy, under which nobody fills the shared
+    liberties of a seki.
+    """
     ne = st[S_NEMPTY]
     if ne == 0:
         return PASS

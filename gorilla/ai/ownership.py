@@ -48,25 +48,20 @@ import numpy as np
 from numba import njit
 
 from gorilla.ai.mcts_patterns import PAT3
-from gorilla.ai.mcts_playout import heavy_playout, libs_after, size_after
+from gorilla.ai.mcts_playout import heavy_playout, safe_move
 from gorilla.ai.playout import run_playout
 from gorilla.rules import board as K
 from gorilla.rules.board import (
     BLACK,
     BORDER,
     COLOR,
-    ELIST,
     EMPTY,
     HEAD,
-    OK,
     PASS,
-    S_NEMPTY,
     S_PASSES,
     S_TOMOVE,
     WHITE,
     area_owner,
-    check_move,
-    is_eye,
     place,
     play_pass,
 )
@@ -81,31 +76,6 @@ BATCH = 16  # playouts per kernel call while a cancel event is watched
 # playout policies
 LIGHT, HEAVY, SAFE = 0, 1, 2
 POLICIES = {"light": LIGHT, "heavy": HEAVY, "safe": SAFE}
-P_SELFATARI_ONE = 0.8  # the safe policy refuses a single-stone self-atari this often (as the heavy one)
-
-
-@njit(cache=True, nogil=True)
-def safe_move(b: np.ndarray, st: np.ndarray, c: int) -> int:
-    """A random reasonable move for c that is no self-atari of two or more stones, or PASS.
-
-    The light policy with the heavy one's self-atari filter: nobody fills the
-    shared liberties of a seki, but no tactics or patterns help an invader.
-    """
-    ne = st[S_NEMPTY]
-    if ne == 0:
-        return PASS
-    start = np.random.randint(ne)
-    for i in range(ne):
-        p = b[ELIST, (start + i) % ne]
-        if check_move(b, st, p, c) != OK or is_eye(b, st, p, c):
-            continue
-        if libs_after(b, st, p, c, 2) < 2:
-            if size_after(b, st, p, c) >= 2:
-                continue
-            if np.random.random() < P_SELFATARI_ONE:
-                continue
-        return p
-    return PASS
 
 
 @njit(cache=True, nogil=True)
