@@ -282,7 +282,7 @@ def test_valid_configs_cover_every_board_neighbourhood() -> None:
     assert NCONFIGS == 3**8 + 4 * 3**5 + 4 * 3**3
     pos = random_position(9, 60, seed=5)
     for p in pos.points():
-        code = PP._code_of(pos.b, 11, p)
+        code = PP.pat3_code(pos.b, 11, p)
         assert CIDX[0, code] >= 0 and CIDX[1, code] >= 0
     assert len(np.unique(CONFIGS, axis=0)) == NCONFIGS
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gorilla.ai.mcts_patterns import pat3_code
 from gorilla.ai.patterns.database import NEAR, OCAP_SHIFT, OSAFE, XCAP_SHIFT, XSAFE, XSUICIDE
 from gorilla.rules.board import (
     BORDER,
@@ -298,20 +299,6 @@ def point_context(b: np.ndarray, w: int, q: int, c: int) -> int:
     if on == 0:
         ctx |= XSUICIDE
     return ctx | (cn << 8)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _code_of(b: np.ndarray, w: int, p: int) -> int:
-    return (
-        b[COLOR, p - w - 1]
-        | (b[COLOR, p - w] << 2)
-        | (b[COLOR, p - w + 1] << 4)
-        | (b[COLOR, p - 1] << 6)
-        | (b[COLOR, p + 1] << 8)
-        | (b[COLOR, p + w - 1] << 10)
-        | (b[COLOR, p + w] << 12)
-        | (b[COLOR, p + w + 1] << 14)
-    )
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -599,7 +586,7 @@ def start(b: np.ndarray, st: np.ndarray, ws: np.ndarray) -> None:
     for y in range(1, n + 1):
         for x in range(1, n + 1):
             p = y * w + x
-            ws[CODE, p] = _code_of(b, w, p)
+            ws[CODE, p] = pat3_code(b, w, p)
             ws[CDIRTY, p] = 1
     ws[SC, FULL] = 1
     ws[SC, FULL + 1] = 1
@@ -668,7 +655,7 @@ def move_values(b: np.ndarray, st: np.ndarray, c: int, table: np.ndarray, cidx: 
     ws = np.zeros((NWS, m), dtype=np.int64)
     for p in range(m):
         if b[COLOR, p] != BORDER:
-            ws[CODE, p] = _code_of(b, w, p)
+            ws[CODE, p] = pat3_code(b, w, p)
             ws[CDIRTY, p] = 1
     stamp = _mark_near(b, st, ws, 0)
     out = np.zeros(m, dtype=np.int64)
@@ -699,7 +686,7 @@ def checked_playout(b, st, zob, max_moves, table, cidx, ws) -> int:
             if b[COLOR, q] != BORDER:
                 if ws[VAL + c - 1, q] != ref[q]:
                     ok = False
-                if b[COLOR, q] == EMPTY and ws[CODE, q] != _code_of(b, w, q):
+                if b[COLOR, q] == EMPTY and ws[CODE, q] != pat3_code(b, w, q):
                     ok = False
                 tot += ref[q]
         if tot != ws[SC, TOT + c - 1]:
