@@ -20,7 +20,6 @@ so the search can update its AMAF statistics from either playout.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from gorilla.ai.mcts_patterns import pat3_code
 from gorilla.rules.board import (
@@ -42,6 +41,7 @@ from gorilla.rules.board import (
     check_move,
     in_atari,
     is_eye,
+    kernel,
     place,
     play_pass,
 )
@@ -51,7 +51,7 @@ P_PATTERN = 0.95
 P_SELFATARI_ONE = 0.8
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def libs_after(b: np.ndarray, st: np.ndarray, p: int, c: int, cap: int) -> int:
     """Distinct liberties (at most cap) of c's group at p after c plays the legal move p.
 
@@ -113,7 +113,7 @@ def libs_after(b: np.ndarray, st: np.ndarray, p: int, c: int, cap: int) -> int:
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def size_after(b: np.ndarray, st: np.ndarray, p: int, c: int) -> int:
     """Stones in c's group at p after c plays p."""
     w = st[S_W]
@@ -135,7 +135,7 @@ def size_after(b: np.ndarray, st: np.ndarray, p: int, c: int) -> int:
     return total
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _tactical_moves(b: np.ndarray, st: np.ndarray, c: int, last: int, cand: np.ndarray) -> int:
     """Captures and escapes around the last move into cand; returns how many."""
     w = st[S_W]
@@ -181,7 +181,7 @@ def _tactical_moves(b: np.ndarray, st: np.ndarray, c: int, last: int, cand: np.n
     return nc
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _pattern_moves(b: np.ndarray, st: np.ndarray, last: int, pat3: np.ndarray, cand: np.ndarray) -> int:
     w = st[S_W]
     nc = 0
@@ -192,7 +192,7 @@ def _pattern_moves(b: np.ndarray, st: np.ndarray, last: int, pat3: np.ndarray, c
     return nc
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def choose_move(b: np.ndarray, st: np.ndarray, c: int, pat3: np.ndarray, cand: np.ndarray) -> int:
     """The heavy policy's move for c (a point or PASS)."""
     last = st[S_LAST]
@@ -220,7 +220,7 @@ def choose_move(b: np.ndarray, st: np.ndarray, c: int, pat3: np.ndarray, cand: n
     return safe_move(b, st, c)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def safe_move(b: np.ndarray, st: np.ndarray, c: int) -> int:
     """A random reasonable move for c that is no self-atari of two or more stones, or PASS.
 
@@ -246,7 +246,7 @@ def safe_move(b: np.ndarray, st: np.ndarray, c: int) -> int:
     return PASS
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def heavy_playout(
     b: np.ndarray,
     st: np.ndarray,

@@ -23,13 +23,14 @@ from gorilla.rules.board import (
     atari_liberty,
     check_move,
     in_atari,
+    kernel,
     place,
 )
 
 MAX_LADDER = 60
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def two_libs(b: np.ndarray, st: np.ndarray, h: int) -> tuple[int, int, int]:
     """(count up to 3, first, second) distinct liberties of the group with head h."""
     w = st[S_W]
@@ -53,7 +54,7 @@ def two_libs(b: np.ndarray, st: np.ndarray, h: int) -> tuple[int, int, int]:
     return n, l0, l1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _attacker_in_atari(b: np.ndarray, st: np.ndarray, h: int) -> bool:
     """Whether some opposing group next to the group with head h is in atari."""
     w = st[S_W]
@@ -70,7 +71,7 @@ def _attacker_in_atari(b: np.ndarray, st: np.ndarray, h: int) -> bool:
     return False
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _defender_steps(b: np.ndarray, st: np.ndarray, zob: np.ndarray, stone: int, libs: np.ndarray) -> int:
     """The group at stone is in atari, its owner to move: extend in place on (b, st).
 

@@ -62,6 +62,7 @@ from gorilla.rules.board import (
     S_TOMOVE,
     WHITE,
     area_owner,
+    kernel,
     place,
     play_pass,
 )
@@ -78,7 +79,7 @@ LIGHT, HEAVY, SAFE = 0, 1, 2
 POLICIES = {"light": LIGHT, "heavy": HEAVY, "safe": SAFE}
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def safe_playout(b: np.ndarray, st: np.ndarray, zob: np.ndarray, max_moves: int) -> int:
     """Play safe moves in place until two passes or max_moves; returns moves played."""
     n = 0

@@ -8,12 +8,11 @@ side to move at the start when i is even, by the other side when odd.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from gorilla.rules.board import PASS, S_PASSES, S_TOMOVE, place, play_pass, random_reasonable_move
+from gorilla.rules.board import PASS, S_PASSES, S_TOMOVE, kernel, place, play_pass, random_reasonable_move
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def run_playout(b: np.ndarray, st: np.ndarray, zob: np.ndarray, max_moves: int, moves: np.ndarray) -> int:
     """A light playout (uniform among reasonable moves); returns moves played."""
     n = 0

@@ -56,6 +56,12 @@ NSLOTS = 16
 # results of check_move
 OK, OCCUPIED, SUICIDE, KO = 0, 1, 2, 3
 
+# Kernels that never create or return arrays are compiled without numba's reference
+# counting (NRT): with it, each of them increfs and decrefs the board arrays on entry, on
+# every exit and around every inlined helper (some 40 atomic runtime calls in check_move
+# alone). They must never allocate.
+kernel = njit(cache=True, nogil=True, _nrt=False)
+
 # Zobrist keys: one table for every board size (index by colour and point).
 ZOBRIST = np.random.default_rng(0x60_2113).integers(
     np.iinfo(np.int64).min, np.iinfo(np.int64).max, size=(3, MAX_POINTS), dtype=np.int64
@@ -138,7 +144,7 @@ def _add_empty(b: np.ndarray, st: np.ndarray, p: int) -> None:
     st[S_NEMPTY] = k + 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def check_move(b: np.ndarray, st: np.ndarray, p: int, c: int) -> int:
     """OK, OCCUPIED, KO or SUICIDE for colour c playing at p (simple ko only)."""
     if b[COLOR, p] != EMPTY:
@@ -161,7 +167,7 @@ def check_move(b: np.ndarray, st: np.ndarray, p: int, c: int) -> int:
     return SUICIDE
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _merge(b: np.ndarray, h1: int, h2: int) -> int:
     """Merge two groups; returns the surviving head (the larger group's)."""
     if b[GSIZE, h1] < b[GSIZE, h2]:
@@ -182,7 +188,7 @@ def _merge(b: np.ndarray, h1: int, h2: int) -> int:
     return h1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _remove_group(b: np.ndarray, st: np.ndarray, zob: np.ndarray, h: int) -> int:
     """Take a group off the board; returns its size."""
     w = st[S_W]
@@ -204,7 +210,7 @@ def _remove_group(b: np.ndarray, st: np.ndarray, zob: np.ndarray, h: int) -> int
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def place(b: np.ndarray, st: np.ndarray, zob: np.ndarray, p: int, c: int) -> int:
     """Put a stone of colour c at p, which must pass check_move.
 
@@ -265,7 +271,7 @@ def place(b: np.ndarray, st: np.ndarray, zob: np.ndarray, p: int, c: int) -> int
     return captured
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def play(b: np.ndarray, st: np.ndarray, zob: np.ndarray, p: int, c: int) -> int:
     """Play c at p if legal (simple ko): captures >= 0, or -OCCUPIED/-KO/-SUICIDE."""
     err = check_move(b, st, p, c)
@@ -274,7 +280,7 @@ def play(b: np.ndarray, st: np.ndarray, zob: np.ndarray, p: int, c: int) -> int:
     return place(b, st, zob, p, c)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def play_pass(st: np.ndarray) -> None:
     st[S_KO] = 0
     st[S_LAST2] = st[S_LAST]
@@ -339,7 +345,7 @@ def hash_after(b: np.ndarray, st: np.ndarray, zob: np.ndarray, p: int, c: int) -
     return hv
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def is_eye(b: np.ndarray, st: np.ndarray, p: int, c: int) -> bool:
     """Whether empty p is a single-point true eye of colour c."""
     w = st[S_W]
@@ -359,7 +365,7 @@ def is_eye(b: np.ndarray, st: np.ndarray, p: int, c: int) -> bool:
     return bad + edge < 2
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def legal_moves(b: np.ndarray, st: np.ndarray, c: int, reasonable: bool, out: np.ndarray) -> int:
     """Write the legal (simple-ko) moves for c into out; returns how many.
 
@@ -377,7 +383,7 @@ def legal_moves(b: np.ndarray, st: np.ndarray, c: int, reasonable: bool, out: np
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def random_reasonable_move(b: np.ndarray, st: np.ndarray, c: int) -> int:
     """A random legal move for c that fills none of its own eyes, or PASS.
 
@@ -395,7 +401,7 @@ def random_reasonable_move(b: np.ndarray, st: np.ndarray, c: int) -> int:
     return PASS
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def random_game(b: np.ndarray, st: np.ndarray, zob: np.ndarray, max_moves: int) -> int:
     """Play random reasonable moves until two passes or max_moves; returns moves played."""
     k = 0
@@ -410,7 +416,7 @@ def random_game(b: np.ndarray, st: np.ndarray, zob: np.ndarray, max_moves: int) 
     return k
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def seed_rng(seed: int) -> None:
     """Seed numba's random generator of the calling thread."""
     np.random.seed(seed)

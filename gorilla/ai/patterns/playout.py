@@ -59,6 +59,7 @@ from gorilla.rules.board import (
     S_W,
     atari_liberty,
     in_atari,
+    kernel,
     place,
     play_pass,
 )
@@ -101,7 +102,7 @@ def _addlib(n: int, a: int, bb: int, r: int) -> tuple[int, int, int]:
     return 2, a, r
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _extra_libs(b: np.ndarray, w: int, q: int, x: int, n: int, a: int, bb: int) -> tuple[int, int, int]:
     """Liberties of x's string at q freed by captures of stones not adjacent to q (rare)."""
     y = 3 - x
@@ -129,7 +130,7 @@ def _extra_libs(b: np.ndarray, w: int, q: int, x: int, n: int, a: int, bb: int) 
     return n, a, bb
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _context_slow(b: np.ndarray, w: int, q: int, c: int) -> int:
     """point_context with the liberties freed by capturing stones away from q (rare)."""
     o = 3 - c
@@ -418,7 +419,7 @@ def _set_val(ws: np.ndarray, k: int, q: int, v: int, w: int) -> None:
         ws[SC, TOT + k] += d
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def refresh(b, st, ws, table, cidx, c: int) -> None:
     """Bring colour c's move values up to date for the current position and last move."""
     k = c - 1
@@ -481,7 +482,7 @@ def _pend_libs_if_low(b: np.ndarray, ws: np.ndarray, w: int, h: int) -> None:
         _pend2(ws, bb)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _pend_all_libs(b: np.ndarray, ws: np.ndarray, w: int, h: int) -> None:
     s = h
     while True:
@@ -493,7 +494,7 @@ def _pend_all_libs(b: np.ndarray, ws: np.ndarray, w: int, h: int) -> None:
             break
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def do_move(b: np.ndarray, st: np.ndarray, zob: np.ndarray, ws: np.ndarray, p: int, c: int) -> int:
     """Play c at p (legal, not suicide) and queue every point whose value may change."""
     w = st[S_W]
@@ -578,7 +579,7 @@ def do_move(b: np.ndarray, st: np.ndarray, zob: np.ndarray, ws: np.ndarray, p: i
     return ncap
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def start(b: np.ndarray, st: np.ndarray, ws: np.ndarray) -> None:
     """Set up the workspace for a playout from (b, st)."""
     w = st[S_W]
@@ -596,7 +597,7 @@ def start(b: np.ndarray, st: np.ndarray, ws: np.ndarray) -> None:
         ws[SC, NPEND + k] = 0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def draw(ws: np.ndarray, st: np.ndarray, c: int) -> int:
     """A point drawn with probability proportional to c's values (total must be > 0)."""
     k = c - 1
@@ -616,7 +617,7 @@ def draw(ws: np.ndarray, st: np.ndarray, c: int) -> int:
     return PASS  # unreachable when the sums are consistent
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def run_pattern_playout(
     b: np.ndarray,
     st: np.ndarray,
@@ -665,7 +666,7 @@ def move_values(b: np.ndarray, st: np.ndarray, c: int, table: np.ndarray, cidx: 
     return out
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def checked_playout(b, st, zob, max_moves, table, cidx, ws) -> int:
     """A pattern playout that compares the incremental values with move_values every move.
 
