@@ -84,7 +84,10 @@ def main() -> None:
                 f"  ({mpp:.1f} moves/playout)"
             )
         if args.gnugo:
-            g = gnugo_rate("uniform", size, (2000, 12000) if size <= 9 else (200, 1200))
+            if size > 9:
+                print(f"{size}x{size} GNU Go 3.8 --monte-carlo: none (its Monte-Carlo mode stops at 9x9)")
+                continue
+            g = gnugo_rate("uniform", size)
             if g is not None:
                 print(f"{size}x{size} GNU Go 3.8 --monte-carlo light (uniform): {g:10.0f} playouts/s")
 
