@@ -33,11 +33,11 @@ from gorilla.ai import patterns as PT
 from gorilla.ai.mcts_patterns import PAT3
 from gorilla.ai.mcts_playout import heavy_playout
 from gorilla.ai.patterns.playout import MAX_MOVES, new_workspace, run_pattern_playout
-from gorilla.ai.playout import run_playout
 from gorilla.rules import board as K
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gnugo_mc import gnugo_rate  # noqa: E402
+from playouts import many_light  # noqa: E402
 
 
 @njit(cache=True, nogil=True)
@@ -51,20 +51,6 @@ def _many_pattern(b0, st0, zob, n, table, cidx, ws, seed) -> int:
         b[:] = b0
         st[:] = st0
         total += run_pattern_playout(b, st, zob, MAX_MOVES, moves, table, cidx, ws)
-    return total
-
-
-@njit(cache=True, nogil=True)
-def _many_light(b0, st0, zob, n, seed) -> int:
-    K.seed_rng(seed)
-    b = b0.copy()
-    st = st0.copy()
-    moves = np.empty(0, dtype=np.int32)
-    total = 0
-    for _ in range(n):
-        b[:] = b0
-        st[:] = st0
-        total += run_playout(b, st, zob, MAX_MOVES, moves)
     return total
 
 
@@ -108,7 +94,7 @@ def speed(args: argparse.Namespace) -> None:
             f"pattern playout ({args.db})",
             lambda n, s: _many_pattern(b0, st0, K.ZOBRIST, n, cp.table, cp.cidx, ws, s),
         ),
-        ("light playout (uniform, cyclic walk)", lambda n, s: _many_light(b0, st0, K.ZOBRIST, n, s)),
+        ("light playout (uniform, cyclic walk)", lambda n, s: many_light(b0, st0, K.ZOBRIST, n, s)),
         ("heavy playout (the MCTS default)", lambda n, s: _many_heavy(b0, st0, K.ZOBRIST, n, PAT3, s)),
     ]
     for label, run in rows:

@@ -27,7 +27,7 @@ from gnugo_mc import gnugo_rate  # noqa: E402
 
 
 @njit(cache=True, nogil=True)
-def _many(b0: np.ndarray, st0: np.ndarray, zob: np.ndarray, n: int, seed: int) -> int:
+def many_light(b0: np.ndarray, st0: np.ndarray, zob: np.ndarray, n: int, seed: int) -> int:
     """n light playouts from (b0, st0); returns the total number of moves."""
     K.seed_rng(seed)
     b = b0.copy()
@@ -45,7 +45,7 @@ def _many(b0: np.ndarray, st0: np.ndarray, zob: np.ndarray, n: int, seed: int) -
 def rate(size: int, threads: int, seconds: float) -> tuple[float, float]:
     """(playouts/s, moves per playout) with `threads` threads for about `seconds`."""
     b0, st0 = K.new_board(size, False)
-    _many(b0, st0, K.ZOBRIST, 10, 1)  # compile / warm up
+    many_light(b0, st0, K.ZOBRIST, 10, 1)  # compile / warm up
     chunk = 2000 if size <= 9 else 400
     counts = [0] * threads
     moves = [0] * threads
@@ -54,7 +54,7 @@ def rate(size: int, threads: int, seconds: float) -> tuple[float, float]:
     def work(i: int) -> None:
         seed = 1000 * i + 7
         while time.perf_counter() < stop:
-            moves[i] += _many(b0, st0, K.ZOBRIST, chunk, seed)
+            moves[i] += many_light(b0, st0, K.ZOBRIST, chunk, seed)
             counts[i] += chunk
             seed += 1
 
