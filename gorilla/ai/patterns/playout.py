@@ -14,15 +14,17 @@ captured) and the context packs near / osafe / xsafe / xsuicide / ocap / xcap
 suicide) are worth 0. A side whose moves are all worth 0 passes; two passes in a
 row end the playout, i.e. it ends when all values are zero for both players.
 
-The context is computed once per point and move for both colours (Black's
-view is cached in ``CTX``; :func:`white_context` derives White's from it) and
-only where the board changed (``CDIRTY``). The values of each colour are kept
-in per-row running sums so a draw costs
-O(rows + columns). They are refreshed lazily when that colour is to move: only
-points whose neighbourhood or context may have changed since its last turn are
-recomputed -- the 3x3 of every stone placed or captured, the old and new
-"near" sets, the ko points, and the liberties of groups touched by a move whose
-liberty class (1, 2 or more) changed.
+The bookkeeping follows GNU Go's Monte-Carlo board. Every point keeps its
+context (Black's view; :func:`white_context` derives White's from it) and a
+*base* value for each colour: the value as if far from the last move, with
+ko ignored. Values are kept in per-row running sums, so a draw costs
+O(rows + columns). Each move queues the points whose neighbourhood or context
+may have changed -- the 3x3 of every stone placed or captured, and the
+liberties of groups touched by the move when those groups have at most two
+(or, after a capture, any number of) liberties -- and recomputes them at
+once, context once and both colours' values from it. At draw time the few
+points near the last move get their near values and an illegal ko capture
+gets 0, for that one draw only.
 
 "Near" the previous move means in its 3x3 neighbourhood, or the liberty of a
 string in atari that contains or touches the previous move (the move to
@@ -39,7 +41,6 @@ from gorilla.ai.patterns.database import NEAR, OCAP_SHIFT, OSAFE, XCAP_SHIFT, XS
 from gorilla.rules.board import (
     BORDER,
     COLOR,
-    ELIST,
     EMPTY,
     GSIZE,
     HEAD,
@@ -53,7 +54,6 @@ from gorilla.rules.board import (
     S_KOCOL,
     S_LAST,
     S_N,
-    S_NEMPTY,
     S_PASSES,
     S_TOMOVE,
     S_W,
@@ -67,24 +67,23 @@ from gorilla.rules.board import (
 MAX_MOVES = 600  # the hard cap GNU Go uses for its 9x9 playouts
 
 # workspace rows
-CODE = 0
-VAL = 1  # VAL + c - 1
-PEND = 3  # pending flags, per colour
-DLIST = 5  # pending lists, per colour
-NLIST = 7  # near list of each colour's last refresh
-NEARM = 9  # near stamp per point
-ROWSUM = 11  # per colour, indexed by board row
-CAPL = 13  # captured stones of the current move
-SC = 14  # scalars
-CTX = 15  # cached point_context(q, BLACK), shared by both colours
-CDIRTY = 16  # 1 when CTX[q] must be recomputed
-NWS = 17
+CODE = 0  # 3x3 neighbourhood code of every point
+CTX = 1  # point_context(q, BLACK) of every empty point
+VAL = 2  # VAL + c - 1: base value of each point for colour c (0: occupied or suicide)
+ROWSUM = 4  # ROWSUM + c - 1: sums of VAL + c - 1 by board row
+ROWOF = 6  # board row of each point
+QMARK = 7  # queue stamp per point
+QLIST = 8  # points queued by the current move
+SAVEP = 9  # points whose value one draw changed (near, ko) ...
+SAVEV = 10  # ... and their base values, restored after the draw
+NEARM = 11  # near stamp per point
+HMARK = 12  # stamp per group head (groups already walked by this move)
+SC = 13  # scalars
+NWS = 14
 # scalar slots (row SC)
-TOT = 0  # + c - 1
-NPEND = 2
-NNEAR = 4
-FULL = 6
-STAMP = 8
+TOT = 0  # TOT + c - 1: sum of colour c's values
+QSTAMP = 2
+NSTAMP = 3
 
 
 def new_workspace() -> np.ndarray:
@@ -214,6 +213,13 @@ def point_context(b: np.ndarray, w: int, q: int, c: int) -> int:
     stones count as liberties. Pseudo-liberty sums give each neighbour group's
     liberties other than q in O(1) (libEGO's trick applied to the remainder).
     """
+    # no stone next to q (every point has at least two neighbours on the board): safe for both
+    x0 = b[COLOR, q - 1]
+    x1 = b[COLOR, q + 1]
+    x2 = b[COLOR, q - w]
+    x3 = b[COLOR, q + w]
+    if ((x0 ^ (x0 >> 1)) | (x1 ^ (x1 >> 1)) | (x2 ^ (x2 >> 1)) | (x3 ^ (x3 >> 1))) & 1 == 0:
+        return OSAFE | XSAFE | (2 << 8)
     cn = 0
     ca = -1
     on = 0
@@ -333,178 +339,175 @@ def white_context(raw: int) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _value(b, st, ws, table, cidx, q: int, c: int, stamp: int) -> int:
-    if b[COLOR, q] != EMPTY:
-        return 0
-    if q == st[S_KO] and c == st[S_KOCOL]:
-        return 0
-    if ws[CDIRTY, q] != 0:
-        ws[CDIRTY, q] = 0
-        ws[CTX, q] = point_context(b, st[S_W], q, 1)
-    raw = ws[CTX, q]
-    if c == 1:
-        if raw < 256:
-            return 0  # suicide is never played in a playout
-        ctx = raw & 255
-    else:
-        ctx = white_context(raw)
-        if ctx < 0:
-            return 0
-    if ws[NEARM, q] == stamp:
-        ctx |= NEAR
-    return np.int64(table[cidx[c - 1, ws[CODE, q]], ctx])
+def _values_of(raw: int, code: int, table: np.ndarray, cidx: np.ndarray) -> tuple[int, int]:
+    """Both colours' base values (far, ko ignored) at an empty point with context raw."""
+    vb = 0
+    if raw >= 256:
+        vb = np.int64(table[cidx[0, code], raw & 255])
+    vw = 0
+    ctx = white_context(raw)
+    if ctx >= 0:
+        vw = np.int64(table[cidx[1, code], ctx])
+    return vb, vw
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _pend(ws: np.ndarray, k: int, q: int) -> None:
-    if ws[PEND + k, q] == 0:
-        ws[PEND + k, q] = 1
-        n = ws[SC, NPEND + k]
-        ws[DLIST + k, n] = q
-        ws[SC, NPEND + k] = n + 1
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _pend2(ws: np.ndarray, q: int) -> None:
-    """q's neighbourhood or context may have changed: recompute it for both colours."""
-    ws[CDIRTY, q] = 1
-    _pend(ws, 0, q)
-    _pend(ws, 1, q)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _mark_near(b: np.ndarray, st: np.ndarray, ws: np.ndarray, k: int) -> int:
-    """Stamp the near set of the last move into NEARM and NLIST[k]; returns the stamp."""
-    stamp = ws[SC, STAMP] + 1
-    ws[SC, STAMP] = stamp
-    last = st[S_LAST]
-    w = st[S_W]
-    nn = 0
-    if last >= 0:
-        for r in (
-            last - w - 1,
-            last - w,
-            last - w + 1,
-            last - 1,
-            last + 1,
-            last + w - 1,
-            last + w,
-            last + w + 1,
-        ):
-            if b[COLOR, r] == EMPTY:
-                ws[NEARM, r] = stamp
-                ws[NLIST + k, nn] = r
-                nn += 1
-        for r in (last, last - 1, last + 1, last - w, last + w):
-            col = b[COLOR, r]
-            if col == 1 or col == 2:
-                h = b[HEAD, r]
-                if in_atari(b, h):
-                    lib = atari_liberty(b, h)
-                    if ws[NEARM, lib] != stamp:
-                        ws[NEARM, lib] = stamp
-                        ws[NLIST + k, nn] = lib
-                        nn += 1
-    ws[SC, NNEAR + k] = nn
-    return stamp
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _set_val(ws: np.ndarray, k: int, q: int, v: int, w: int) -> None:
+def _set_val(ws: np.ndarray, k: int, q: int, v: int) -> None:
     old = ws[VAL + k, q]
     if old != v:
         ws[VAL + k, q] = v
         d = v - old
-        ws[ROWSUM + k, q // w] += d
+        ws[ROWSUM + k, ws[ROWOF, q]] += d
         ws[SC, TOT + k] += d
 
 
-@kernel
-def refresh(b, st, ws, table, cidx, c: int) -> None:
-    """Bring colour c's move values up to date for the current position and last move."""
-    k = c - 1
-    w = st[S_W]
-    if ws[SC, FULL + k] != 0:
-        ws[SC, FULL + k] = 0
-        for i in range(ws[SC, NPEND + k]):
-            ws[PEND + k, ws[DLIST + k, i]] = 0
-        ws[SC, NPEND + k] = 0
-        stamp = _mark_near(b, st, ws, k)
-        m = w * w
-        for q in range(m):
-            ws[VAL + k, q] = 0
-        for y in range(w):
-            ws[ROWSUM + k, y] = 0
-        tot = 0
-        for i in range(st[S_NEMPTY]):
-            q = b[ELIST, i]
-            v = _value(b, st, ws, table, cidx, q, c, stamp)
-            ws[VAL + k, q] = v
-            ws[ROWSUM + k, q // w] += v
-            tot += v
-        ws[SC, TOT + k] = tot
-        return
-    for i in range(ws[SC, NNEAR + k]):
-        _pend(ws, k, ws[NLIST + k, i])
-    stamp = _mark_near(b, st, ws, k)
-    for i in range(ws[SC, NNEAR + k]):
-        _pend(ws, k, ws[NLIST + k, i])
-    for i in range(ws[SC, NPEND + k]):
-        q = ws[DLIST + k, i]
-        ws[PEND + k, q] = 0
-        _set_val(ws, k, q, _value(b, st, ws, table, cidx, q, c, stamp), w)
-    ws[SC, NPEND + k] = 0
+@njit(cache=True, nogil=True, inline="always")
+def _queue(ws: np.ndarray, stamp: int, n: int, q: int) -> int:
+    if ws[QMARK, q] != stamp:
+        ws[QMARK, q] = stamp
+        ws[QLIST, n] = q
+        n += 1
+    return n
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _pend_libs_if_low(b: np.ndarray, ws: np.ndarray, w: int, h: int) -> None:
+def _queue_libs_if_low(b: np.ndarray, ws: np.ndarray, w: int, stamp: int, n: int, h: int) -> int:
     """Queue the liberties of the group at h when it has at most two."""
     a = -1
     bb = -1
-    n = 0
+    k = 0
     s = h
     while True:
         for r in (s - 1, s + 1, s - w, s + w):
             if b[COLOR, r] == EMPTY and r != a and r != bb:
-                if n == 0:
+                if k == 0:
                     a = r
-                elif n == 1:
+                elif k == 1:
                     bb = r
                 else:
-                    return
-                n += 1
+                    return n
+                k += 1
         s = b[NEXT, s]
         if s == h:
             break
-    if n >= 1:
-        _pend2(ws, a)
-    if n >= 2:
-        _pend2(ws, bb)
+    if k >= 1:
+        n = _queue(ws, stamp, n, a)
+    if k >= 2:
+        n = _queue(ws, stamp, n, bb)
+    return n
 
 
 @kernel
-def _pend_all_libs(b: np.ndarray, ws: np.ndarray, w: int, h: int) -> None:
+def _queue_all_libs(b: np.ndarray, ws: np.ndarray, w: int, stamp: int, n: int, h: int) -> int:
     s = h
     while True:
         for r in (s - 1, s + 1, s - w, s + w):
             if b[COLOR, r] == EMPTY:
-                _pend2(ws, r)
+                n = _queue(ws, stamp, n, r)
         s = b[NEXT, s]
         if s == h:
+            break
+    return n
+
+
+@kernel
+def _update(b: np.ndarray, ws: np.ndarray, w: int, n: int, table: np.ndarray, cidx: np.ndarray) -> None:
+    """Recompute the context and both base values of the n queued points."""
+    for i in range(n):
+        q = ws[QLIST, i]
+        if b[COLOR, q] != EMPTY:
+            _set_val(ws, 0, q, 0)
+            _set_val(ws, 1, q, 0)
+            continue
+        raw = point_context(b, w, q, 1)
+        ws[CTX, q] = raw
+        vb, vw = _values_of(raw, ws[CODE, q], table, cidx)
+        _set_val(ws, 0, q, vb)
+        _set_val(ws, 1, q, vw)
+
+
+@kernel
+def _queue_old_libs_if_low(b: np.ndarray, ws: np.ndarray, w: int, stamp: int, n: int, h: int) -> int:
+    """Queue the liberties of the group at h that it had before this move's capture, if at most two.
+
+    Points captured by this move (marked in HMARK) do not count. A group that had three or
+    more liberties keeps every liberty's context: each still has two others after the capture.
+    """
+    a = -1
+    bb = -1
+    k = 0
+    s = np.int64(h)
+    while True:
+        for r in (s - 1, s + 1, s - w, s + w):
+            if b[COLOR, r] == EMPTY and ws[HMARK, r] != stamp and r != a and r != bb:
+                if k == 0:
+                    a = r
+                elif k == 1:
+                    bb = r
+                else:
+                    return n
+                k += 1
+        s = np.int64(b[NEXT, s])
+        if s == h:
+            break
+    if k >= 1:
+        n = _queue(ws, stamp, n, a)
+    if k >= 2:
+        n = _queue(ws, stamp, n, bb)
+    return n
+
+
+@kernel
+def _mark_captured(ws: np.ndarray, b: np.ndarray, w: int, stamp: int, g: int, o: int) -> None:
+    """The o group at g was captured (now empty, its NEXT ring intact): new codes, HMARK = stamp."""
+    s = np.int64(g)
+    while True:
+        _shift_code(ws, w, s, -o)
+        ws[HMARK, s] = stamp
+        s = np.int64(b[NEXT, s])
+        if s == g:
             break
 
 
 @kernel
-def do_move(b: np.ndarray, st: np.ndarray, zob: np.ndarray, ws: np.ndarray, p: int, c: int) -> int:
-    """Play c at p (legal, not suicide) and queue every point whose value may change."""
+def _queue_captured(b: np.ndarray, ws: np.ndarray, w: int, stamp: int, n: int, g: int, c: int) -> int:
+    """Queue what c's capture of the group at g changed (every captured stone marked first).
+
+    Queued: the 3x3 of every captured stone and, for each of c's groups next to it (each
+    looked at once), its old liberties when it had at most two. Returns the new queue length.
+    """
+    s = np.int64(g)
+    while True:
+        for r in (s - w - 1, s - w, s - w + 1, s - 1, s, s + 1, s + w - 1, s + w, s + w + 1):
+            if b[COLOR, r] == EMPTY:
+                n = _queue(ws, stamp, n, r)
+        for r in (s - 1, s + 1, s - w, s + w):
+            if b[COLOR, r] == c:
+                h = b[HEAD, r]
+                if ws[HMARK, h] != stamp:
+                    ws[HMARK, h] = stamp
+                    n = _queue_old_libs_if_low(b, ws, w, stamp, n, h)
+        s = np.int64(b[NEXT, s])
+        if s == g:
+            break
+    return n
+
+
+@kernel
+def do_move(b, st, zob, ws, table, cidx, p: int, c: int) -> int:
+    """Play c at p (legal, not suicide) and bring both colours' base values up to date."""
     w = st[S_W]
     o = 3 - c
-    if st[S_KO] > 0:
-        _pend2(ws, st[S_KO])
-    ncap = 0
+    stamp = ws[SC, QSTAMP] + 1
+    ws[SC, QSTAMP] = stamp
+    n = 0
     h0 = -1
     h1 = -1
     h2 = -1
+    c0 = -1
+    c1 = -1
+    c2 = -1
+    c3 = -1
     e0 = -1
     e1 = -1
     e2 = -1
@@ -524,23 +527,24 @@ def do_move(b: np.ndarray, st: np.ndarray, zob: np.ndarray, ws: np.ndarray, p: i
             h2 = h
         k = 0
         for t in (p - 1, p + 1, p - w, p + w):
-            if b[COLOR, t] == col and b[HEAD, t] == h:
+            if b[HEAD, t] == h and b[COLOR, t] == col:
                 k += 1
         n1 = np.int64(b[LIBS, h]) - k
         if n1 == 0:
-            if col == o:
-                s = h
-                while True:
-                    ws[CAPL, ncap] = s
-                    ncap += 1
-                    s = b[NEXT, s]
-                    if s == h:
-                        break
+            if col == o:  # captured: its stones are walked after place (NEXT stays intact)
+                if c0 < 0:
+                    c0 = h
+                elif c1 < 0:
+                    c1 = h
+                elif c2 < 0:
+                    c2 = h
+                else:
+                    c3 = h
             continue
         s1 = np.int64(b[LSUM, h]) - k * p
         q1 = np.int64(b[LSQ, h]) - k * p * p
         if s1 * s1 == n1 * q1:
-            _pend2(ws, s1 // n1)
+            n = _queue(ws, stamp, n, s1 // n1)
         elif col == o:
             if e0 < 0:
                 e0 = h
@@ -552,49 +556,143 @@ def do_move(b: np.ndarray, st: np.ndarray, zob: np.ndarray, ws: np.ndarray, p: i
                 e3 = h
     place(b, st, zob, p, c)
     _shift_code(ws, w, p, c)
-    _pend2(ws, p)
-    for r in (p - w - 1, p - w, p - w + 1, p - 1, p + 1, p + w - 1, p + w, p + w + 1):
+    n = _queue(ws, stamp, n, p)
+    for r in (p - 1, p + 1, p - w, p + w):
         if b[COLOR, r] == EMPTY:
-            _pend2(ws, r)
-    if st[S_KO] > 0:
-        _pend2(ws, st[S_KO])
-    if b[COLOR, p] == c:
-        _pend_libs_if_low(b, ws, w, b[HEAD, p])
+            n = _queue(ws, stamp, n, r)
+    n = _queue_libs_if_low(b, ws, w, stamp, n, p)
     for e in (e0, e1, e2, e3):
         if e >= 0:
-            _pend_libs_if_low(b, ws, w, e)
-    if ncap > 0:
-        for i in range(ncap):
-            s = ws[CAPL, i]
-            _shift_code(ws, w, s, -o)
-        for i in range(ncap):
-            s = ws[CAPL, i]
-            for r in (s - w - 1, s - w, s - w + 1, s - 1, s, s + 1, s + w - 1, s + w, s + w + 1):
-                col = b[COLOR, r]
-                if col == EMPTY:
-                    _pend2(ws, r)
-            for r in (s - 1, s + 1, s - w, s + w):
-                if b[COLOR, r] == c:
-                    _pend_all_libs(b, ws, w, b[HEAD, r])
-    return ncap
+            n = _queue_libs_if_low(b, ws, w, stamp, n, e)
+    if c0 >= 0:
+        ws[HMARK, b[HEAD, p]] = stamp  # the mover's group: its liberties were queued above
+        for g in (c0, c1, c2, c3):
+            if g >= 0:
+                _mark_captured(ws, b, w, stamp, g, o)
+        for g in (c0, c1, c2, c3):
+            if g >= 0:
+                n = _queue_captured(b, ws, w, stamp, n, g, c)
+    _update(b, ws, w, n, table, cidx)
+    # p's diagonal neighbours: a new neighbourhood code, but their context can only have
+    # changed through a group whose liberties were queued above
+    for r in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
+        if b[COLOR, r] == EMPTY and ws[QMARK, r] != stamp:
+            vb, vw = _values_of(ws[CTX, r], ws[CODE, r], table, cidx)
+            _set_val(ws, 0, r, vb)
+            _set_val(ws, 1, r, vw)
+    return n
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _near_one(b, ws, table, cidx, k: int, q: int, ns: int) -> int:
+    """Give q its near value for colour k + 1 (saving the base value); returns the new save count."""
+    raw = ws[CTX, q]
+    if k == 0:
+        if raw < 256:
+            return ns
+        ctx = raw & 255
+    else:
+        ctx = white_context(raw)
+        if ctx < 0:
+            return ns
+    v = np.int64(table[cidx[k, ws[CODE, q]], ctx | NEAR])
+    old = ws[VAL + k, q]
+    if v != old:
+        ws[SAVEP, ns] = q
+        ws[SAVEV, ns] = old
+        ns += 1
+        _set_val(ws, k, q, v)
+    return ns
 
 
 @kernel
-def start(b: np.ndarray, st: np.ndarray, ws: np.ndarray) -> None:
-    """Set up the workspace for a playout from (b, st)."""
+def apply_near(b, st, ws, table, cidx, c: int) -> int:
+    """Colour c's values for this draw: near values near the last move, 0 for an illegal ko capture.
+
+    Returns how many values changed; :func:`restore` puts the base values back.
+    """
+    k = c - 1
+    ns = 0
+    last = st[S_LAST]
+    if last >= 0:
+        w = st[S_W]
+        stamp = ws[SC, NSTAMP] + 1
+        ws[SC, NSTAMP] = stamp
+        for r in (
+            last - w - 1,
+            last - w,
+            last - w + 1,
+            last - 1,
+            last + 1,
+            last + w - 1,
+            last + w,
+            last + w + 1,
+        ):
+            if b[COLOR, r] == EMPTY:
+                ws[NEARM, r] = stamp
+                ns = _near_one(b, ws, table, cidx, k, r, ns)
+        for r in (last, last - 1, last + 1, last - w, last + w):
+            col = b[COLOR, r]
+            if col == 1 or col == 2:
+                h = b[HEAD, r]
+                if in_atari(b, h):
+                    lib = atari_liberty(b, h)
+                    if ws[NEARM, lib] != stamp:
+                        ws[NEARM, lib] = stamp
+                        ns = _near_one(b, ws, table, cidx, k, lib, ns)
+    ko = st[S_KO]
+    if ko > 0 and st[S_KOCOL] == c:
+        old = ws[VAL + k, ko]
+        if old != 0:
+            ws[SAVEP, ns] = ko
+            ws[SAVEV, ns] = old
+            ns += 1
+            _set_val(ws, k, ko, 0)
+    return ns
+
+
+@kernel
+def restore(ws: np.ndarray, c: int, ns: int) -> None:
+    """Undo :func:`apply_near` (in reverse order: a point may have been saved twice)."""
+    k = c - 1
+    for i in range(ns - 1, -1, -1):
+        _set_val(ws, k, ws[SAVEP, i], ws[SAVEV, i])
+
+
+@kernel
+def start(b, st, ws, table, cidx) -> None:
+    """Set up the workspace (codes, contexts, both colours' base values) for a playout from (b, st)."""
     w = st[S_W]
     n = st[S_N]
+    for y in range(n + 2):
+        ws[ROWSUM, y] = 0
+        ws[ROWSUM + 1, y] = 0
+    tb = 0
+    tw = 0
     for y in range(1, n + 1):
+        sb = 0
+        sw = 0
         for x in range(1, n + 1):
             p = y * w + x
-            ws[CODE, p] = pat3_code(b, w, p)
-            ws[CDIRTY, p] = 1
-    ws[SC, FULL] = 1
-    ws[SC, FULL + 1] = 1
-    for k in range(2):
-        for i in range(ws[SC, NPEND + k]):
-            ws[PEND + k, ws[DLIST + k, i]] = 0
-        ws[SC, NPEND + k] = 0
+            ws[ROWOF, p] = y
+            code = pat3_code(b, w, p)
+            ws[CODE, p] = code
+            vb = 0
+            vw = 0
+            if b[COLOR, p] == EMPTY:
+                raw = point_context(b, w, p, 1)
+                ws[CTX, p] = raw
+                vb, vw = _values_of(raw, code, table, cidx)
+            ws[VAL, p] = vb
+            ws[VAL + 1, p] = vw
+            sb += vb
+            sw += vw
+        ws[ROWSUM, y] = sb
+        ws[ROWSUM + 1, y] = sw
+        tb += sb
+        tw += sw
+    ws[SC, TOT] = tb
+    ws[SC, TOT + 1] = tw
 
 
 @kernel
@@ -629,19 +727,19 @@ def run_pattern_playout(
     ws: np.ndarray,
 ) -> int:
     """A pattern playout in place; returns moves played (passes included)."""
-    start(b, st, ws)
+    start(b, st, ws, table, cidx)
     n = 0
     while n < max_moves and st[S_PASSES] < 2:
         c = st[S_TOMOVE]
-        refresh(b, st, ws, table, cidx, c)
-        if ws[SC, TOT + c - 1] == 0:
-            if st[S_KO] > 0:
-                _pend2(ws, st[S_KO])
-            play_pass(st)
-            p = PASS
-        else:
+        ns = apply_near(b, st, ws, table, cidx, c)
+        p = PASS
+        if ws[SC, TOT + c - 1] > 0:
             p = draw(ws, st, c)
-            do_move(b, st, zob, ws, p, c)
+        restore(ws, c, ns)
+        if p == PASS:
+            play_pass(st)
+        else:
+            do_move(b, st, zob, ws, table, cidx, p, c)
         if n < moves.shape[0]:
             moves[n] = p
         n += 1
@@ -653,53 +751,93 @@ def move_values(b: np.ndarray, st: np.ndarray, c: int, table: np.ndarray, cidx: 
     """Every point's value for c computed from scratch (near = the last move's), int64 per point."""
     w = st[S_W]
     m = w * w
-    ws = np.zeros((NWS, m), dtype=np.int64)
-    for p in range(m):
-        if b[COLOR, p] != BORDER:
-            ws[CODE, p] = pat3_code(b, w, p)
-            ws[CDIRTY, p] = 1
-    stamp = _mark_near(b, st, ws, 0)
+    near = np.zeros(m, dtype=np.bool_)
+    last = st[S_LAST]
+    if last >= 0:
+        for r in (
+            last - w - 1,
+            last - w,
+            last - w + 1,
+            last - 1,
+            last + 1,
+            last + w - 1,
+            last + w,
+            last + w + 1,
+        ):
+            near[r] = b[COLOR, r] == EMPTY
+        for r in (last, last - 1, last + 1, last - w, last + w):
+            col = b[COLOR, r]
+            if (col == 1 or col == 2) and in_atari(b, b[HEAD, r]):
+                near[atari_liberty(b, b[HEAD, r])] = True
     out = np.zeros(m, dtype=np.int64)
     for p in range(m):
-        if b[COLOR, p] == EMPTY:
-            out[p] = _value(b, st, ws, table, cidx, p, c, stamp)
+        if b[COLOR, p] != EMPTY or (p == st[S_KO] and c == st[S_KOCOL]):
+            continue
+        raw = point_context(b, w, p, c)
+        if raw < 256:
+            continue  # suicide is never played in a playout
+        ctx = raw & 255
+        if near[p]:
+            ctx |= NEAR
+        out[p] = np.int64(table[cidx[c - 1, pat3_code(b, w, p)], ctx])
     return out
 
 
 @kernel
+def _consistent(b, st, ws, table, cidx, c: int, ref: np.ndarray) -> bool:
+    w = st[S_W]
+    k = c - 1
+    ok = True
+    tot = 0
+    for y in range(1, st[S_N] + 1):
+        rs = 0
+        for x in range(1, st[S_N] + 1):
+            q = y * w + x
+            if ws[VAL + k, q] != ref[q]:
+                ok = False
+            if b[COLOR, q] == EMPTY and ws[CODE, q] != pat3_code(b, w, q):
+                ok = False
+            rs += ref[q]
+        if rs != ws[ROWSUM + k, y]:
+            ok = False
+        tot += rs
+    return ok and tot == ws[SC, TOT + k]
+
+
+@njit(cache=True, nogil=True)
 def checked_playout(b, st, zob, max_moves, table, cidx, ws) -> int:
     """A pattern playout that compares the incremental values with move_values every move.
 
+    Both colours' values are checked (the side to move's with its near values
+    and ko applied, the other's as they are restored after the draw).
     Returns the number of moves whose values disagreed (0 when the bookkeeping is right).
     """
-    start(b, st, ws)
-    w = st[S_W]
-    m = w * w
+    start(b, st, ws, table, cidx)
     bad = 0
     n = 0
     while n < max_moves and st[S_PASSES] < 2:
         c = st[S_TOMOVE]
-        refresh(b, st, ws, table, cidx, c)
-        ref = move_values(b, st, c, table, cidx)
-        tot = 0
-        ok = True
-        for q in range(m):
-            if b[COLOR, q] != BORDER:
-                if ws[VAL + c - 1, q] != ref[q]:
-                    ok = False
-                if b[COLOR, q] == EMPTY and ws[CODE, q] != pat3_code(b, w, q):
-                    ok = False
-                tot += ref[q]
-        if tot != ws[SC, TOT + c - 1]:
-            ok = False
+        ns = apply_near(b, st, ws, table, cidx, c)
+        ok = _consistent(b, st, ws, table, cidx, c, move_values(b, st, c, table, cidx))
+        p = PASS
+        if ws[SC, TOT + c - 1] > 0:
+            p = draw(ws, st, c)
+        restore(ws, c, ns)
+        # base values: what the values would be with no last move and no ko
+        last = st[S_LAST]
+        ko = st[S_KO]
+        st[S_LAST] = PASS
+        st[S_KO] = 0
+        for cc in (1, 2):
+            if not _consistent(b, st, ws, table, cidx, cc, move_values(b, st, cc, table, cidx)):
+                ok = False
+        st[S_LAST] = last
+        st[S_KO] = ko
         if not ok:
             bad += 1
-        if ws[SC, TOT + c - 1] == 0:
-            if st[S_KO] > 0:
-                _pend2(ws, st[S_KO])
+        if p == PASS:
             play_pass(st)
         else:
-            p = draw(ws, st, c)
-            do_move(b, st, zob, ws, p, c)
+            do_move(b, st, zob, ws, table, cidx, p, c)
         n += 1
     return bad
