@@ -76,14 +76,13 @@ QMARK = 7  # queue stamp per point
 QLIST = 8  # points queued by the current move
 SAVEP = 9  # points whose value one draw changed (near, ko) ...
 SAVEV = 10  # ... and their base values, restored after the draw
-NEARM = 11  # near stamp per point
-HMARK = 12  # stamp per group head (groups already walked by this move)
-SC = 13  # scalars
-NWS = 14
+HMARK = 11  # stamp per group head or captured stone (already looked at by this move)
+VALN = 12  # VALN + c - 1: near value of each empty point for colour c
+SC = 14  # scalars
+NWS = 15
 # scalar slots (row SC)
 TOT = 0  # TOT + c - 1: sum of colour c's values
 QSTAMP = 2
-NSTAMP = 3
 
 
 def new_workspace() -> np.ndarray:
@@ -213,13 +212,34 @@ def point_context(b: np.ndarray, w: int, q: int, c: int) -> int:
     stones count as liberties. Pseudo-liberty sums give each neighbour group's
     liberties other than q in O(1) (libEGO's trick applied to the remainder).
     """
-    # no stone next to q (every point has at least two neighbours on the board): safe for both
     x0 = b[COLOR, q - 1]
     x1 = b[COLOR, q + 1]
     x2 = b[COLOR, q - w]
     x3 = b[COLOR, q + w]
-    if ((x0 ^ (x0 >> 1)) | (x1 ^ (x1 >> 1)) | (x2 ^ (x2 >> 1)) | (x3 ^ (x3 >> 1))) & 1 == 0:
-        return OSAFE | XSAFE | (2 << 8)
+    if (x0 == EMPTY) + (x1 == EMPTY) + (x2 == EMPTY) + (x3 == EMPTY) >= 2:
+        # two empty neighbours: safe for both sides; only captures remain to be found, and a
+        # neighbour group is captured at q only if all its (at most two) pseudo-liberties are q
+        ccap = 0
+        xcap = 0
+        seen = -1
+        for r in (q - 1, q + 1, q - w, q + w):
+            col = b[COLOR, r]
+            if col == 1 or col == 2:
+                h = b[HEAD, r]
+                if h != seen and b[LIBS, h] <= 2:
+                    seen = h
+                    k = 0
+                    for t in (q - 1, q + 1, q - w, q + w):
+                        if b[HEAD, t] == h and b[COLOR, t] == col:
+                            k += 1
+                    if b[LIBS, h] == k:
+                        if col == c:
+                            xcap += np.int64(b[GSIZE, h])
+                        else:
+                            ccap += np.int64(b[GSIZE, h])
+        ctx = OSAFE | XSAFE | (2 << 8)
+        ctx |= (ccap if ccap < 3 else 3) << OCAP_SHIFT
+        return ctx | ((xcap if xcap < 3 else 3) << XCAP_SHIFT)
     cn = 0
     ca = -1
     on = 0
@@ -339,19 +359,6 @@ def white_context(raw: int) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _values_of(raw: int, code: int, table: np.ndarray, cidx: np.ndarray) -> tuple[int, int]:
-    """Both colours' base values (far, ko ignored) at an empty point with context raw."""
-    vb = 0
-    if raw >= 256:
-        vb = np.int64(table[cidx[0, code], raw & 255])
-    vw = 0
-    ctx = white_context(raw)
-    if ctx >= 0:
-        vw = np.int64(table[cidx[1, code], ctx])
-    return vb, vw
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _set_val(ws: np.ndarray, k: int, q: int, v: int) -> None:
     old = ws[VAL + k, q]
     if old != v:
@@ -359,6 +366,30 @@ def _set_val(ws: np.ndarray, k: int, q: int, v: int) -> None:
         d = v - old
         ws[ROWSUM + k, ws[ROWOF, q]] += d
         ws[SC, TOT + k] += d
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _revalue(ws: np.ndarray, q: int, raw: int, table: np.ndarray, cidx: np.ndarray) -> None:
+    """Both colours' values at empty q from its context raw: base (VAL, summed) and near (VALN)."""
+    code = ws[CODE, q]
+    vb = 0
+    vbn = 0
+    if raw >= 256:
+        row = cidx[0, code]
+        ctx = raw & 255
+        vb = np.int64(table[row, ctx])
+        vbn = np.int64(table[row, ctx | NEAR])
+    vw = 0
+    vwn = 0
+    ctx = white_context(raw)
+    if ctx >= 0:
+        row = cidx[1, code]
+        vw = np.int64(table[row, ctx])
+        vwn = np.int64(table[row, ctx | NEAR])
+    ws[VALN, q] = vbn
+    ws[VALN + 1, q] = vwn
+    _set_val(ws, 0, q, vb)
+    _set_val(ws, 1, q, vw)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -373,6 +404,8 @@ def _queue(ws: np.ndarray, stamp: int, n: int, q: int) -> int:
 @njit(cache=True, nogil=True, inline="always")
 def _queue_libs_if_low(b: np.ndarray, ws: np.ndarray, w: int, stamp: int, n: int, h: int) -> int:
     """Queue the liberties of the group at h when it has at most two."""
+    if b[LIBS, b[HEAD, h]] >= 9:
+        return n  # a liberty touches at most 4 stones: 9 pseudo-liberties are 3 or more liberties
     a = -1
     bb = -1
     k = 0
@@ -418,12 +451,12 @@ def _update(b: np.ndarray, ws: np.ndarray, w: int, n: int, table: np.ndarray, ci
         if b[COLOR, q] != EMPTY:
             _set_val(ws, 0, q, 0)
             _set_val(ws, 1, q, 0)
+            ws[VALN, q] = 0
+            ws[VALN + 1, q] = 0
             continue
         raw = point_context(b, w, q, 1)
         ws[CTX, q] = raw
-        vb, vw = _values_of(raw, ws[CODE, q], table, cidx)
-        _set_val(ws, 0, q, vb)
-        _set_val(ws, 1, q, vw)
+        _revalue(ws, q, raw, table, cidx)
 
 
 @kernel
@@ -557,10 +590,17 @@ def do_move(b, st, zob, ws, table, cidx, p: int, c: int) -> int:
     place(b, st, zob, p, c)
     _shift_code(ws, w, p, c)
     n = _queue(ws, stamp, n, p)
+    ne = 0
     for r in (p - 1, p + 1, p - w, p + w):
         if b[COLOR, r] == EMPTY:
             n = _queue(ws, stamp, n, r)
-    n = _queue_libs_if_low(b, ws, w, stamp, n, p)
+            ne += 1
+    if ne < 2:
+        # with two empty neighbours p's group has either exactly those two liberties (just
+        # queued) or three or more, which changes no liberty's context: only the liberty
+        # classes 0, 1 and 2-or-more matter, and the neighbour groups' single liberties were
+        # queued above
+        n = _queue_libs_if_low(b, ws, w, stamp, n, p)
     for e in (e0, e1, e2, e3):
         if e >= 0:
             n = _queue_libs_if_low(b, ws, w, stamp, n, e)
@@ -577,25 +617,14 @@ def do_move(b, st, zob, ws, table, cidx, p: int, c: int) -> int:
     # changed through a group whose liberties were queued above
     for r in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
         if b[COLOR, r] == EMPTY and ws[QMARK, r] != stamp:
-            vb, vw = _values_of(ws[CTX, r], ws[CODE, r], table, cidx)
-            _set_val(ws, 0, r, vb)
-            _set_val(ws, 1, r, vw)
+            _revalue(ws, r, ws[CTX, r], table, cidx)
     return n
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _near_one(b, ws, table, cidx, k: int, q: int, ns: int) -> int:
+def _near_one(ws: np.ndarray, k: int, q: int, ns: int) -> int:
     """Give q its near value for colour k + 1 (saving the base value); returns the new save count."""
-    raw = ws[CTX, q]
-    if k == 0:
-        if raw < 256:
-            return ns
-        ctx = raw & 255
-    else:
-        ctx = white_context(raw)
-        if ctx < 0:
-            return ns
-    v = np.int64(table[cidx[k, ws[CODE, q]], ctx | NEAR])
+    v = ws[VALN + k, q]
     old = ws[VAL + k, q]
     if v != old:
         ws[SAVEP, ns] = q
@@ -606,7 +635,7 @@ def _near_one(b, ws, table, cidx, k: int, q: int, ns: int) -> int:
 
 
 @kernel
-def apply_near(b, st, ws, table, cidx, c: int) -> int:
+def apply_near(b: np.ndarray, st: np.ndarray, ws: np.ndarray, c: int) -> int:
     """Colour c's values for this draw: near values near the last move, 0 for an illegal ko capture.
 
     Returns how many values changed; :func:`restore` puts the base values back.
@@ -615,9 +644,9 @@ def apply_near(b, st, ws, table, cidx, c: int) -> int:
     ns = 0
     last = st[S_LAST]
     if last >= 0:
+        # no emptiness or duplicate checks: stones and the border have near value = value = 0,
+        # and giving a point its near value twice changes nothing the second time
         w = st[S_W]
-        stamp = ws[SC, NSTAMP] + 1
-        ws[SC, NSTAMP] = stamp
         for r in (
             last - w - 1,
             last - w,
@@ -628,18 +657,13 @@ def apply_near(b, st, ws, table, cidx, c: int) -> int:
             last + w,
             last + w + 1,
         ):
-            if b[COLOR, r] == EMPTY:
-                ws[NEARM, r] = stamp
-                ns = _near_one(b, ws, table, cidx, k, r, ns)
+            ns = _near_one(ws, k, r, ns)
         for r in (last, last - 1, last + 1, last - w, last + w):
             col = b[COLOR, r]
             if col == 1 or col == 2:
                 h = b[HEAD, r]
                 if in_atari(b, h):
-                    lib = atari_liberty(b, h)
-                    if ws[NEARM, lib] != stamp:
-                        ws[NEARM, lib] = stamp
-                        ns = _near_one(b, ws, table, cidx, k, lib, ns)
+                    ns = _near_one(ws, k, atari_liberty(b, h), ns)
     ko = st[S_KO]
     if ko > 0 and st[S_KOCOL] == c:
         old = ws[VAL + k, ko]
@@ -661,38 +685,28 @@ def restore(ws: np.ndarray, c: int, ns: int) -> None:
 
 @kernel
 def start(b, st, ws, table, cidx) -> None:
-    """Set up the workspace (codes, contexts, both colours' base values) for a playout from (b, st)."""
+    """Set up the workspace (codes, contexts, both colours' values) for a playout from (b, st)."""
     w = st[S_W]
     n = st[S_N]
     for y in range(n + 2):
         ws[ROWSUM, y] = 0
         ws[ROWSUM + 1, y] = 0
-    tb = 0
-    tw = 0
+    ws[SC, TOT] = 0
+    ws[SC, TOT + 1] = 0
+    for p in range(w * w):  # stones and the border keep value 0 (apply_near relies on it)
+        ws[VAL, p] = 0
+        ws[VAL + 1, p] = 0
+        ws[VALN, p] = 0
+        ws[VALN + 1, p] = 0
     for y in range(1, n + 1):
-        sb = 0
-        sw = 0
         for x in range(1, n + 1):
             p = y * w + x
             ws[ROWOF, p] = y
-            code = pat3_code(b, w, p)
-            ws[CODE, p] = code
-            vb = 0
-            vw = 0
+            ws[CODE, p] = pat3_code(b, w, p)
             if b[COLOR, p] == EMPTY:
                 raw = point_context(b, w, p, 1)
                 ws[CTX, p] = raw
-                vb, vw = _values_of(raw, code, table, cidx)
-            ws[VAL, p] = vb
-            ws[VAL + 1, p] = vw
-            sb += vb
-            sw += vw
-        ws[ROWSUM, y] = sb
-        ws[ROWSUM + 1, y] = sw
-        tb += sb
-        tw += sw
-    ws[SC, TOT] = tb
-    ws[SC, TOT + 1] = tw
+                _revalue(ws, p, raw, table, cidx)
 
 
 @kernel
@@ -731,7 +745,7 @@ def run_pattern_playout(
     n = 0
     while n < max_moves and st[S_PASSES] < 2:
         c = st[S_TOMOVE]
-        ns = apply_near(b, st, ws, table, cidx, c)
+        ns = apply_near(b, st, ws, c)
         p = PASS
         if ws[SC, TOT + c - 1] > 0:
             p = draw(ws, st, c)
@@ -817,7 +831,7 @@ def checked_playout(b, st, zob, max_moves, table, cidx, ws) -> int:
     n = 0
     while n < max_moves and st[S_PASSES] < 2:
         c = st[S_TOMOVE]
-        ns = apply_near(b, st, ws, table, cidx, c)
+        ns = apply_near(b, st, ws, c)
         ok = _consistent(b, st, ws, table, cidx, c, move_values(b, st, c, table, cidx))
         p = PASS
         if ws[SC, TOT + c - 1] > 0:
