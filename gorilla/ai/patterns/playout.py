@@ -403,30 +403,37 @@ def _queue(ws: np.ndarray, stamp: int, n: int, q: int) -> int:
 
 @njit(cache=True, nogil=True, inline="always")
 def _queue_libs_if_low(b: np.ndarray, ws: np.ndarray, w: int, stamp: int, n: int, h: int) -> int:
-    """Queue the liberties of the group at h when it has at most two."""
-    if b[LIBS, b[HEAD, h]] >= 9:
+    """Queue the liberties of the group of stone h when it has at most two.
+
+    O(1) after finding one liberty a: the pseudo-liberties other than a's (a touches m
+    of the group's stones) are all one point exactly when ``s**2 == cnt * sq`` (libEGO's
+    atari test applied to the rest).
+    """
+    g = b[HEAD, h]
+    cnt = np.int64(b[LIBS, g])
+    if cnt >= 9:
         return n  # a liberty touches at most 4 stones: 9 pseudo-liberties are 3 or more liberties
+    col = b[COLOR, g]
     a = -1
-    bb = -1
-    k = 0
     s = h
-    while True:
+    while a < 0:
         for r in (s - 1, s + 1, s - w, s + w):
-            if b[COLOR, r] == EMPTY and r != a and r != bb:
-                if k == 0:
-                    a = r
-                elif k == 1:
-                    bb = r
-                else:
-                    return n
-                k += 1
+            if b[COLOR, r] == EMPTY:
+                a = r
+                break
         s = b[NEXT, s]
-        if s == h:
-            break
-    if k >= 1:
+    m = 0
+    for t in (a - 1, a + 1, a - w, a + w):
+        if b[HEAD, t] == g and b[COLOR, t] == col:
+            m += 1
+    cnt -= m
+    if cnt == 0:
+        return _queue(ws, stamp, n, a)
+    s1 = np.int64(b[LSUM, g]) - m * a
+    q1 = np.int64(b[LSQ, g]) - m * a * a
+    if s1 * s1 == cnt * q1:
         n = _queue(ws, stamp, n, a)
-    if k >= 2:
-        n = _queue(ws, stamp, n, bb)
+        n = _queue(ws, stamp, n, s1 // cnt)
     return n
 
 
