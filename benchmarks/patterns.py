@@ -1,6 +1,6 @@
 """Pattern playouts: speed (playouts per second) and strength (MCTS with one database vs another).
 
-    python benchmarks/patterns.py speed [--db mogo] [--size 9] [--seconds 3] [--gnugo]
+    python benchmarks/patterns.py speed [--db mogo,montegnu,uniform] [--size 9] [--seconds 3] [--gnugo]
     python benchmarks/patterns.py strength [--a mogo] [--b uniform] [--games 10] [--playouts 300] [-j 1]
 
 ``speed`` runs the pattern playout kernel from the empty board in a numba loop
@@ -86,14 +86,18 @@ def _rate(run, seconds: float) -> tuple[float, float, float]:
 def speed(args: argparse.Namespace) -> None:
     size = args.size
     b0, st0 = K.new_board(size, False)
-    cp = PT.resolve(args.db)
     ws = new_workspace()
     print(f"{size}x{size}, one thread, from the empty board ({args.seconds:g} s each)")
-    rows = [
-        (
-            f"pattern playout ({args.db})",
-            lambda n, s: _many_pattern(b0, st0, K.ZOBRIST, n, cp.table, cp.cidx, ws, s),
-        ),
+    rows = []
+    for name in args.db.split(","):
+        cp = PT.resolve(name)
+        rows.append(
+            (
+                f"pattern playout ({name})",
+                lambda n, s, cp=cp: _many_pattern(b0, st0, K.ZOBRIST, n, cp.table, cp.cidx, ws, s),
+            )
+        )
+    rows += [
         ("light playout (uniform, cyclic walk)", lambda n, s: many_light(b0, st0, K.ZOBRIST, n, s)),
         ("heavy playout (the MCTS default)", lambda n, s: _many_heavy(b0, st0, K.ZOBRIST, n, PAT3, s)),
     ]
@@ -128,7 +132,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("speed", help="playouts per second")
-    s.add_argument("--db", default="mogo", help="database name or file (default mogo)")
+    s.add_argument(
+        "--db", default="mogo,montegnu,uniform", help="databases (names or files), comma-separated"
+    )
     s.add_argument("--size", type=int, default=9)
     s.add_argument("--seconds", type=float, default=3.0)
     s.add_argument("--gnugo", action="store_true", help="also time GNU Go's Monte-Carlo mode")

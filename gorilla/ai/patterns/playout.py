@@ -14,17 +14,20 @@ captured) and the context packs near / osafe / xsafe / xsuicide / ocap / xcap
 suicide) are worth 0. A side whose moves are all worth 0 passes; two passes in a
 row end the playout, i.e. it ends when all values are zero for both players.
 
-The bookkeeping follows GNU Go's Monte-Carlo board. Every point keeps its
-context (Black's view; :func:`white_context` derives White's from it) and a
-*base* value for each colour: the value as if far from the last move, with
-ko ignored. Values are kept in per-row running sums, so a draw costs
-O(rows + columns). Each move queues the points whose neighbourhood or context
-may have changed -- the 3x3 of every stone placed or captured, and the
-liberties of groups touched by the move when those groups have at most two
-(or, after a capture, any number of) liberties -- and recomputes them at
-once, context once and both colours' values from it. At draw time the few
-points near the last move get their near values and an illegal ko capture
-gets 0, for that one draw only.
+The bookkeeping follows GNU Go's Monte-Carlo board. Every empty point keeps
+its context (Black's view; :func:`white_context` derives White's from it) and,
+for each colour, a *base* value (as if far from the last move, ko ignored) and
+a *near* value. Base values are kept in per-row running sums, so a draw costs
+O(rows + columns). Each move queues the points whose context may have
+changed -- the stone played and its four neighbours, everything around a
+capture, and the liberties of groups whose liberty count fell to two or one
+or rose from there (only the classes 0, 1 and 2-or-more enter a context) --
+and recomputes them once for both colours; the four diagonal neighbours only
+look their values up again under their new code. For one draw, the points
+near the last move take their near values and an illegal ko capture takes 0;
+then the base values are put back (:func:`apply_near`, :func:`restore`).
+:func:`checked_playout` compares all of this with a recomputation from
+scratch after every move.
 
 "Near" the previous move means in its 3x3 neighbourhood, or the liberty of a
 string in atari that contains or touches the previous move (the move to
