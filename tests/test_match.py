@@ -155,6 +155,29 @@ def test_misbehaving_engine_forfeits_and_match_goes_on(
         assert r["times"]["A"]["moves"] == (3 if kind == "illegal" else 2)
 
 
+def _moves(out: Path) -> list[tuple]:
+    recs = sorted(load_results(out), key=lambda r: r["game"])
+    return [tuple(load_sgf(out / r["sgf"]).moves) for r in recs]
+
+
+def test_seeded_games_differ_and_the_match_replays_exactly(tmp_path: Path) -> None:
+    # seeded agents, no random openings: each game still gets its own seed, so the games
+    # differ (they used to repeat one game per colour), and the same --seed replays them
+    argv = ["mcts:playouts=40", "random", "-n", "6", "--size", "5", "--seed", "3"]
+    assert cli.main([*argv, "-o", str(tmp_path / "a")]) == 0
+    assert cli.main([*argv, "-j", "2", "-o", str(tmp_path / "b")]) == 0
+    a = _moves(tmp_path / "a")
+    assert len(set(a)) == 6
+    assert _moves(tmp_path / "b") == a  # worker processes do not change which game gets which seed
+    assert (
+        cli.main(
+            ["mcts:playouts=40", "random", "-n", "2", "--size", "5", "--seed", "4", "-o", str(tmp_path / "c")]
+        )
+        == 0
+    )
+    assert _moves(tmp_path / "c") != a[:2]
+
+
 def test_resume_plays_only_missing_games(tmp_path: Path) -> None:
     out = tmp_path / "r"
     assert cli.main(["random", "random", "-n", "2", "--size", "5", "-o", str(out)]) == 0

@@ -9,6 +9,7 @@ desktop app and the GTP analysis commands draw live.
 from __future__ import annotations
 
 import importlib
+import random
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -69,6 +70,17 @@ class Agent(ABC):
 
     def new_game(self) -> None:  # noqa: B027 - an optional hook
         """Forget anything kept between moves (search trees, clocks)."""
+
+    def reseed(self, seed: int) -> None:
+        """Draw from a new random sequence from now on (a match gives every game its own seed).
+
+        Agents keep their seed in ``seed`` (used per search) and/or a ``random.Random``
+        in ``rng``; both are replaced. A deterministic agent has neither and ignores it.
+        """
+        if hasattr(self, "seed"):
+            self.seed = seed
+        if hasattr(self, "rng"):
+            self.rng = random.Random(seed)
 
     def set_time(self, main_time: float, byo_yomi_time: float, byo_yomi_stones: int) -> None:  # noqa: B027 - an optional hook
         """GTP time_settings; agents without time management ignore it."""

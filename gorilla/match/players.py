@@ -71,6 +71,9 @@ class Player:
     def new_game(self, game: Game) -> None:
         """Set up the start position of game (size, komi, handicap stones, opening moves so far)."""
 
+    def set_game_seed(self, seed: int) -> None:  # noqa: B027 - an optional hook
+        """A seeded built-in agent takes this seed for the next game; other players ignore it."""
+
     def play(self, color: int, move: int, game: Game) -> None:
         """The opponent (or the opening) played move; game already contains it."""
 
@@ -100,6 +103,7 @@ class AgentPlayer(Player):
         self.agent: Agent = self._make()
         self.engine_name = f"Gorilla {self.agent}"
         self._warm = False
+        self._game_seed: int | None = None
 
     def _make(self) -> Agent:
         _, _, kwargs = parse_spec(self.spec)
@@ -110,9 +114,15 @@ class AgentPlayer(Player):
                 pass
         return make_agent(self.spec)
 
+    def set_game_seed(self, seed: int) -> None:
+        if self.seed is not None:
+            self._game_seed = seed
+
     def new_game(self, game: Game) -> None:
         if not self._warm:
             self._warm_up(game)
+        if self._game_seed is not None:  # after the warm-up, which may draw random numbers
+            self.agent.reseed(self._game_seed)
         self.agent.new_game()
 
     def _warm_up(self, game: Game) -> None:

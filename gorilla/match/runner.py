@@ -13,6 +13,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import dataclasses
+import hashlib
 import json
 import multiprocessing
 import os
@@ -92,6 +93,16 @@ def black_of(config: MatchConfig, index: int) -> str:
     return "B" if config.alternate and index % 2 == 1 else "A"
 
 
+def game_seed(config: MatchConfig, index: int, pid: str) -> int:
+    """Player pid's seed for game index: every game differs, and a match replays exactly.
+
+    Without it a seeded agent would start each game from the same seed and, facing the
+    same opponent, play the same game again and again.
+    """
+    digest = hashlib.sha256(f"{config.seed}:{index}:{pid}".encode()).digest()
+    return int.from_bytes(digest[:4], "little") & 0x7FFFFFFF
+
+
 def opening_moves(config: MatchConfig, index: int, game: Game) -> list[int]:
     """config.openings random legal moves, the same for games 2k and 2k+1 (colours swapped)."""
     rng = random.Random(f"{config.seed}:{index // 2 if config.alternate else index}")
@@ -136,6 +147,7 @@ def play_game(config: MatchConfig, index: int, players: dict[str, Player]) -> Ga
 
     for color in (BLACK, WHITE):
         try:
+            players[ids[color]].set_game_seed(game_seed(config, index, ids[color]))
             players[ids[color]].new_game(game)
         except Forfeit as f:
             forfeit = lose(ids[color], f, color)
