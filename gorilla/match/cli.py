@@ -69,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rules", default=None, help="chinese, japanese, tromp-taylor, little-go")
     p.add_argument("--handicap", type=int, default=None, help="fixed handicap stones for Black")
     p.add_argument("--openings", type=int, default=None, metavar="K", help="K random first moves (seeded)")
-    p.add_argument("--seed", type=int, default=None, help="seed for openings and built-in AIs (default 0)")
+    p.add_argument("--seed", type=int, default=None, help="seed for openings and AIs, one per game (0)")
     p.add_argument("--move-timeout", type=float, default=None, metavar="SEC", help="per-move limit (60)")
     p.add_argument("--jobs", "-j", type=int, default=None, help="games played in parallel processes")
     p.add_argument("--out", "-o", default=None, metavar="DIR", help="results folder (default match-A-vs-B)")
