@@ -538,7 +538,10 @@ def _queue_captured(b: np.ndarray, ws: np.ndarray, w: int, stamp: int, n: int, g
 
 @kernel
 def do_move(b, st, zob, ws, table, cidx, p: int, c: int) -> int:
-    """Play c at p (legal, not suicide) and bring both colours' base values up to date."""
+    """Play c at p (legal, not suicide) and bring both colours' values up to date.
+
+    Returns the number of points queued (whose context was recomputed).
+    """
     w = st[S_W]
     o = 3 - c
     stamp = ws[SC, QSTAMP] + 1
