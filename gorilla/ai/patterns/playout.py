@@ -547,59 +547,45 @@ def do_move(b, st, zob, ws, table, cidx, p: int, c: int) -> int:
     stamp = ws[SC, QSTAMP] + 1
     ws[SC, QSTAMP] = stamp
     n = 0
-    h0 = -1
-    h1 = -1
-    h2 = -1
-    c0 = -1
-    c1 = -1
-    c2 = -1
-    c3 = -1
+    # before the stone goes down: the enemy groups next to p, and the single liberty each of
+    # c's groups next to p keeps besides p (it merges into p's group, whose liberties may be
+    # many: that liberty's context changes all the same)
     e0 = -1
     e1 = -1
     e2 = -1
     e3 = -1
+    h0 = -1
+    h1 = -1
     for r in (p - 1, p + 1, p - w, p + w):
         col = b[COLOR, r]
-        if col != c and col != o:
-            continue
-        h = b[HEAD, r]
-        if h == h0 or h == h1 or h == h2:
-            continue
-        if h0 < 0:
-            h0 = h
-        elif h1 < 0:
-            h1 = h
-        else:
-            h2 = h
-        k = 0
-        for t in (p - 1, p + 1, p - w, p + w):
-            if b[HEAD, t] == h and b[COLOR, t] == col:
-                k += 1
-        n1 = np.int64(b[LIBS, h]) - k
-        if n1 == 0:
-            if col == o:  # captured: its stones are walked after place (NEXT stays intact)
-                if c0 < 0:
-                    c0 = h
-                elif c1 < 0:
-                    c1 = h
-                elif c2 < 0:
-                    c2 = h
+        if col == o:
+            h = b[HEAD, r]
+            if h != e0 and h != e1 and h != e2:
+                if e0 < 0:
+                    e0 = h
+                elif e1 < 0:
+                    e1 = h
+                elif e2 < 0:
+                    e2 = h
                 else:
-                    c3 = h
-            continue
-        s1 = np.int64(b[LSUM, h]) - k * p
-        q1 = np.int64(b[LSQ, h]) - k * p * p
-        if s1 * s1 == n1 * q1:
-            n = _queue(ws, stamp, n, s1 // n1)
-        elif col == o:
-            if e0 < 0:
-                e0 = h
-            elif e1 < 0:
-                e1 = h
-            elif e2 < 0:
-                e2 = h
+                    e3 = h
+        elif col == c:
+            h = b[HEAD, r]
+            if h == h0 or h == h1:
+                continue
+            if h0 < 0:
+                h0 = h
             else:
-                e3 = h
+                h1 = h
+            k = 0
+            for t in (p - 1, p + 1, p - w, p + w):
+                if b[HEAD, t] == h and b[COLOR, t] == c:
+                    k += 1
+            n1 = np.int64(b[LIBS, h]) - k
+            if n1 > 0:
+                s1 = np.int64(b[LSUM, h]) - k * p
+                if s1 * s1 == n1 * (np.int64(b[LSQ, h]) - k * p * p):
+                    n = _queue(ws, stamp, n, s1 // n1)
     place(b, st, zob, p, c)
     _shift_code(ws, w, p, c)
     n = _queue(ws, stamp, n, p)
@@ -614,17 +600,22 @@ def do_move(b, st, zob, ws, table, cidx, p: int, c: int) -> int:
         # classes 0, 1 and 2-or-more matter, and the neighbour groups' single liberties were
         # queued above
         n = _queue_libs_if_low(b, ws, w, stamp, n, p)
+    # enemy groups: captured (their stones are empty now, the NEXT ring intact) or with at
+    # most two liberties left
+    captured = False
     for e in (e0, e1, e2, e3):
         if e >= 0:
-            n = _queue_libs_if_low(b, ws, w, stamp, n, e)
-    if c0 >= 0:
-        ws[HMARK, b[HEAD, p]] = stamp  # the mover's group: its liberties were queued above
-        for g in (c0, c1, c2, c3):
-            if g >= 0:
-                _mark_captured(ws, b, w, stamp, g, o)
-        for g in (c0, c1, c2, c3):
-            if g >= 0:
-                n = _queue_captured(b, ws, w, stamp, n, g, c)
+            if b[COLOR, e] == EMPTY:
+                if not captured:
+                    captured = True
+                    ws[HMARK, b[HEAD, p]] = stamp  # the mover's group: its liberties were queued above
+                _mark_captured(ws, b, w, stamp, e, o)
+            else:
+                n = _queue_libs_if_low(b, ws, w, stamp, n, e)
+    if captured:
+        for e in (e0, e1, e2, e3):
+            if e >= 0 and b[COLOR, e] == EMPTY:
+                n = _queue_captured(b, ws, w, stamp, n, e, c)
     _update(b, ws, w, n, table, cidx)
     # p's diagonal neighbours: a new neighbourhood code, but their context can only have
     # changed through a group whose liberties were queued above
