@@ -441,19 +441,6 @@ def _queue_libs_if_low(b: np.ndarray, ws: np.ndarray, w: int, stamp: int, n: int
 
 
 @kernel
-def _queue_all_libs(b: np.ndarray, ws: np.ndarray, w: int, stamp: int, n: int, h: int) -> int:
-    s = h
-    while True:
-        for r in (s - 1, s + 1, s - w, s + w):
-            if b[COLOR, r] == EMPTY:
-                n = _queue(ws, stamp, n, r)
-        s = b[NEXT, s]
-        if s == h:
-            break
-    return n
-
-
-@kernel
 def _update(b: np.ndarray, ws: np.ndarray, w: int, n: int, table: np.ndarray, cidx: np.ndarray) -> None:
     """Recompute the context and both base values of the n queued points."""
     for i in range(n):
