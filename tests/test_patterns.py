@@ -409,6 +409,13 @@ def test_incremental_values_agree_with_recomputation() -> None:
         for _ in range(n):
             b, st = K.new_board(size, False)
             assert PP.checked_playout(b, st, K.ZOBRIST, 600, cp.table, cp.cidx, ws) == 0
+    # from the middle of games (as in the MCTS), one workspace across board sizes
+    cp = PT.compiled(name="montegnu")
+    moves = np.zeros(100, dtype=np.int32)
+    for i in range(200):
+        b, st = K.new_board((5, 9, 2, 13)[i % 4], False)
+        run_playout(b, st, K.ZOBRIST, 5 + i % 50, moves)
+        assert PP.checked_playout(b, st, K.ZOBRIST, 600, cp.table, cp.cidx, ws) == 0
 
 
 def _first_moves(pos: Position, cp, n: int, seed: int) -> np.ndarray:
