@@ -132,8 +132,13 @@ def _extra_libs(b: np.ndarray, w: int, q: int, x: int, n: int, a: int, bb: int) 
 
 
 @kernel
-def _context_slow(b: np.ndarray, w: int, q: int, c: int) -> int:
-    """point_context with the liberties freed by capturing stones away from q (rare)."""
+def _context_full(b: np.ndarray, w: int, q: int, c: int) -> int:
+    """point_context for a point with at most one empty neighbour.
+
+    Each neighbour group's liberties other than q come from its pseudo-liberty sums;
+    up to two distinct liberties are tracked per side, and liberties freed by captured
+    stones that do not touch q are found by walking the captured group (rare).
+    """
     o = 3 - c
     cn = 0
     ca = -1
@@ -243,92 +248,7 @@ def point_context(b: np.ndarray, w: int, q: int, c: int) -> int:
         ctx = OSAFE | XSAFE | (2 << 8)
         ctx |= (ccap if ccap < 3 else 3) << OCAP_SHIFT
         return ctx | ((xcap if xcap < 3 else 3) << XCAP_SHIFT)
-    cn = 0
-    ca = -1
-    on = 0
-    oa = -1
-    ccap = 0
-    xcap = 0
-    slow = False
-    h0 = -1
-    h1 = -1
-    h2 = -1
-    for r in (q - 1, q + 1, q - w, q + w):
-        col = b[COLOR, r]
-        if col == EMPTY:
-            if cn < 2 and r != ca:
-                if cn == 0:
-                    ca = r
-                cn += 1
-            if on < 2 and r != oa:
-                if on == 0:
-                    oa = r
-                on += 1
-            continue
-        if col == BORDER:
-            continue
-        h = b[HEAD, r]
-        if h == h0 or h == h1 or h == h2:
-            continue
-        if h0 < 0:
-            h0 = h
-        elif h1 < 0:
-            h1 = h
-        else:
-            h2 = h
-        k = 0
-        for t in (q - 1, q + 1, q - w, q + w):
-            if b[HEAD, t] == h and b[COLOR, t] == col:
-                k += 1
-        n1 = np.int64(b[LIBS, h]) - k
-        if n1 == 0:
-            # q is the group's only liberty: the other colour captures it there
-            sz = np.int64(b[GSIZE, h])
-            if sz > k:
-                slow = True
-            if col == c:
-                xcap += sz
-                for t in (q - 1, q + 1, q - w, q + w):
-                    if b[HEAD, t] == h and b[COLOR, t] == col and on < 2 and t != oa:
-                        if on == 0:
-                            oa = t
-                        on += 1
-            else:
-                ccap += sz
-                for t in (q - 1, q + 1, q - w, q + w):
-                    if b[HEAD, t] == h and b[COLOR, t] == col and cn < 2 and t != ca:
-                        if cn == 0:
-                            ca = t
-                        cn += 1
-        else:
-            s1 = np.int64(b[LSUM, h]) - k * q
-            q1 = np.int64(b[LSQ, h]) - k * q * q
-            if s1 * s1 == n1 * q1:
-                lib = s1 // n1
-                if col == c:
-                    if cn < 2 and lib != ca:
-                        if cn == 0:
-                            ca = lib
-                        cn += 1
-                elif on < 2 and lib != oa:
-                    if on == 0:
-                        oa = lib
-                    on += 1
-            elif col == c:
-                cn = 2
-            else:
-                on = 2
-    if slow and (cn < 2 or on < 2):
-        return _context_slow(b, w, q, c)
-    ctx = (ccap if ccap < 3 else 3) << OCAP_SHIFT
-    ctx |= (xcap if xcap < 3 else 3) << XCAP_SHIFT
-    if cn >= 2:
-        ctx |= OSAFE
-    if on >= 2:
-        ctx |= XSAFE
-    if on == 0:
-        ctx |= XSUICIDE
-    return ctx | (cn << 8)
+    return _context_full(b, w, q, c)
 
 
 @njit(cache=True, nogil=True, inline="always")
