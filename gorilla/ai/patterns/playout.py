@@ -131,6 +131,23 @@ def _extra_libs(b: np.ndarray, w: int, q: int, x: int, n: int, a: int, bb: int) 
     return n, a, bb
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _libs_besides(b: np.ndarray, w: int, q: int, h: int, col: int) -> int:
+    """The liberties other than q of group h (colour col) next to q: the point when there is
+    one, -1 for two or more, 0 for none (q is its last; point 0 is off the board)."""
+    k = 0
+    for t in (q - 1, q + 1, q - w, q + w):
+        if b[HEAD, t] == h and b[COLOR, t] == col:
+            k += 1
+    n1 = np.int64(b[LIBS, h]) - k
+    if n1 == 0:
+        return 0
+    s1 = np.int64(b[LSUM, h]) - k * q
+    if s1 * s1 == n1 * (np.int64(b[LSQ, h]) - k * q * q):
+        return s1 // n1
+    return -1
+
+
 @kernel
 def _context_full(b: np.ndarray, w: int, q: int, c: int) -> int:
     """point_context for a point with at most one empty neighbour.
@@ -168,12 +185,8 @@ def _context_full(b: np.ndarray, w: int, q: int, c: int) -> int:
             h1 = h
         else:
             h2 = h
-        k = 0
-        for t in (q - 1, q + 1, q - w, q + w):
-            if b[COLOR, t] == col and b[HEAD, t] == h:
-                k += 1
-        n1 = np.int64(b[LIBS, h]) - k
-        if n1 == 0:
+        lib = _libs_besides(b, w, q, h, col)
+        if lib == 0:
             sz = np.int64(b[GSIZE, h])
             if col == c:
                 xcap += sz
@@ -185,19 +198,15 @@ def _context_full(b: np.ndarray, w: int, q: int, c: int) -> int:
                 for t in (q - 1, q + 1, q - w, q + w):
                     if b[COLOR, t] == col and b[HEAD, t] == h:
                         cn, ca, cb = _addlib(cn, ca, cb, t)
-        else:
-            s1 = np.int64(b[LSUM, h]) - k * q
-            q1 = np.int64(b[LSQ, h]) - k * q * q
-            if s1 * s1 == n1 * q1:
-                lib = s1 // n1
-                if col == c:
-                    cn, ca, cb = _addlib(cn, ca, cb, lib)
-                else:
-                    on, oa, ob = _addlib(on, oa, ob, lib)
-            elif col == c:
-                cn = 2
+        elif lib > 0:
+            if col == c:
+                cn, ca, cb = _addlib(cn, ca, cb, lib)
             else:
-                on = 2
+                on, oa, ob = _addlib(on, oa, ob, lib)
+        elif col == c:
+            cn = 2
+        else:
+            on = 2
     if cn < 2 and ccap > 0:
         cn, ca, cb = _extra_libs(b, w, q, c, cn, ca, cb)
     if on < 2 and xcap > 0:
@@ -484,15 +493,9 @@ def do_move(b, st, zob, ws, table, cidx, p: int, c: int) -> int:
                 h0 = h
             else:
                 h1 = h
-            k = 0
-            for t in (p - 1, p + 1, p - w, p + w):
-                if b[HEAD, t] == h and b[COLOR, t] == c:
-                    k += 1
-            n1 = np.int64(b[LIBS, h]) - k
-            if n1 > 0:
-                s1 = np.int64(b[LSUM, h]) - k * p
-                if s1 * s1 == n1 * (np.int64(b[LSQ, h]) - k * p * p):
-                    n = _queue(ws, stamp, n, s1 // n1)
+            lib = _libs_besides(b, w, p, h, c)
+            if lib > 0:
+                n = _queue(ws, stamp, n, lib)
     place(b, st, zob, p, c)
     _shift_code(ws, w, p, c)
     n = _queue(ws, stamp, n, p)
