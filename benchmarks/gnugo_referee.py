@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gorilla.gtp.client import GtpClient  # noqa: E402
-from gorilla.gtp.referee import Referee, gnugo_command, gorilla_command  # noqa: E402
+from gorilla.match.gtp_client import GtpClient  # noqa: E402
+from gorilla.match.referee import Referee, gnugo_command, gorilla_command  # noqa: E402
 
 GNUGO = ("/usr/games/gnugo", "gnugo")
 

@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gorilla.ai.agent import Budget  # noqa: E402
-from gorilla.ai.mcts import MCTSAgent  # noqa: E402
+from gorilla.ai.mcts.agent import MCTSAgent  # noqa: E402
 from gorilla.rules.game import Game  # noqa: E402
 
 

@@ -6,7 +6,7 @@ thread) for each playout policy, on 9x9 and 19x19, from the empty board
 reasonable moves (closer to the end of a game).
 
 Agreement: N seeded games that GNU Go plays to two passes from openings with
-random moves mixed in (:func:`gorilla.gtp.selfplay.finished_game`); for each
+random moves mixed in (:func:`gorilla.match.selfplay.finished_game`); for each
 policy, how often Gorilla's dead-stone list equals GNU Go's
 ``final_status_list dead``, how often the area scores (komi 7.5) are equal,
 and the mean over games of the smallest distance of a string's opponent share
@@ -71,9 +71,9 @@ def speed(size: int, policy: str, seconds: float) -> tuple[float, float]:
 
 
 def agreement(n: int, playouts: int, policies: list[str]) -> None:
-    from gorilla.gtp.client import GtpClient
-    from gorilla.gtp.referee import gnugo_command
-    from gorilla.gtp.selfplay import finished_game
+    from gorilla.match.gtp_client import GtpClient
+    from gorilla.match.referee import gnugo_command
+    from gorilla.match.selfplay import finished_game
 
     path = next((p for p in GNUGO if shutil.which(p)), None)
     if path is None:

@@ -29,10 +29,10 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from gorilla.ai import patterns as PT
-from gorilla.ai.mcts_patterns import PAT3
-from gorilla.ai.mcts_playout import heavy_playout
-from gorilla.ai.patterns.playout import MAX_MOVES, new_workspace, run_pattern_playout
+from gorilla.ai.playout import catalog as PT
+from gorilla.ai.playout.heavy import heavy_playout
+from gorilla.ai.playout.pat3 import PAT3
+from gorilla.ai.playout.pattern import MAX_MOVES, new_workspace, run_pattern_playout
 from gorilla.rules import board as K
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from gorilla.ai.playout import run_playout
+from gorilla.ai.playout.light import run_playout
 from gorilla.rules import board as K
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

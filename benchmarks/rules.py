@@ -102,7 +102,7 @@ def bench_game(size: int, seconds: float) -> tuple[float, int]:
 
 def bench_gtp(size: int, gnugo: str, games: int = 3) -> tuple[float, float, int]:
     """GTP play moves/s into Gorilla and into GNU Go for the same random games."""
-    from gorilla.gtp.client import GtpClient
+    from gorilla.match.gtp_client import GtpClient
     from gorilla.rules.coords import format_vertex
 
     records = []
@@ -119,13 +119,13 @@ def bench_gtp(size: int, gnugo: str, games: int = 3) -> tuple[float, float, int]
         [gnugo, "--mode", "gtp", "--chinese-rules"],
     ):
         with GtpClient(argv) as eng:
-            eng.command(f"boardsize {size}")
+            eng.send(f"boardsize {size}")
             n = 0
             t0 = time.perf_counter()
             for rec in records:
-                eng.command("clear_board")
+                eng.send("clear_board")
                 for color, vtx in rec:
-                    eng.command(f"play {color} {vtx}")
+                    eng.send(f"play {color} {vtx}")
                     n += 1
             rates.append(n / (time.perf_counter() - t0))
     return rates[0], rates[1], sum(len(r) for r in records)

@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gorilla.ai.agent import Agent, Budget, make_agent  # noqa: E402
-from gorilla.gtp.client import GtpClient  # noqa: E402
+from gorilla.match.gtp_client import GtpClient  # noqa: E402
 from gorilla.rules.board import BLACK, RESIGN, WHITE  # noqa: E402
 from gorilla.rules.coords import format_vertex, parse_vertex  # noqa: E402
 from gorilla.rules.game import Game  # noqa: E402
@@ -49,24 +49,24 @@ class GnuGo:
             [path, "--mode", "gtp", "--level", str(level), "--chinese-rules", "--komi", str(komi)]
         )
         self.size = size
-        self.gtp.command(f"boardsize {size}")
-        self.gtp.command(f"komi {komi}")
+        self.gtp.send(f"boardsize {size}")
+        self.gtp.send(f"komi {komi}")
 
     def new_game(self) -> None:
-        self.gtp.command("clear_board")
+        self.gtp.send("clear_board")
 
     def play(self, color: int, move: int) -> None:
         c = "B" if color == BLACK else "W"
-        self.gtp.command(f"play {c} {format_vertex(move, self.size)}")
+        self.gtp.send(f"play {c} {format_vertex(move, self.size)}")
 
     def genmove(self, color: int) -> int:
-        text = self.gtp.command("genmove " + ("B" if color == BLACK else "W")).strip().lower()
+        text = self.gtp.send("genmove " + ("B" if color == BLACK else "W"), None).strip().lower()
         if text == "resign":
             return RESIGN
         return parse_vertex(text, self.size)
 
     def dead(self) -> list[int]:
-        text = self.gtp.command("final_status_list dead")
+        text = self.gtp.send("final_status_list dead")
         return [parse_vertex(v, self.size) for v in text.split()]
 
     def close(self) -> None:

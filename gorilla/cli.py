@@ -1,9 +1,9 @@
 """The ``gorilla`` command: dispatches to the GTP engine, matches or the desktop app.
 
-``gorilla gtp ...``   -> :func:`gorilla.gtp.engine.main`
+``gorilla gtp ...``   -> :func:`gorilla.gtp.main.main`
 ``gorilla match ...`` -> :func:`gorilla.match.cli.main`
 ``gorilla little-go-agent ...`` -> :func:`gorilla.littlego.cli.main`
-anything else         -> :func:`gorilla.app.cli.main` (GUI / terminal play)
+anything else         -> :func:`gorilla.launcher.cli.main` (GUI / terminal play)
 
 Sub-commands are imported lazily so that ``gorilla gtp`` never imports pyglet.
 """
@@ -15,11 +15,11 @@ import sys
 from collections.abc import Callable, Sequence
 
 SUBCOMMANDS: dict[str, str] = {
-    "gtp": "gorilla.gtp.engine:main",
+    "gtp": "gorilla.gtp.main:main",
     "match": "gorilla.match.cli:main",
     "little-go-agent": "gorilla.littlego.cli:main",
 }
-DEFAULT = "gorilla.app.cli:main"
+DEFAULT = "gorilla.launcher.cli:main"
 
 
 def _load(target: str) -> Callable[[list[str]], int] | None:

@@ -14,7 +14,8 @@ import pytest
 
 from gorilla.ai.agent import Candidate
 from gorilla.gtp.analysis import info_line
-from gorilla.gtp.engine import GtpEngine, engine_from_args
+from gorilla.gtp.main import engine_from_args
+from gorilla.gtp.protocol import GtpEngine
 from gorilla.rules.coords import parse_vertex
 
 SIZE = 7

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gorilla.app import cli
-from gorilla.app.cli import UsageError, main, parse_args, player_spec
+from gorilla.launcher import cli
+from gorilla.launcher.cli import UsageError, main, parse_args, player_spec
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 
 from gorilla.ai.agent import Agent, Progress
-from gorilla.app.controller import Controller, game_from_sgf, snapshot
+from gorilla.app.controller import Controller
+from gorilla.app.files import game_from_sgf
+from gorilla.app.status_text import status_lines
 from gorilla.rules.board import BLACK, PASS, WHITE
 from gorilla.rules.coords import parse_vertex
 from gorilla.rules.game import Game
@@ -129,7 +131,7 @@ def test_clicks_after_resignation_are_refused():
     assert "over" in c.message.lower()
     assert _state(c) == before
     assert c.score() is None
-    assert any("resigned" in line for line in c.status_lines())
+    assert any("resigned" in line for line in status_lines(c))
 
 
 # --- human vs AI --------------------------------------------------------------------------------
@@ -168,7 +170,7 @@ def test_progress_is_published_for_the_hud():
     drive(c, lambda: c.progress is not None)
     assert c.thinking
     assert c.progress.playouts == 42
-    assert any("thinking" in line and "C3" in line for line in c.status_lines())
+    assert any("thinking" in line and "C3" in line for line in status_lines(c))
     agent.release.set()
     drive(c, lambda: c.game.move_number == 2)
     assert c.progress is None and not c.thinking
@@ -262,7 +264,7 @@ def test_ai_vs_ai_continuous_plays_to_the_end():
     assert c.game.end_reason == "passes"
     sc = c.score()
     assert sc is not None and sc.result == c.game.result
-    assert any(line.startswith("Result:") for line in c.status_lines())
+    assert any(line.startswith("Result:") for line in status_lines(c))
 
 
 # --- end of game --------------------------------------------------------------------------------
@@ -412,7 +414,7 @@ def test_save_and_load_errors_leave_the_game(tmp_path):
 def test_snapshot_is_independent():
     g = Game.new(9)
     g.play(v("D4"))
-    s = snapshot(g)
+    s = g.copy()
     g.play(v("E5"))
     g.dead.add(v("D4"))
     assert s.move_number == 1 and not s.dead
@@ -424,7 +426,7 @@ def test_snapshot_is_independent():
 def test_the_komi_part_of_the_score_line_wraps_as_one_piece():
     c = Controller(_finished_game())
     drive(c, lambda: c.dead_estimated, timeout=60)
-    white = next(line for line in c.status_lines() if line.startswith("White:"))
+    white = next(line for line in status_lines(c) if line.startswith("White:"))
     head, _, tail = white.rpartition(" ")
     assert "komi" in tail and " " not in tail  # "+ 7.5 komi = N" holds only no-break spaces
     assert tail.startswith("+\u00a0") and tail.endswith(f"\u00a0{c.score().white:g}")

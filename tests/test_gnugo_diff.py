@@ -16,8 +16,8 @@ import sys
 
 import pytest
 
-from gorilla.gtp.client import GtpClient
-from gorilla.gtp.referee import Referee, area_score, gnugo_command, gorilla_command
+from gorilla.match.gtp_client import GtpClient
+from gorilla.match.referee import Referee, area_score, gnugo_command, gorilla_command
 
 pytestmark = pytest.mark.gnugo
 

@@ -11,7 +11,9 @@ import pytest
 
 from gorilla.ai.agent import Agent
 from gorilla.ai.random_agent import RandomAgent
-from gorilla.gtp.engine import GtpEngine, GtpError, Streaming, body, preprocess
+from gorilla.gtp import analysis, commands
+from gorilla.gtp.main import make_engine as wire_engine
+from gorilla.gtp.protocol import GtpEngine, GtpError, Streaming, body, preprocess
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
 from gorilla.rules.coords import parse_vertex
 from gorilla.rules.game import Game
@@ -19,7 +21,7 @@ from gorilla.rules.sgf import save_sgf
 
 
 def make_engine(size: int = 9, rules: str = "chinese", agent: Agent | None = None) -> GtpEngine:
-    return GtpEngine(Game.new(size, rules), agent or RandomAgent(seed=7), load_analysis=False)
+    return wire_engine(Game.new(size, rules), agent or RandomAgent(seed=7), with_analysis=False)
 
 
 def ok(engine: GtpEngine, line: str) -> str:
@@ -447,7 +449,7 @@ def test_final_score_and_status_on_a_settled_board() -> None:
 
 
 def test_seki_stones_found_and_dame_is_not_seki() -> None:
-    from gorilla.gtp.status import seki_stones
+    from gorilla.ai.tactics import seki_stones
     from gorilla.rules.position import Position
 
     pos = Position.from_diagram(
@@ -575,22 +577,15 @@ def test_register_adds_commands_and_handler_errors_are_answers() -> None:
         e.register("two words", echo)
 
 
-def test_analysis_module_registers_at_start_up(monkeypatch) -> None:
-    import sys
-    import types
-
-    fake = types.ModuleType("gorilla.gtp.analysis")
-    calls = []
-
-    def register(engine: GtpEngine) -> None:
-        calls.append(engine)
-        engine.register("lz-analyze", lambda eng, args: "fake")
-
-    fake.register = register
-    monkeypatch.setitem(sys.modules, "gorilla.gtp.analysis", fake)
-    e = GtpEngine(Game.new(9), RandomAgent(seed=1))
-    assert calls == [e]
-    assert ok(e, "lz-analyze") == "fake"
+def test_the_protocol_core_knows_no_command_and_the_wiring_registers_both_sets() -> None:
+    bare = GtpEngine(Game.new(9), RandomAgent(seed=1))
+    assert bare.commands == {}
+    assert err(bare, "name") == "unknown command"
+    e = wire_engine(Game.new(9), RandomAgent(seed=1))
+    assert set(e.commands) == set(commands.COMMANDS) | set(analysis.COMMANDS)
+    assert "lz-analyze" in ok(e, "list_commands").split()
+    plain = wire_engine(Game.new(9), RandomAgent(seed=1), with_analysis=False)
+    assert "lz-analyze" not in plain.commands and "genmove" in plain.commands
 
 
 # --- streaming responses -------------------------------------------------------------------------

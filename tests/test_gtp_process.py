@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from gorilla.gtp.client import GtpClient
+from gorilla.match.gtp_client import GtpClient
 
 GTP = [sys.executable, "-m", "gorilla", "gtp"]
 
@@ -86,7 +86,7 @@ def test_binary_junk_huge_lines_and_eof_mid_line_do_not_crash() -> None:
 
 def test_client_drives_a_game_and_state_survives_errors() -> None:
     with GtpClient([*GTP, "--size", "5", "--komi", "0.5"]) as gtp:
-        assert gtp.command("name") == "Gorilla"
+        assert gtp.send("name") == "Gorilla"
         for cmd in (
             "play b C3",
             "play w C4",
@@ -96,15 +96,15 @@ def test_client_drives_a_game_and_state_survives_errors() -> None:
             "play w D3",
             "play b B4",
         ):
-            gtp.command(cmd)
-        board = (gtp.command("list_stones black"), gtp.command("list_stones white"))
+            gtp.send(cmd)
+        board = (gtp.send("list_stones black"), gtp.send("list_stones white"))
         for bad in ("play b C3", "play b Z9", "play purple A1", "boardsize 0", "frobnicate", "play w C4"):
-            ok, _ = gtp.send(bad)
+            ok, _ = gtp.ask(bad)
             assert not ok
-        assert (gtp.command("list_stones black"), gtp.command("list_stones white")) == board
-        assert gtp.command("captures black") == "1"  # B4 took C4
-        assert gtp.command("is_legal white C4") == "0"  # ko
-        assert "C" in gtp.command("showboard")
+        assert (gtp.send("list_stones black"), gtp.send("list_stones white")) == board
+        assert gtp.send("captures black") == "1"  # B4 took C4
+        assert gtp.send("is_legal white C4") == "0"  # ko
+        assert "C" in gtp.send("showboard")
 
 
 BAD_FLAGS = [

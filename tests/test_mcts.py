@@ -8,8 +8,8 @@ import time
 import pytest
 
 from gorilla.ai.agent import Budget, Progress, make_agent
-from gorilla.ai.mcts import MCTSAgent
-from gorilla.ai.mcts_time import Clock
+from gorilla.ai.mcts.agent import MCTSAgent
+from gorilla.ai.mcts.clock import Clock
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
 from gorilla.rules.coords import parse_vertex
 from gorilla.rules.game import Game

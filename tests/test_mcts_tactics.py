@@ -1,8 +1,8 @@
-"""Ladder reading used by the MCTS priors (gorilla.ai.mcts_tactics)."""
+"""Ladder reading used by the MCTS priors (gorilla.ai.tactics)."""
 
 from __future__ import annotations
 
-from gorilla.ai.mcts_tactics import atari_works, ladder_dead
+from gorilla.ai.tactics import atari_works, ladder_dead
 from gorilla.rules import board as K
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import parse_vertex

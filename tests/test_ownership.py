@@ -6,7 +6,7 @@ on the first line, a two-eyed (pass-alive) group beside a dead stone, and a
 seki. The GNU Go tests compare the dead-stone lists of Gorilla's GTP engine
 (``final_status_list dead``, which calls ``dead_stones``) and its
 ``final_score`` with GNU Go 3.8's on those positions and on games that GNU
-Go finished itself from seeded random openings (``gorilla.gtp.selfplay``).
+Go finished itself from seeded random openings (``gorilla.match.selfplay``).
 """
 
 from __future__ import annotations
@@ -22,11 +22,12 @@ from gorilla.ai.ownership import (
     dead_stones,
     ownership,
     pass_alive,
+    status_lists,
     string_estimates,
 )
 from gorilla.ai.random_agent import RandomAgent
-from gorilla.gtp.engine import GtpEngine
-from gorilla.gtp.status import status_lists
+from gorilla.gtp.main import make_engine
+from gorilla.gtp.protocol import GtpEngine
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import format_vertex, parse_vertex
 from gorilla.rules.game import Game
@@ -109,7 +110,7 @@ def game_of(diagram: str, komi: float = 7.5) -> Game:
 
 
 def engine_of(game: Game) -> GtpEngine:
-    return GtpEngine(game, RandomAgent(seed=1), load_analysis=False)
+    return make_engine(game, RandomAgent(seed=1), with_analysis=False)
 
 
 def gtp(engine: GtpEngine, line: str) -> str:
@@ -217,8 +218,8 @@ def test_gtp_final_status_and_score_use_the_estimate() -> None:
 
 # --- against GNU Go ------------------------------------------------------------------------------
 def _gnugo(path: str):
-    from gorilla.gtp.client import GtpClient
-    from gorilla.gtp.referee import gnugo_command
+    from gorilla.match.gtp_client import GtpClient
+    from gorilla.match.referee import gnugo_command
 
     return GtpClient(gnugo_command(path))
 
@@ -229,17 +230,17 @@ def test_drawn_positions_match_gnugo(gnugo_path: str, diagram: str) -> None:
     game = game_of(diagram)
     gnugo = _gnugo(gnugo_path)
     try:
-        gnugo.command("boardsize 9")
-        gnugo.command("clear_board")
-        gnugo.command("komi 7.5")
+        gnugo.send("boardsize 9")
+        gnugo.send("clear_board")
+        gnugo.send("komi 7.5")
         for color, name in ((BLACK, "black"), (WHITE, "white")):
             for p in game.position.stones(color):
-                gnugo.command(f"play {name} {format_vertex(p, 9)}")
+                gnugo.send(f"play {name} {format_vertex(p, 9)}")
         e = engine_of(game)
         for status in ("dead", "seki"):
-            ref = set(gnugo.command(f"final_status_list {status}").split())
+            ref = set(gnugo.send(f"final_status_list {status}").split())
             assert set(gtp(e, f"final_status_list {status}").split()) == ref, status
-        assert gtp(e, "final_score") == gnugo.command("final_score")
+        assert gtp(e, "final_score") == gnugo.send("final_score")
     finally:
         gnugo.close()
 
@@ -257,7 +258,7 @@ def test_games_finished_by_gnugo_match_its_dead_stones_and_score(gnugo_path: str
     Gorilla's GTP ``final_status_list dead``) and ``final_score`` must be
     GNU Go's.
     """
-    from gorilla.gtp.selfplay import finished_game
+    from gorilla.match.selfplay import finished_game
 
     gnugo = _gnugo(gnugo_path)
     compared = []
@@ -269,7 +270,7 @@ def test_games_finished_by_gnugo_match_its_dead_stones_and_score(gnugo_path: str
             est = string_estimates(fg.game, playouts=PLAYOUTS)
             if any(0.3 < s.opponent_share < 0.7 for s in est if not s.pass_alive):
                 continue
-            e = GtpEngine(fg.game, RandomAgent(seed=1), load_analysis=False)
+            e = make_engine(fg.game, RandomAgent(seed=1), with_analysis=False)
             ours = sorted(parse_vertex(t, 9) for t in gtp(e, "final_status_list dead").split())
             assert names(ours) == names(fg.engine_dead), f"seed {seed}\n{fg.game.position}"
             assert gtp(e, "final_score") == fg.engine_score, f"seed {seed}"

@@ -15,9 +15,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gorilla.ai import patterns as PT
-from gorilla.ai.patterns import playout as PP
-from gorilla.ai.patterns.compile import (
+from gorilla.ai.playout import catalog as PT
+from gorilla.ai.playout import pattern as PP
+from gorilla.ai.playout.database import PROPERTIES, PatternError, load_database, parse_database
+from gorilla.ai.playout.light import run_playout
+from gorilla.ai.playout.tables import (
     C_EDGE,
     C_EMPTY,
     C_OPP,
@@ -29,8 +31,6 @@ from gorilla.ai.patterns.compile import (
     compile_database,
     matching_configs,
 )
-from gorilla.ai.patterns.database import PROPERTIES, PatternError, load_database, parse_database
-from gorilla.ai.playout import run_playout
 from gorilla.rules import board as K
 from gorilla.rules.board import BLACK, EMPTY, PASS, WHITE
 from gorilla.rules.position import Position
@@ -256,7 +256,7 @@ def test_nothing_half_loaded_is_used(tmp_path: Path) -> None:
     f.write_text(ANY + ":5\n\noOo\nO*O\noO\n\n:0\n", encoding="utf-8")  # broken after a good pattern
     with pytest.raises(PatternError, match=r"mine.db:9: "):
         PT.compiled(file=f)
-    from gorilla.ai.mcts import MCTSAgent
+    from gorilla.ai.mcts.agent import MCTSAgent
 
     with pytest.raises(ValueError, match=r"mine.db:9: "):
         MCTSAgent(patterns=str(f))
@@ -583,7 +583,7 @@ def test_mcts_agent_uses_the_pattern_playouts() -> None:
 
 
 def test_gtp_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from gorilla.gtp.engine import engine_from_args, main
+    from gorilla.gtp.main import engine_from_args, main
 
     assert main(["--mc-list-patterns"]) == 0
     out = capsys.readouterr().out
@@ -617,7 +617,7 @@ def test_gtp_engine_plays_with_a_loaded_database(tmp_path: Path) -> None:
 
 
 def test_match_app_and_little_go_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from gorilla.app import cli as app
+    from gorilla.launcher import cli as app
     from gorilla.littlego import cli as lg
     from gorilla.match import cli as match
 

@@ -24,7 +24,9 @@ import numpy as np
 import pytest
 
 from gorilla.ai.agent import Agent
-from gorilla.app.controller import Controller, game_from_sgf
+from gorilla.app.controller import Controller
+from gorilla.app.files import game_from_sgf
+from gorilla.app.status_text import status_lines
 from gorilla.gui.meshes import STONE_HALF_HEIGHT
 from gorilla.rules.board import BLACK, EMPTY, PASS, WHITE
 from gorilla.rules.coords import parse_vertex
@@ -295,7 +297,7 @@ def test_right_click_passes_and_illegal_clicks_say_why(make):
     h.click_point("C3")  # occupied
     assert h.c.game.move_number == 2
     assert "Illegal move at C3" in h.c.message
-    assert any("Illegal move at C3" in line for line in h.c.status_lines())
+    assert any("Illegal move at C3" in line for line in status_lines(h.c))
     h.press(h.key.P)  # p passes too
     assert (h.c.game.moves[-1].color, h.c.game.moves[-1].point) == (BLACK, PASS)
     assert h.c.game.over  # two passes

@@ -99,7 +99,7 @@ class Agent(ABC):
 AGENTS: dict[str, str] = {
     "random": "gorilla.ai.random_agent:RandomAgent",
     "montecarlo": "gorilla.ai.montecarlo:MonteCarloAgent",
-    "mcts": "gorilla.ai.mcts:MCTSAgent",
+    "mcts": "gorilla.ai.mcts.agent:MCTSAgent",
     "alphabeta": "gorilla.ai.alphabeta:AlphaBetaAgent",
     "greedy": "gorilla.ai.baselines:GreedyAgent",
     "aggressive": "gorilla.ai.baselines:AggressiveAgent",

@@ -24,7 +24,6 @@ negated).
 
 from __future__ import annotations
 
-import copy
 import threading
 from dataclasses import dataclass, field
 
@@ -88,7 +87,7 @@ def _mcts(
     progress: ProgressFn | None,
     seed: int | None,
 ) -> Evaluation:
-    from gorilla.ai.mcts import MCTSAgent
+    from gorilla.ai.mcts.agent import MCTSAgent
 
     n = len(game.legal_moves())
     if budget is None or (budget.playouts is None and budget.seconds is None):
@@ -130,14 +129,6 @@ def evaluate(
     return _mcts(game, games, budget, cancel, progress, seed)
 
 
-def _game_at(game: Game, n: int) -> Game:
-    g = copy.deepcopy(game)
-    g.goto(n)
-    if g.move_number != n:
-        raise ValueError(f"cannot go to move {n}")
-    return g
-
-
 def points_lost(
     game: Game,
     move_number: int,
@@ -156,7 +147,7 @@ def points_lost(
     played = game.moves[move_number - 1].point
     if played < 0:
         raise ValueError(f"move {move_number} is not a board move")
-    before = _game_at(game, move_number - 1)
+    before = game.at(move_number - 1)
     ev = evaluate(before, kind, games, turns, budget, cancel, None, seed)
     if ev.best not in ev.values:
         raise ValueError("evaluation cancelled")
@@ -167,7 +158,7 @@ def points_lost(
     elif kind == "flat":
         raise ValueError("evaluation cancelled")
     else:
-        after = _game_at(game, move_number)
+        after = game.at(move_number)
         if after.over:
             margin = after.score().margin
             score = margin if before.to_move == BLACK else -margin

@@ -10,9 +10,9 @@ after the two passes that ended the game. One numba ``nogil`` kernel,
 calls it once, or in batches when a ``cancel`` event has to be watched.
 
 Three playout policies (``policy=``): ``"heavy"``, the MCTS's heavy playouts
-(:func:`gorilla.ai.mcts_playout.heavy_playout`: tactics, 3x3 patterns, no
+(:func:`gorilla.ai.playout.heavy.heavy_playout`: tactics, 3x3 patterns, no
 self-atari of two or more stones), the default; ``"light"``, uniform
-reasonable moves (:func:`gorilla.ai.playout.run_playout`); and ``"safe"``,
+reasonable moves (:func:`gorilla.ai.playout.light.run_playout`); and ``"safe"``,
 light moves with the heavy self-atari filter. Light playouts fill the shared
 liberties of a seki and kill one side of it (in 20 of 20 seeds on the seki in
 ``tests/test_ownership.py``); heavy and safe ones leave it standing. On games
@@ -34,8 +34,9 @@ string that is *pass-alive* (Benson's unconditional life: two vital regions
 the opponent cannot take even if its owner passes forever, i.e. two real
 eyes) is never dead, whatever the playouts say; this is :func:`pass_alive`, a
 second small kernel over the same board arrays. Seki stones stay alive
-because the heavy playouts leave a seki standing; the GTP seki detector
-(:mod:`gorilla.gtp.status`) then names them.
+because the heavy playouts leave a seki standing; the seki detector
+(:func:`gorilla.ai.tactics.seki_stones`) then names them, and :func:`status_lists`
+gives every stone its final status (GTP ``final_status_list``).
 """
 
 from __future__ import annotations
@@ -47,9 +48,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from gorilla.ai.mcts_patterns import PAT3
-from gorilla.ai.mcts_playout import heavy_playout, safe_move
-from gorilla.ai.playout import run_playout
+from gorilla.ai.playout.heavy import heavy_playout, safe_move
+from gorilla.ai.playout.light import run_playout
+from gorilla.ai.playout.pat3 import PAT3
+from gorilla.ai.tactics import seki_stones
 from gorilla.rules import board as K
 from gorilla.rules.board import (
     BLACK,
@@ -405,3 +407,27 @@ __all__ = [
     "string_estimates",
     "StringEstimate",
 ]
+
+
+# --- final status ---------------------------------------------------------------------
+
+STATUSES = ("alive", "dead", "seki")
+
+
+def estimate_dead(game: Game) -> list[int]:
+    """Dead stones: the game's marked ones, else the estimate of :func:`dead_stones`."""
+    if game.dead:
+        return sorted(game.dead)
+    return sorted(int(p) for p in dead_stones(game))
+
+
+def status_lists(game: Game) -> dict[str, list[int]]:
+    """Stones by final status: {'alive': [...], 'dead': [...], 'seki': [...]}."""
+    pos = game.position
+    dead = [p for p in estimate_dead(game) if pos.color_at(p) in (BLACK, WHITE)]
+    seki = set(seki_stones(pos, dead))
+    colors = pos.b[K.COLOR]
+    stones = [int(p) for p in np.flatnonzero((colors == BLACK) | (colors == WHITE))]
+    dead_set = set(dead)
+    alive = [p for p in stones if p not in dead_set and p not in seki]
+    return {"alive": alive, "dead": sorted(dead_set), "seki": sorted(seki)}

@@ -3,7 +3,9 @@
 The window (or the terminal front end) only turns input into requests —
 ``click``, ``pass_turn``, ``undo``, ``reset``, ``advance`` ... — and draws
 what the controller exposes: ``game``, ``message``, ``progress``,
-``evaluation``, ``control_map()``, ``score()``, ``status_lines()``.
+``evaluation``, ``control_map()``, ``score()``; the panel's text is
+:func:`gorilla.app.status_text.status_lines`. Files and the autosave thread are
+in :mod:`gorilla.app.files`, the worker-thread task in :mod:`gorilla.app.tasks`.
 
 Threading model: every long computation (an AI move, an evaluation, the
 dead-stone estimate) runs on its own daemon worker thread against a
@@ -18,178 +20,28 @@ No pyglet here: plain Python, usable from the terminal and from tests.
 from __future__ import annotations
 
 import contextlib
-import copy
-import dataclasses
 import os
-import tempfile
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from gorilla.ai.agent import Agent, Progress, make_agent
+from gorilla.app.files import Autosaver, game_from_sgf, game_to_sgf, reason, write_atomic
+from gorilla.app.tasks import Task
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
 from gorilla.rules.coords import format_vertex
 from gorilla.rules.game import Game
-from gorilla.rules.position import IllegalMove, opponent
+from gorilla.rules.position import IllegalMove
 from gorilla.rules.scoring import Score
 
 COLOR_NAME = {BLACK: "Black", WHITE: "White"}
+
 DEFAULT_EVAL_GAMES = 10
 DEFAULT_EVAL_TURNS = 3
 DEAD_STONE_PLAYOUTS = 200
-
-
-def default_autosave_path() -> str:
-    """``$GORILLA_AUTOSAVE`` or ``~/.local/share/gorilla/autosave.sgf``."""
-    env = os.environ.get("GORILLA_AUTOSAVE")
-    if env:
-        return os.path.expanduser(env)
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(base, "gorilla", "autosave.sgf")
-
-
-# --- SGF through H1's module (imported lazily: it may be absent in a partial checkout) ---------
-def game_to_sgf(game: Game) -> str:
-    """The game as SGF text."""
-    from gorilla.rules import sgf
-
-    return sgf.save_sgf(game)
-
-
-def game_from_sgf(text: str) -> Game:
-    """A game read from SGF text; raises ValueError with a one-line reason."""
-    from gorilla.rules import sgf
-
-    return sgf.parse_sgf(text)
-
-
-def write_atomic(path: str, text: str) -> None:
-    """Write text to path through a temporary file and os.replace (never a half-written file)."""
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".gorilla-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)  # mkstemp makes it 0600: give it a saved file's usual mode
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def snapshot(game: Game) -> Game:
-    """An independent copy of game for a worker thread (the GUI keeps playing on the original).
-
-    Positions are never changed in place once on the record (``Game.play``
-    appends a new one), so copying the containers is enough and costs
-    O(moves) pointer copies.
-    """
-    g = copy.copy(game)
-    for name, value in vars(game).items():
-        mutable = isinstance(value, (list, dict, set))  # Counter is a dict
-        if mutable or (dataclasses.is_dataclass(value) and not isinstance(value, type)):  # GameInfo
-            setattr(g, name, copy.copy(value))
-    return g
-
-
-class Autosaver:
-    """Writes the newest snapshot of the game to one SGF file on a background thread.
-
-    The GUI thread only takes a snapshot (microseconds); SGF serialisation and the
-    atomic write happen here. Only the latest submitted game is written, so a burst of
-    moves costs one write. ``flush()`` waits until everything submitted is on disk.
-    """
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.error: str | None = None
-        self.writes = 0
-        self._cond = threading.Condition()
-        self._pending: Game | None = None
-        self._busy = False
-        self._closed = False
-        self._thread: threading.Thread | None = None
-
-    def submit(self, game: Game) -> None:
-        with self._cond:
-            if self._closed:
-                return
-            self._pending = game
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, daemon=True, name="gorilla-autosave")
-                self._thread.start()
-            self._cond.notify_all()
-
-    def _run(self) -> None:
-        while True:
-            with self._cond:
-                while self._pending is None and not self._closed:
-                    self._cond.wait()
-                if self._pending is None:
-                    return
-                game, self._pending = self._pending, None
-                self._busy = True
-            error = None
-            try:
-                write_atomic(self.path, game_to_sgf(game))
-            except Exception as e:  # reported on the GUI thread
-                error = _reason(e)
-            with self._cond:
-                self._busy = False
-                self.writes += 1
-                if error is not None:
-                    self.error = error
-                self._cond.notify_all()
-
-    def flush(self, timeout: float | None = 10.0) -> bool:
-        """Wait until every submitted game is written; False on timeout."""
-        with self._cond:
-            return self._cond.wait_for(lambda: self._pending is None and not self._busy, timeout)
-
-    def close(self) -> None:
-        """Write what is pending, then stop the thread."""
-        self.flush()
-        with self._cond:
-            self._closed = True
-            self._cond.notify_all()
-        if self._thread is not None:
-            self._thread.join(2.0)
-
-
-class _Task:
-    """One background computation with its cancel flag, generation and result."""
-
-    def __init__(self, kind: str, gen: int, fn: Callable[[threading.Event], Any], **data: Any) -> None:
-        self.kind = kind
-        self.gen = gen
-        self.data = data
-        self.cancel = threading.Event()
-        self.done = threading.Event()
-        self.result: Any = None
-        self.error: BaseException | None = None
-        self.started = time.monotonic()
-        self.thread = threading.Thread(target=self._run, args=(fn,), daemon=True, name=f"gorilla-{kind}")
-
-    def _run(self, fn: Callable[[threading.Event], Any]) -> None:
-        try:
-            self.result = fn(self.cancel)
-        except BaseException as e:  # reported on the GUI thread
-            self.error = e
-        finally:
-            self.done.set()
-
-    def start(self) -> _Task:
-        self.thread.start()
-        return self
-
-    def alive(self) -> bool:
-        return self.thread.is_alive()
 
 
 @dataclass
@@ -254,10 +106,10 @@ class Controller:
         self.dead_estimated = False
         self.closed = False
         self._gen = 0  # bumps whenever the game changes: stale results are dropped
-        self._ai: _Task | None = None
-        self._eval: _Task | None = None
-        self._dead: _Task | None = None
-        self._retired: list[_Task] = []  # cancelled tasks still winding down
+        self._ai: Task | None = None
+        self._eval: Task | None = None
+        self._dead: Task | None = None
+        self._retired: list[Task] = []  # cancelled tasks still winding down
         self._seen_progress: object = None
         self._control_cache: tuple[int, np.ndarray] | None = None
         self._start_settings = (game.size, game.ruleset, game.komi, game.handicap)
@@ -292,6 +144,11 @@ class Controller:
         return not self.game.over and self.agents[self.game.to_move] is not None
 
     @property
+    def current_ai_task(self) -> Task | None:
+        """The AI move being searched now, if any."""
+        return self._ai
+
+    @property
     def thinking(self) -> bool:
         return self._ai is not None
 
@@ -309,7 +166,7 @@ class Controller:
         self.message_time = time.monotonic()
         self.version += 1
 
-    def _cancel(self, task: _Task | None) -> None:
+    def _cancel(self, task: Task | None) -> None:
         if task is not None:
             task.cancel.set()
             if task.alive():
@@ -342,7 +199,7 @@ class Controller:
             saver = self._autosaver = Autosaver(self.autosave) if self.autosave else None
         if saver is None or not (self.game.moves or self.game.setup):
             return
-        saver.submit(snapshot(self.game))
+        saver.submit(self.game.copy())
 
     def flush_autosave(self, timeout: float | None = 10.0) -> bool:
         """Wait until the autosave file holds the current game."""
@@ -406,10 +263,10 @@ class Controller:
         self._start_ai(agent)
 
     def _start_ai(self, agent: Agent) -> None:
-        snap = snapshot(self.game)
+        snap = self.game.copy()
         color = self.game.to_move
         gen = self._gen
-        holder: list[_Task] = []
+        holder: list[Task] = []
 
         def on_progress(p: Progress) -> None:
             if holder and self._ai is holder[0] and not holder[0].cancel.is_set():
@@ -418,14 +275,14 @@ class Controller:
         def run(cancel: threading.Event) -> int:
             return agent.select_move(snap, None, cancel, on_progress)
 
-        task = _Task("ai", gen, run, agent=agent, color=color, move_number=self.game.move_number)
+        task = Task("ai", gen, run, agent=agent, color=color, move_number=self.game.move_number)
         holder.append(task)
         self.progress = None
         self._ai = task
         task.start()
         self.version += 1
 
-    def _finish_ai(self, task: _Task) -> None:
+    def _finish_ai(self, task: Task) -> None:
         self.progress = None
         self.version += 1
         game = self.game
@@ -438,7 +295,7 @@ class Controller:
             return  # stale: never play a late answer
         name = COLOR_NAME[task.data["color"]]
         if task.error is not None:
-            self.ai_error = f"{name} AI failed: {_reason(task.error)}"
+            self.ai_error = f"{name} AI failed: {reason(task.error)}"
             self.say(self.ai_error)
             return
         move = int(task.result)
@@ -633,9 +490,9 @@ class Controller:
         except ImportError:
             self.say("The evaluator is not available")
             return
-        snap = snapshot(self.game)
+        snap = self.game.copy()
         engine, games, turns = self.eval_engine, self.eval_games, self.eval_turns
-        holder: list[_Task] = []
+        holder: list[Task] = []
 
         def on_progress(p: Any) -> None:
             if holder and self._eval is holder[0] and not holder[0].cancel.is_set():
@@ -656,18 +513,18 @@ class Controller:
                     lost = None
             return EvaluationView(ev, lost, n)
 
-        task = _Task("eval", self._gen, run)
+        task = Task("eval", self._gen, run)
         holder.append(task)
         self._eval = task
         task.start()
         self.say(f"Evaluating ({engine}, G={games}, T={turns})")
 
-    def _finish_eval(self, task: _Task) -> None:
+    def _finish_eval(self, task: Task) -> None:
         self.eval_progress = None
         if task.gen != self._gen or task.cancel.is_set():
             return
         if task.error is not None:
-            self.say(f"Evaluation failed: {_reason(task.error)}")
+            self.say(f"Evaluation failed: {reason(task.error)}")
             return
         self.evaluation = task.result
         self.show_eval = True
@@ -681,21 +538,21 @@ class Controller:
         except ImportError:
             self.dead_estimated = True
             return
-        snap = snapshot(self.game)
+        snap = self.game.copy()
 
         def run(cancel: threading.Event) -> list[int]:
             return list(ownership.dead_stones(snap, playouts=DEAD_STONE_PLAYOUTS, cancel=cancel))
 
-        self._dead = _Task("dead", self._gen, run).start()
+        self._dead = Task("dead", self._gen, run).start()
         self.version += 1
 
-    def _finish_dead(self, task: _Task) -> None:
+    def _finish_dead(self, task: Task) -> None:
         self.dead_estimated = True
         self.version += 1
         if task.gen != self._gen or task.cancel.is_set():
             return
         if task.error is not None:
-            self.say(f"Dead-stone estimate failed: {_reason(task.error)}")
+            self.say(f"Dead-stone estimate failed: {reason(task.error)}")
             return
         self.game.dead = {int(p) for p in task.result}
         self._autosave()
@@ -732,7 +589,7 @@ class Controller:
         try:
             write_atomic(os.path.expanduser(path), game_to_sgf(self.game))
         except Exception as e:
-            self.say(f"Cannot save {path}: {_reason(e)}")
+            self.say(f"Cannot save {path}: {reason(e)}")
             return
         self.say(f"Saved {path}")
 
@@ -743,7 +600,7 @@ class Controller:
                 text = f.read()
             game = game_from_sgf(text)
         except Exception as e:
-            self.say(f"Cannot load {path}: {_reason(e)}")
+            self.say(f"Cannot load {path}: {reason(e)}")
             return
         self._cancel_all()
         self.game = game
@@ -775,104 +632,3 @@ class Controller:
                     agent.close()
         if self._autosaver is not None:
             self._autosaver.close()
-
-    # --- HUD ----------------------------------------------------------------------------------
-    def status_lines(self) -> list[str]:
-        """The HUD text: side to move, captures, move, rules, AI status, result, message."""
-        game = self.game
-        lines: list[str] = []
-        kind = "AI vs AI" if self.ai_vs_ai else ""
-        players = f"Black: {self.players[BLACK]}  White: {self.players[WHITE]}" + (
-            f"  ({kind})" if kind else ""
-        )
-        lines.append(players)
-        lines.append(
-            f"{game.size}x{game.size} {game.ruleset.name} rules, komi {game.komi:g}"
-            + (f", handicap {game.handicap}" if game.handicap else "")
-        )
-        last = game.last_move
-        last_txt = (
-            f", last {COLOR_NAME[last.color][0]} {format_vertex(last.point, game.size)}" if last else ""
-        )
-        lines.append(f"Move {game.move_number}{last_txt}")
-        lines.append(f"Captures: Black {game.captures(BLACK)}  White {game.captures(WHITE)}")
-        if game.over:
-            lines.extend(self._result_lines())
-        else:
-            c = game.to_move
-            who = "human" if self.is_human(c) else self.players[c]
-            lines.append(f"{COLOR_NAME[c]} to move ({who})")
-            if self.thinking:
-                lines.append(self._thinking_line())
-            elif self.ai_vs_ai and not self.continuous:
-                lines.append("Click or space: next AI move")
-        if self.evaluating:
-            lines.append("Evaluating...")
-        ev = self.evaluation
-        if ev is not None:
-            best = getattr(ev.evaluation, "best", PASS)
-            lines.append(f"Evaluator: best {format_vertex(best, game.size)}")
-            if ev.points_lost is not None and game.last_move is not None:
-                lines.append(f"Last move lost {ev.points_lost:.1f} points")
-        if self.message:
-            lines.append(self.message)
-        return lines
-
-    def _thinking_line(self) -> str:
-        c = self.game.to_move
-        p = self.progress
-        text = f"{COLOR_NAME[c]} ({self.players[c]}) thinking"
-        task = self._ai
-        if task is not None:
-            text += f" {time.monotonic() - task.started:.1f}s"
-        if p is not None:
-            text += f", {100 * p.fraction:.0f}%: best {format_vertex(p.best_move, self.game.size)}"
-            text += f", win {100 * p.winrate:.1f}%, {p.playouts} playouts"
-        return text
-
-    def _result_lines(self) -> list[str]:
-        game = self.game
-        if game.resigned:
-            return [f"{COLOR_NAME[game.resigned]} resigned. Result: {game.result}"]
-        lines = [f"Game over ({game.end_reason})"]
-        if self.estimating:
-            lines.append("Estimating dead stones...")
-        sc = self.score()
-        if sc is not None:
-            lines.extend(_keep_komi_together(ln) for ln in sc.breakdown().splitlines())
-            if game.end_reason == "passes" and sc.method != "stones":
-                lines.append("Click a group to mark it dead or alive")
-        return lines
-
-
-def _keep_komi_together(line: str) -> str:
-    """'... + 7.5 komi = 47.5' with no-break spaces, so a narrow panel wraps before the '+'."""
-    head, sep, tail = line.rpartition(" + ")
-    if not sep or "komi" not in tail:
-        return line
-    nbsp = "\u00a0"
-    return head + " +" + nbsp + tail.replace(" ", nbsp)
-
-
-def _reason(e: BaseException) -> str:
-    text = str(e).strip().splitlines()
-    msg = text[0] if text else type(e).__name__
-    if isinstance(e, FileNotFoundError):
-        return "no such file"
-    if isinstance(e, IsADirectoryError):
-        return "is a directory"
-    if isinstance(e, PermissionError):
-        return "permission denied"
-    return msg
-
-
-__all__ = [
-    "Controller",
-    "EvaluationView",
-    "default_autosave_path",
-    "game_from_sgf",
-    "game_to_sgf",
-    "opponent",
-    "snapshot",
-    "write_atomic",
-]

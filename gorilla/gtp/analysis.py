@@ -21,7 +21,7 @@
     are still on the board, and time settings with none / absolute /
     byoyomi / canadian.
 
-:func:`register` is called by :class:`gorilla.gtp.engine.GtpEngine` at start-up.
+:mod:`gorilla.gtp.main` registers :data:`COMMANDS` on the engine.
 """
 
 from __future__ import annotations
@@ -31,18 +31,14 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from gorilla.ai.agent import Agent, Budget, Candidate, Progress
-from gorilla.gtp.commands import check_move, game_for, nargs
-from gorilla.gtp.engine import GtpError, Streaming
+from gorilla.gtp.args import check_move, game_for, nargs
+from gorilla.gtp.protocol import GtpEngine, GtpError, Streaming
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
 from gorilla.rules.coords import format_vertex, parse_vertex, to_index
 from gorilla.rules.game import Game
 from gorilla.rules.position import parse_color
-
-if TYPE_CHECKING:
-    from gorilla.gtp.engine import GtpEngine
 
 # an analysis goes on until the next command; these only bound its memory and time
 ANALYSIS_BUDGET = Budget(playouts=1_000_000_000, seconds=24 * 3600.0)
@@ -60,7 +56,7 @@ def analysis_agent(engine: GtpEngine) -> Agent:
     agent = getattr(engine, "_analysis_agent", None)
     if agent is None:
         try:
-            from gorilla.ai.mcts import MCTSAgent
+            from gorilla.ai.mcts.agent import MCTSAgent
         except ImportError:
             raise GtpError("analysis needs the MCTS, which is not available") from None
         agent = MCTSAgent(threads=1)
@@ -438,7 +434,7 @@ def cmd_kgs_genmove_cleanup(engine: GtpEngine, args: list[str]) -> str:
     move = _genmove_with(engine, color, threading.Event(), None)
     if move in (PASS, RESIGN):
         move = PASS
-        from gorilla.gtp.status import estimate_dead
+        from gorilla.ai.ownership import estimate_dead
 
         enemy = [p for p in estimate_dead(view) if view.position.color_at(p) == 3 - color]
         for p in _liberties_of_groups(view, enemy):
@@ -447,9 +443,7 @@ def cmd_kgs_genmove_cleanup(engine: GtpEngine, args: list[str]) -> str:
                 break
     if move != PASS or not game.over:
         if game.over:
-            from gorilla.gtp.commands import reopen
-
-            reopen(game)
+            game.reopen()
         game.play(move, color)
     return format_vertex(move, engine.size)
 
@@ -498,9 +492,3 @@ COMMANDS = {
     "kgs-genmove_cleanup": cmd_kgs_genmove_cleanup,
     "kgs-time_settings": cmd_kgs_time_settings,
 }
-
-
-def register(engine: GtpEngine) -> None:
-    """Add the analysis commands to engine (called by the engine at start-up)."""
-    for name, handler in COMMANDS.items():
-        engine.register(name, handler)

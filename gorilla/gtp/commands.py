@@ -7,142 +7,19 @@ GTP 2 standard strings where the specification has one.
 
 from __future__ import annotations
 
-import copy
-import math
 import os
-from collections import Counter
-from typing import TYPE_CHECKING
 
 from gorilla import __version__
-from gorilla.gtp.engine import GtpError
-from gorilla.rules import board as K
+from gorilla.gtp.args import arg_color, arg_float, arg_int, arg_vertex, check_move, game_for, nargs, vertices
+from gorilla.gtp.protocol import GtpEngine, GtpError
 from gorilla.rules.board import BLACK, MAX_SIZE, MIN_SIZE, PASS, RESIGN, WHITE
-from gorilla.rules.coords import format_vertex, parse_vertex, to_index, to_xy
-from gorilla.rules.game import Game, fixed_handicap_points
-from gorilla.rules.position import IllegalMove, parse_color
+from gorilla.rules.coords import format_vertex, parse_vertex
+from gorilla.rules.game import Game
+from gorilla.rules.handicap import fixed_handicap_points, free_handicap_points
+from gorilla.rules.position import IllegalMove
 from gorilla.rules.scoring import result_string
 
-if TYPE_CHECKING:
-    from gorilla.gtp.engine import GtpEngine
-
 MAX_SGF_BYTES = 32 << 20
-
-# --- argument parsing ---------------------------------------------------------------
-
-
-def _gtp_error(message: str) -> GtpError:
-    return GtpError(message)
-
-
-def nargs(args: list[str], lo: int, hi: int | None = None) -> None:
-    """Raise 'syntax error' unless lo <= len(args) <= hi."""
-    hi = lo if hi is None else hi
-    if not lo <= len(args) <= hi:
-        raise _gtp_error("syntax error")
-
-
-def arg_int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise _gtp_error("syntax error") from None
-
-
-def arg_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise _gtp_error("syntax error") from None
-    if not math.isfinite(value):
-        raise _gtp_error("syntax error")
-    return value
-
-
-def arg_color(text: str) -> int:
-    try:
-        return parse_color(text)
-    except ValueError:
-        raise _gtp_error("syntax error") from None
-
-
-def arg_vertex(text: str, size: int, allow_pass: bool = True) -> int:
-    """A vertex on the board (or pass); anything else is a syntax error."""
-    try:
-        p = parse_vertex(text, size)
-    except ValueError:
-        raise _gtp_error("syntax error") from None
-    if p == RESIGN or (p == PASS and not allow_pass):
-        raise _gtp_error("syntax error")
-    return p
-
-
-def vertices(points: list[int], size: int) -> str:
-    return " ".join(format_vertex(p, size) for p in points)
-
-
-# --- views of the game ----------------------------------------------------------------
-
-
-def open_view(game: Game) -> Game:
-    """The game itself, or (after two passes or a resignation) a shallow copy that allows play.
-
-    GTP has no game end: controllers may keep playing after two passes (KGS
-    clean-up) or a resignation; legality is then that of the board.
-    """
-    reason = game.end_reason
-    if reason not in ("passes", "resign"):
-        return game
-    view = copy.copy(game)
-    view.moves = list(game.moves)
-    view.positions = list(game.positions)
-    view.redo_stack = []
-    view._hashes = Counter(game._hashes)  # noqa: SLF001 - same package family, read-only use
-    view.dead = set()
-    if reason == "resign":
-        view.moves.pop()
-        view.positions.pop()
-        view.resigned = 0
-    else:
-        pos = view.positions[-1].copy()
-        pos.st[K.S_PASSES] = 0
-        view.positions[-1] = pos
-    return view
-
-
-def reopen(game: Game) -> None:
-    """Make a game ended by two passes or resignation playable again, in place (see open_view)."""
-    reason = game.end_reason
-    if reason == "resign":
-        game.undo()
-        game.redo_stack.clear()
-    elif reason == "passes":
-        pos = game.positions[-1].copy()
-        pos.st[K.S_PASSES] = 0
-        game.positions[-1] = pos
-
-
-def game_for(game: Game, color: int) -> Game:
-    """The game with color to move (a shallow copy when that is not already so)."""
-    view = open_view(game)
-    if view.to_move == color:
-        return view
-    if view is game:
-        view = copy.copy(game)
-        view.moves = list(game.moves)
-        view.positions = list(game.positions)
-        view.redo_stack = []
-        view._hashes = Counter(game._hashes)  # noqa: SLF001
-        view.dead = set()
-    pos = view.positions[-1].copy()
-    pos.to_move = color
-    view.positions[-1] = pos
-    return view
-
-
-def check_move(game: Game, point: int, color: int) -> str | None:
-    """None if color may play point now (GTP view: play continues after the game's end)."""
-    return open_view(game).check(point, color)
-
 
 # --- administrative --------------------------------------------------------------------
 
@@ -180,7 +57,7 @@ def cmd_boardsize(engine: GtpEngine, args: list[str]) -> str:
     nargs(args, 1)
     n = arg_int(args[0])
     if not MIN_SIZE <= n <= MAX_SIZE:
-        raise _gtp_error("unacceptable size")
+        raise GtpError("unacceptable size")
     engine.new_game(n)
     return ""
 
@@ -204,50 +81,22 @@ def cmd_fixed_handicap(engine: GtpEngine, args: list[str]) -> str:
     nargs(args, 1)
     n = arg_int(args[0])
     if not _board_empty(engine.game):
-        raise _gtp_error("board not empty")
+        raise GtpError("board not empty")
     try:
         points = fixed_handicap_points(engine.size, n)
     except ValueError:
-        raise _gtp_error("invalid number of stones") from None
+        raise GtpError("invalid number of stones") from None
     engine.game.set_handicap(points)
     return vertices(points, engine.size)
-
-
-def free_handicap_points(size: int, n: int) -> list[int]:
-    """n handicap points: the fixed placement as far as it goes, then points far from the others."""
-    points: list[int] = []
-    for k in range(min(n, 9), 1, -1):
-        try:
-            points = fixed_handicap_points(size, k)
-            break
-        except ValueError:
-            continue
-    edge = 3 if size >= 13 else 2 if size >= 7 else 1 if size >= 4 else 0
-    cells = [(x, y) for y in range(size) for x in range(size)]
-    taken = {to_xy(p, size) for p in points}
-    while len(points) < n:
-        best, best_key = None, None
-        for x, y in cells:
-            if (x, y) in taken:
-                continue
-            near = min((max(abs(x - a), abs(y - b)) for a, b in taken), default=size)
-            line = min(x, y, size - 1 - x, size - 1 - y)
-            key = (near if line >= edge else 0, -abs(line - edge), -y, -x)
-            if best_key is None or key > best_key:
-                best, best_key = (x, y), key
-        assert best is not None
-        taken.add(best)
-        points.append(to_index(best[0], best[1], size))
-    return points
 
 
 def cmd_place_free_handicap(engine: GtpEngine, args: list[str]) -> str:
     nargs(args, 1)
     n = arg_int(args[0])
     if not _board_empty(engine.game):
-        raise _gtp_error("board not empty")
+        raise GtpError("board not empty")
     if not 2 <= n <= engine.size * engine.size - 1:
-        raise _gtp_error("invalid number of stones")
+        raise GtpError("invalid number of stones")
     points = free_handicap_points(engine.size, n)
     engine.game.set_handicap(points)
     return vertices(points, engine.size)
@@ -255,18 +104,18 @@ def cmd_place_free_handicap(engine: GtpEngine, args: list[str]) -> str:
 
 def cmd_set_free_handicap(engine: GtpEngine, args: list[str]) -> str:
     if not _board_empty(engine.game):
-        raise _gtp_error("board not empty")
+        raise GtpError("board not empty")
     points = []
     for a in args:
         try:
             p = parse_vertex(a, engine.size)
         except ValueError:
-            raise _gtp_error("bad vertex list") from None
+            raise GtpError("bad vertex list") from None
         if p in (PASS, RESIGN) or p in points:
-            raise _gtp_error("bad vertex list")
+            raise GtpError("bad vertex list")
         points.append(p)
     if not 2 <= len(points) <= engine.size * engine.size - 1:
-        raise _gtp_error("invalid number of stones")
+        raise GtpError("invalid number of stones")
     engine.game.set_handicap(points)
     return ""
 
@@ -279,12 +128,12 @@ def cmd_play(engine: GtpEngine, args: list[str]) -> str:
     color = arg_color(args[0])
     point = arg_vertex(args[1], engine.size)
     if check_move(engine.game, point, color) is not None:
-        raise _gtp_error("illegal move")
-    reopen(engine.game)
+        raise GtpError("illegal move")
+    engine.game.reopen()
     try:
         engine.game.play(point, color)
     except IllegalMove:  # cannot happen after check_move; keep the state anyway
-        raise _gtp_error("illegal move") from None
+        raise GtpError("illegal move") from None
     return ""
 
 
@@ -319,7 +168,7 @@ def cmd_reg_genmove(engine: GtpEngine, args: list[str]) -> str:
 
 def cmd_undo(engine: GtpEngine, args: list[str]) -> str:
     if not engine.game.undo():
-        raise _gtp_error("cannot undo")
+        raise GtpError("cannot undo")
     engine.game.redo_stack.clear()
     return ""
 
@@ -338,7 +187,7 @@ def cmd_showboard(engine: GtpEngine, args: list[str]) -> str:
 
 
 def cmd_final_score(engine: GtpEngine, args: list[str]) -> str:
-    from gorilla.gtp.status import estimate_dead
+    from gorilla.ai.ownership import estimate_dead
 
     game = engine.game
     if game.resigned:
@@ -347,16 +196,16 @@ def cmd_final_score(engine: GtpEngine, args: list[str]) -> str:
         dead = estimate_dead(game)
         return result_string(game.score(dead).margin)
     except Exception:
-        raise _gtp_error("cannot score") from None
+        raise GtpError("cannot score") from None
 
 
 def cmd_final_status_list(engine: GtpEngine, args: list[str]) -> str:
-    from gorilla.gtp.status import STATUSES, status_lists
+    from gorilla.ai.ownership import STATUSES, status_lists
 
     nargs(args, 1)
     status = args[0].lower()
     if status not in STATUSES:
-        raise _gtp_error("syntax error")
+        raise GtpError("syntax error")
     return vertices(status_lists(engine.game)[status], engine.size)
 
 
@@ -370,7 +219,7 @@ def cmd_is_legal(engine: GtpEngine, args: list[str]) -> str:
 def cmd_all_legal(engine: GtpEngine, args: list[str]) -> str:
     nargs(args, 1)
     color = arg_color(args[0])
-    return vertices(sorted(open_view(engine.game).legal_moves(color)), engine.size)
+    return vertices(sorted(engine.game.reopened().legal_moves(color)), engine.size)
 
 
 def cmd_list_stones(engine: GtpEngine, args: list[str]) -> str:
@@ -408,14 +257,14 @@ def cmd_loadsgf(engine: GtpEngine, args: list[str]) -> str:
     nargs(args, 1, 2)
     upto = arg_int(args[1]) if len(args) == 2 else None
     if upto is not None and upto < 1:
-        raise _gtp_error("syntax error")
+        raise GtpError("syntax error")
     try:
         # only regular files of sane size (not /dev/zero, not our own stdin)
         if not os.path.isfile(args[0]) or os.path.getsize(args[0]) > MAX_SGF_BYTES:
-            raise _gtp_error("cannot load file")
+            raise GtpError("cannot load file")
         game = read_sgf(args[0])
     except (ValueError, OSError):
-        raise _gtp_error("cannot load file") from None
+        raise GtpError("cannot load file") from None
     game = _with_ruleset(game, engine)
     if upto is not None:
         game.goto(upto - 1)
@@ -435,7 +284,7 @@ def cmd_printsgf(engine: GtpEngine, args: list[str]) -> str:
             with open(args[0], "w", encoding="utf-8") as f:
                 f.write(text)
         except OSError:
-            raise _gtp_error("cannot save file") from None
+            raise GtpError("cannot save file") from None
         return ""
     return text
 
@@ -448,7 +297,7 @@ def cmd_time_settings(engine: GtpEngine, args: list[str]) -> str:
     main, byo = arg_float(args[0]), arg_float(args[1])
     stones = arg_int(args[2])
     if main < 0 or byo < 0 or stones < 0:
-        raise _gtp_error("syntax error")
+        raise GtpError("syntax error")
     engine.time_settings = (main, byo, stones)
     engine.agent.set_time(main, byo, stones)
     return ""
@@ -460,7 +309,7 @@ def cmd_time_left(engine: GtpEngine, args: list[str]) -> str:
     seconds = arg_float(args[1])
     stones = arg_int(args[2])
     if seconds < 0 or stones < 0:
-        raise _gtp_error("syntax error")
+        raise GtpError("syntax error")
     engine.agent.time_left(color, seconds, stones)
     return ""
 
@@ -495,13 +344,13 @@ def cmd_evaluate(engine: GtpEngine, args: list[str]) -> str:
     if rest and not rest[0].isdigit():
         kind = rest.pop(0).lower()
         if kind not in ("flat", "mcts"):
-            raise _gtp_error("syntax error")
+            raise GtpError("syntax error")
     games = arg_int(rest[0]) if rest else 10
     turns = arg_int(rest[1]) if len(rest) > 1 else 3
     if games < 1 or turns < 0:
-        raise _gtp_error("syntax error")
+        raise GtpError("syntax error")
     if engine.game.over:
-        raise _gtp_error("game is over")
+        raise GtpError("game is over")
     ev = evaluate(engine.game, engine=kind, games=games, turns=turns, budget=engine.budget)
     size = engine.size
     rows = sorted(ev.values.items(), key=lambda kv: (-kv[1].winrate, -kv[1].score, kv[0]))
@@ -542,9 +391,3 @@ COMMANDS = {
     "gorilla-evaluate": cmd_evaluate,
     "gorilla-classic_score": cmd_classic_score,
 }
-
-
-def register_all(engine: GtpEngine) -> None:
-    """Register every command of this module on engine."""
-    for name, handler in COMMANDS.items():
-        engine.register(name, handler)

@@ -10,6 +10,7 @@ import pyglet
 from pyglet import shapes
 from pyglet.text import Label
 
+from gorilla.app.status_text import status_lines
 from gorilla.gui.overlay import candidate_lines
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import format_vertex
@@ -268,7 +269,7 @@ class Hud:
         ai_vs = " - AI vs AI" if getattr(controller, "ai_vs_ai", False) else ""
         self._set(self.subtitle, f"{game.size}x{game.size}{ai_vs}")
 
-        lines = list(controller.status_lines())
+        lines = status_lines(controller)
         if lines and lines[0].startswith("Black:") and "White:" in lines[0]:
             lines = lines[1:]
         lines = [ln for ln in lines if not ln.startswith("Captures:")]

@@ -49,7 +49,7 @@ def save_dir(controller) -> str:
     """Where Ctrl+S saves: next to the autosave file (or the default autosave place)."""
     path = getattr(controller, "autosave", None)
     if not path:
-        from gorilla.app.controller import default_autosave_path
+        from gorilla.app.files import default_autosave_path
 
         path = default_autosave_path()
     return os.path.dirname(os.path.abspath(os.path.expanduser(path)))

@@ -39,14 +39,14 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.mc_list_patterns:
-        from gorilla.ai.patterns import list_text
+        from gorilla.ai.playout.catalog import list_text
 
         print(list_text())
         return 0
     spec = args.ai
     if args.mc_patterns is not None or args.mc_load_patterns is not None:
         from gorilla.ai.agent import parse_spec
-        from gorilla.ai.patterns import PatternError, option_value, with_patterns
+        from gorilla.ai.playout.catalog import PatternError, option_value, with_patterns
 
         try:
             value = option_value(args.mc_patterns, args.mc_load_patterns)

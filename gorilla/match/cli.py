@@ -169,7 +169,7 @@ def _with_patterns(players: list[str], a: argparse.Namespace) -> list[str]:
     if a.mc_patterns is None and a.mc_load_patterns is None:
         return players
     from gorilla.ai.agent import parse_spec
-    from gorilla.ai.patterns import PatternError, option_value, with_patterns
+    from gorilla.ai.playout.catalog import PatternError, option_value, with_patterns
     from gorilla.match.players import is_builtin
 
     try:
@@ -212,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         a = build_parser().parse_args(argv)
         if a.mc_list_patterns:
-            from gorilla.ai.patterns import list_text
+            from gorilla.ai.playout.catalog import list_text
 
             print(list_text())
             return 0

@@ -1,4 +1,7 @@
-"""A small GTP client: drive an external engine over pipes, with timeouts.
+"""The GTP client: drive an external engine (GNU Go, Gorilla, Pachi, ...) over pipes, with timeouts.
+
+The one client for everything that drives engines: the match runner, the
+referee, self-play, benchmarks and tests.
 
 The engine runs as a subprocess; a reader thread moves its stdout lines into a
 queue so that every command can wait with a deadline (a hung engine never
@@ -16,6 +19,7 @@ import shlex
 import subprocess
 import threading
 import time
+from collections.abc import Sequence
 
 
 class EngineFailure(Exception):
@@ -34,11 +38,23 @@ _EOF = object()
 
 
 class GtpClient:
-    """One external GTP engine process."""
+    """One external GTP engine process.
 
-    def __init__(self, command: str, startup_timeout: float = 60.0, cwd: str | None = None) -> None:
-        self.command = command
-        self.argv = shlex.split(command)
+    ``command`` is a shell-style command line or an argv list. The process starts
+    with :meth:`start`, on entering a ``with`` block, or at the first command.
+    :meth:`send` returns a success text and raises on failure; :meth:`ask`
+    returns ``(ok, text)`` instead.
+    """
+
+    def __init__(
+        self, command: str | Sequence[str], startup_timeout: float = 60.0, cwd: str | None = None
+    ) -> None:
+        if isinstance(command, str):
+            self.command = command
+            self.argv = shlex.split(command)
+        else:
+            self.argv = [str(a) for a in command]
+            self.command = shlex.join(self.argv)
         if not self.argv:
             raise ValueError("empty engine command")
         self.startup_timeout = startup_timeout
@@ -49,11 +65,13 @@ class GtpClient:
         self.known: set[str] = set()
         self.name = ""
         self.version = ""
+        self._started = False
 
     # --- process ---------------------------------------------------------
     def start(self) -> None:
         """Start the engine and ask who it is; raises EngineFailure when it does not answer."""
         self.close()
+        self._started = True
         self._lines = queue.Queue()
         self._stderr = collections.deque(maxlen=20)
         try:
@@ -156,6 +174,8 @@ class GtpClient:
         engine died, did not answer in time (the process is then killed), or
         answered something that is not GTP.
         """
+        if not self._started:
+            self.start()
         if self.proc is None or self.proc.poll() is not None:
             raise EngineFailure("crash", self._crash_message() if self.proc else "engine not running")
         try:
@@ -204,3 +224,18 @@ class GtpClient:
             return self.send(command, timeout)
         except GtpCommandError:
             return None
+
+    def ask(self, command: str, timeout: float | None = 30.0) -> tuple[bool, str]:
+        """(True, text) for a success, (False, message) for a GTP failure; EngineFailure as send()."""
+        try:
+            return True, self.send(command, timeout)
+        except GtpCommandError as e:
+            return False, str(e)
+
+    def __enter__(self) -> GtpClient:
+        if not self._started:
+            self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

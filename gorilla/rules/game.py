@@ -1,14 +1,16 @@
-"""The game record: moves, undo/redo, superko, handicap, game end and result."""
+"""The game record: moves, undo/redo, superko, handicap, game end, result, and its copies."""
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from gorilla.rules import board as K
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
-from gorilla.rules.coords import check_size, format_vertex, to_index
+from gorilla.rules.coords import check_size, format_vertex
+from gorilla.rules.handicap import fixed_handicap_points
 from gorilla.rules.position import IllegalMove, Position, opponent
 from gorilla.rules.rulesets import CHINESE, Ruleset, get_ruleset
 from gorilla.rules.scoring import Score, result_string, score
@@ -33,36 +35,6 @@ class GameInfo:
     date: str = ""
     comment: str = ""
     extra_result: str = ""  # a result given from outside (SGF RE, time loss, forfeit)
-
-
-def fixed_handicap_points(size: int, n: int) -> list[int]:
-    """The GTP fixed_handicap placement of n stones on a size x size board.
-
-    Raises ValueError when n stones cannot be placed that way (as GTP says:
-    2..9 on odd boards from 9x9 up, 2..4 on even boards and on 7x7/8x8,
-    none below 7x7).
-    """
-    if n < 2:
-        raise ValueError("invalid number of stones")
-    if size < 7:
-        raise ValueError(f"no fixed handicap on a {size}x{size} board")
-    limit = 9 if size % 2 == 1 and size >= 9 else 4
-    if n > limit:
-        raise ValueError(f"invalid number of stones: at most {limit} on {size}x{size}")
-    edge = 3 if size >= 12 else 2  # as GNU Go 3.8: 4-4 points from 12x12 up, 3-3 below
-    lo, hi, mid = edge, size - 1 - edge, size // 2
-    pts = [(lo, lo), (hi, hi)]  # D4 and Q16 on 19x19
-    if n >= 3:
-        pts.append((lo, hi))  # D16 (GNU Go's third stone)
-    if n >= 4:
-        pts.append((hi, lo))  # Q4
-    if n in (5, 7, 9):
-        pts.append((mid, mid))
-    if n >= 6:
-        pts += [(lo, mid), (hi, mid)]
-    if n >= 8:
-        pts += [(mid, lo), (mid, hi)]
-    return [to_index(x, y, size) for x, y in pts]
 
 
 @dataclass
@@ -306,6 +278,71 @@ class Game:
         while len(self.moves) < n and self.redo():
             pass
 
+    # --- copies -----------------------------------------------------------
+    def copy(self) -> Game:
+        """An independent copy (a worker thread searches it while the original goes on).
+
+        Positions are never changed in place once on the record (``play`` appends a
+        new one), so copying the containers is enough: O(moves) pointer copies.
+        """
+        g = copy.copy(self)
+        g.info = replace(self.info)
+        g.positions = list(self.positions)
+        g.moves = list(self.moves)
+        g.redo_stack = list(self.redo_stack)
+        g.setup = dict(self.setup)
+        g._hashes = Counter(self._hashes)
+        g.dead = set(self.dead)
+        return g
+
+    def at(self, n: int) -> Game:
+        """A copy of the game as it was after n moves (the later moves on its redo list)."""
+        if not 0 <= n <= len(self.moves):
+            raise ValueError(f"cannot go to move {n}")
+        g = self.copy()
+        g.goto(n)
+        return g
+
+    def reopened(self) -> Game:
+        """Itself, or, after two passes or a resignation, a copy in which play goes on.
+
+        GTP has no game end: controllers may keep playing after two passes (KGS
+        clean-up) or a resignation; legality is then that of the board.
+        """
+        reason = self.end_reason
+        if reason not in ("passes", "resign"):
+            return self
+        g = self.copy()
+        g.redo_stack = []
+        g.dead = set()
+        g.reopen()
+        return g
+
+    def reopen(self) -> None:
+        """Make a game ended by two passes or a resignation playable again, in place."""
+        reason = self.end_reason
+        if reason == "resign":
+            self.undo()
+            self.redo_stack.clear()
+        elif reason == "passes":
+            pos = self.positions[-1].copy()
+            pos.st[K.S_PASSES] = 0
+            self.positions[-1] = pos
+
+    def with_to_move(self, color: int) -> Game:
+        """Itself when color is to move, else a copy (reopened if over) with color to move."""
+        g = self.reopened()
+        if g.to_move == color:
+            return g
+        if g is self:
+            g = self.copy()
+            g.redo_stack = []
+            g.dead = set()
+        pos = g.positions[-1].copy()
+        pos.to_move = color
+        g.positions[-1] = pos
+        return g
+
     # --- result ----------------------------------------------------------
     def score(self, dead: Iterable[int] | None = None) -> Score:
         """The count under the game's rules with the given (or the marked) dead stones."""
@@ -342,4 +379,4 @@ class Game:
         return str(self.position)
 
 
-__all__ = ["Game", "GameInfo", "Move", "IllegalMove", "fixed_handicap_points", "opponent"]
+__all__ = ["Game", "GameInfo", "Move", "IllegalMove", "opponent"]

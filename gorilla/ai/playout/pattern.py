@@ -1,8 +1,8 @@
 """Pattern playouts: moves drawn in proportion to compiled pattern values (numba, nogil).
 
 ``run_pattern_playout(b, st, zob, max_moves, moves, table, cidx, ws) -> n`` has
-the calling convention of :func:`gorilla.ai.playout.run_playout` plus the
-compiled tables (:mod:`gorilla.ai.patterns.compile`) and a per-thread workspace
+the calling convention of :func:`gorilla.ai.playout.light.run_playout` plus the
+compiled tables (:mod:`gorilla.ai.playout.tables`) and a per-thread workspace
 from :func:`new_workspace`. It plays from (b, st) in place until two passes or
 ``max_moves`` moves and records the points played (PASS = -1) in ``moves``.
 
@@ -10,7 +10,7 @@ Each move of colour c at an empty point q has the value
 ``table[cidx[c - 1, code[q]], context]`` where ``code[q]`` is q's 3x3
 neighbourhood (kept up to date incrementally as stones are placed and
 captured) and the context packs near / osafe / xsafe / xsuicide / ocap / xcap
-(see :mod:`gorilla.ai.patterns.database`). Illegal moves (occupied, simple ko,
+(see :mod:`gorilla.ai.playout.database`). Illegal moves (occupied, simple ko,
 suicide) are worth 0. A side whose moves are all worth 0 passes; two passes in a
 row end the playout, i.e. it ends when all values are zero for both players.
 
@@ -39,8 +39,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gorilla.ai.mcts_patterns import pat3_code
-from gorilla.ai.patterns.database import NEAR, OCAP_SHIFT, OSAFE, XCAP_SHIFT, XSAFE, XSUICIDE
+from gorilla.ai.playout.database import NEAR, OCAP_SHIFT, OSAFE, XCAP_SHIFT, XSAFE, XSUICIDE
+from gorilla.ai.playout.pat3 import pat3_code
 from gorilla.rules.board import (
     BORDER,
     COLOR,

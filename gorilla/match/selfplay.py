@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
-from gorilla.gtp.client import GtpClient
+from gorilla.match.gtp_client import GtpClient
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
 from gorilla.rules.coords import format_vertex, parse_vertex
 from gorilla.rules.game import Game
@@ -51,10 +51,10 @@ def finished_game(
     """Play one seeded game on engine (which plays both sides) to the end; see the module docstring."""
     rng = random.Random(seed)
     cap = max_moves if max_moves is not None else 4 * size * size
-    engine.command(f"boardsize {size}")
-    engine.command("clear_board")
-    engine.command(f"komi {komi:g}")
-    engine.send(f"set_random_seed {seed}")  # GNU Go's own randomness; other engines may refuse it
+    engine.send(f"boardsize {size}")
+    engine.send("clear_board")
+    engine.send(f"komi {komi:g}")
+    engine.ask(f"set_random_seed {seed}")  # GNU Go's own randomness; other engines may refuse it
     game = Game.new(size, replace(CHINESE, superko=False), komi=komi)  # GNU Go's rules: simple ko
     color = BLACK
     resigned = False
@@ -64,9 +64,9 @@ def finished_game(
             legal = game.legal_moves(color, reasonable=True)
             if legal:
                 p = rng.choice(legal)
-                engine.command(f"play {NAMES[color]} {format_vertex(p, size)}")
+                engine.send(f"play {NAMES[color]} {format_vertex(p, size)}")
         if p is None:
-            p = parse_vertex(engine.command(f"genmove {NAMES[color]}"), size)
+            p = parse_vertex(engine.send(f"genmove {NAMES[color]}"), size)
             if p == RESIGN:
                 resigned = True
                 break
@@ -75,9 +75,9 @@ def finished_game(
         else:
             game.play(p, color)
         color = 3 - color
-    dead_text = engine.command("final_status_list dead")
+    dead_text = engine.send("final_status_list dead")
     dead = sorted(parse_vertex(v, size) for v in dead_text.split())
-    score = engine.command("final_score").strip()
+    score = engine.send("final_score").strip()
     return FinishedGame(game, seed, game.over and not resigned, dead, score)
 
 

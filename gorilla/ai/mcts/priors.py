@@ -13,9 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gorilla.ai.mcts_patterns import pat3_code
-from gorilla.ai.mcts_playout import libs_after
-from gorilla.ai.mcts_tactics import atari_works, ladder_dead
+from gorilla.ai.playout.pat3 import pat3_code
+from gorilla.ai.tactics import atari_works, ladder_dead, libs_after
 from gorilla.rules.board import BORDER, COLOR, EMPTY, GSIZE, HEAD, PASS, S_LAST, S_N, S_W, in_atari
 
 (

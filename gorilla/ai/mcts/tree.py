@@ -18,7 +18,7 @@ like Pachi's and Fuego's lock-free trees and that is harmless.
 ``search`` runs whole iterations (descend with UCT-RAVE, expand after
 ``P_EXPAND`` visits with priors, heavy, light or pattern playout (``P_HEAVY``
 = 1, 0 or ``PATTERN_PLAYOUT``; the pattern tables ``ptable``/``pcidx`` and
-the workspace ``pws`` are :mod:`gorilla.ai.patterns`'), score by area,
+the workspace ``pws`` are :mod:`gorilla.ai.playout.catalog`'), score by area,
 back up results and AMAF) on the thread's own copies of the board arrays.
 Under Little-Go rules (``P_STONES``) a finished playout counts stones only,
 and ``P_LEFT`` (moves left before the move cap, negative: no cap) ends the
@@ -32,10 +32,10 @@ import math
 import numpy as np
 from numba import njit
 
-from gorilla.ai.mcts_playout import heavy_playout
-from gorilla.ai.mcts_priors import move_prior
-from gorilla.ai.patterns.playout import run_pattern_playout
-from gorilla.ai.playout import run_playout
+from gorilla.ai.mcts.priors import move_prior
+from gorilla.ai.playout.heavy import heavy_playout
+from gorilla.ai.playout.light import run_playout
+from gorilla.ai.playout.pattern import run_pattern_playout
 from gorilla.rules.board import (
     BLACK,
     COLOR,

@@ -6,7 +6,7 @@ form a 16-bit *code*. Only 7,641 codes are geometrically possible (interior
 3^8, edges 4 x 3^5, corners 4 x 3^3); ``cidx[c - 1, code]`` maps a code to the
 row of the value table for mover c (a White mover sees the colours swapped),
 so one table serves both colours. ``table[row, context]`` is the move value
-(uint32) for the 256 contexts of :mod:`gorilla.ai.patterns.database`.
+(uint32) for the 256 contexts of :mod:`gorilla.ai.playout.database`.
 Neighbourhoods with identical rows share one row, so a database of a few
 dozen patterns compiles to a table of a few kilobytes that stays in cache.
 
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gorilla.ai.patterns.database import NCONTEXTS, Database
+from gorilla.ai.playout.database import NCONTEXTS, Database
 
 # mover-view cell values used while compiling
 C_EMPTY, C_OWN, C_OPP, C_EDGE = 0, 1, 2, 3

@@ -1,8 +1,8 @@
 """MCTSAgent: UCT with RAVE, priors, heavy playouts, tree reuse, time control and threads.
 
 The tree and the descend-playout-backup loop live in numba kernels
-(:mod:`gorilla.ai.mcts_tree`, :mod:`gorilla.ai.mcts_playout`,
-:mod:`gorilla.ai.mcts_priors`). This class only orchestrates: it prepares
+(:mod:`gorilla.ai.mcts.tree`, :mod:`gorilla.ai.playout.heavy`,
+:mod:`gorilla.ai.mcts.priors`). This class only orchestrates: it prepares
 the root (legal moves under positional superko from the game), keeps the
 subtree of the moves played since the last search, starts ``threads``
 worker threads that run the nogil kernel in chunks on the shared arrays,
@@ -19,12 +19,12 @@ import time
 
 import numpy as np
 
-from gorilla.ai import mcts_tree as T
 from gorilla.ai.agent import Agent, Budget, Candidate, Progress, ProgressFn
-from gorilla.ai.mcts_patterns import PAT3
-from gorilla.ai.mcts_priors import PRIOR
-from gorilla.ai.mcts_time import Clock
-from gorilla.ai.patterns.playout import new_workspace
+from gorilla.ai.mcts import tree as T
+from gorilla.ai.mcts.clock import Clock
+from gorilla.ai.mcts.priors import PRIOR
+from gorilla.ai.playout.pat3 import PAT3
+from gorilla.ai.playout.pattern import new_workspace
 from gorilla.rules import board as K
 from gorilla.rules.board import BLACK, NROWS, NSLOTS, PASS, RESIGN, WHITE
 from gorilla.rules.game import Game
@@ -548,7 +548,7 @@ def _pattern_tables(patterns: str | None) -> tuple[np.ndarray, np.ndarray]:
     """(table, cidx) of a pattern database name or file; PatternError (a ValueError) if bad."""
     if patterns is None:
         return _NO_TABLE, _NO_CIDX
-    from gorilla.ai.patterns import resolve
+    from gorilla.ai.playout.catalog import resolve
 
     cp = resolve(str(patterns))
     return cp.table, cp.cidx

@@ -1,8 +1,8 @@
 """Monte-Carlo pattern playouts in GNU Go 3.8's pattern database format.
 
-* :mod:`~gorilla.ai.patterns.database` parses the text format;
-* :mod:`~gorilla.ai.patterns.compile` turns a database into lookup tables;
-* :mod:`~gorilla.ai.patterns.playout` is the numba playout kernel.
+* :mod:`~gorilla.ai.playout.database` parses the text format;
+* :mod:`~gorilla.ai.playout.tables` turns a database into lookup tables;
+* :mod:`~gorilla.ai.playout.pattern` is the numba playout kernel.
 
 This module finds databases: the shipped ones live in ``assets/patterns/NAME.db``
 at the top of the source checkout, which an installed package holds as
@@ -16,8 +16,8 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from gorilla.ai.patterns.compile import CompiledPatterns, compile_database
-from gorilla.ai.patterns.database import Database, PatternError, load_database, parse_database
+from gorilla.ai.playout.database import Database, PatternError, load_database, parse_database
+from gorilla.ai.playout.tables import CompiledPatterns, compile_database
 
 PATTERN_DIRS = (
     Path(__file__).resolve().parents[3] / "assets" / "patterns",  # source checkout

@@ -1,4 +1,4 @@
-"""The GTP version 2 engine: protocol machinery, command registry and ``gorilla gtp``.
+"""The GTP version 2 protocol: parsing, dispatch, errors and streaming responses; no commands.
 
 Protocol handling follows the GTP 2 draft: control characters other than HT
 and LF are removed, everything from ``#`` on is a comment, HT becomes a
@@ -6,22 +6,21 @@ space, blank lines are ignored, an optional numeric id precedes the command
 name (names are case-sensitive), and every response is ``=id text`` or
 ``?id message`` ended by an empty line.
 
-Handlers live in :mod:`gorilla.gtp.commands`; anyone may add more with
-:meth:`GtpEngine.register`. A handler ``handler(engine, args) -> str``
-returns the response text or raises :class:`GtpError`; it may instead return
-:class:`Streaming`, whose ``run(stop, write)`` produces output while the
-engine keeps reading input (``lz-analyze``): the engine writes ``=id``, runs
-it in a thread until the next input line (or end of input) arrives, then
-sets ``stop``, writes what ``run`` returned and the empty line.
+This module knows no command: command sets (:mod:`gorilla.gtp.commands`,
+:mod:`gorilla.gtp.analysis`) are registered by the wiring in
+:mod:`gorilla.gtp.main`, and anyone may add more with :meth:`GtpEngine.register`.
+A handler ``handler(engine, args) -> str`` returns the response text or raises
+:class:`GtpError`; it may instead return :class:`Streaming`, whose
+``run(stop, write)`` produces output while the engine keeps reading input
+(``lz-analyze``): the engine writes ``=id``, runs it in a thread until the next
+input line (or end of input) arrives, then sets ``stop``, writes what ``run``
+returned and the empty line.
 """
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import queue
 import re
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -73,7 +72,11 @@ def body(text: str) -> str:
 
 
 class GtpEngine:
-    """A Go engine speaking GTP 2 around a :class:`Game` and an :class:`Agent`."""
+    """A Go engine speaking GTP 2 around a :class:`Game` and an :class:`Agent`.
+
+    It holds the state that handlers work on (game, agent, budget, time settings)
+    and the command registry; it starts with no command registered.
+    """
 
     def __init__(
         self,
@@ -82,10 +85,7 @@ class GtpEngine:
         *,
         budget: Budget | None = None,
         name: str = "Gorilla",
-        load_analysis: bool = True,
     ) -> None:
-        from gorilla.gtp import commands
-
         self.game = game
         self.agent = agent
         self.budget = budget
@@ -95,9 +95,6 @@ class GtpEngine:
         self.time_settings: tuple[float, float, int] | None = None
         self._write_lock = threading.Lock()
         self._out: BinaryIO | None = None
-        commands.register_all(self)
-        if load_analysis:
-            self._load_analysis()
 
     # --- the game ------------------------------------------------------
     @property
@@ -129,15 +126,6 @@ class GtpEngine:
         if not name or any(ch.isspace() for ch in name):
             raise ValueError(f"bad GTP command name {name!r}")
         self.commands[name] = handler
-
-    def _load_analysis(self) -> None:
-        try:
-            mod = importlib.import_module("gorilla.gtp.analysis")
-        except ModuleNotFoundError as e:
-            if e.name in ("gorilla.gtp.analysis",):
-                return
-            raise
-        mod.register(self)
 
     # --- one command ---------------------------------------------------
     def parse(self, line: str) -> tuple[str, str, list[str]] | None:
@@ -317,137 +305,3 @@ def _read_lines(inp: BinaryIO, lines: queue.Queue[object]) -> None:
             lines.put(line)
     finally:
         lines.put(_EOF)
-
-
-# --- command line ------------------------------------------------------------------
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(
-        prog="gorilla gtp",
-        description="Speak GTP version 2 on stdin/stdout.",
-        allow_abbrev=False,
-    )
-    p.add_argument("--rules", default="chinese", help="chinese, japanese, tromp-taylor or little-go")
-    p.add_argument("--size", type=int, default=None, help="board size 2..25 (default: the ruleset's)")
-    p.add_argument("--komi", type=float, default=None, help="komi (default: the ruleset's)")
-    p.add_argument(
-        "--ko",
-        choices=("rules", "simple", "superko"),
-        default="rules",
-        help="ko rule: the ruleset's (default), simple ko, or positional superko",
-    )
-    p.add_argument("--ai", default="random", help="random, montecarlo or mcts (or a spec: mcts:threads=2)")
-    p.add_argument("--games", type=int, default=None, help="montecarlo: sample games per move (G)")
-    p.add_argument("--turns", type=int, default=None, help="montecarlo: turns per sample (T; 0 = to the end)")
-    budget = p.add_mutually_exclusive_group()
-    budget.add_argument("--playouts", type=int, default=None, help="playouts per move")
-    budget.add_argument("--time", type=float, default=None, help="seconds per move")
-    p.add_argument("--threads", type=int, default=None, help="search threads (mcts)")
-    p.add_argument("--seed", type=int, default=None, help="random seed")
-    p.add_argument("--name", default="Gorilla", help="name reported by the GTP 'name' command")
-    pat = p.add_mutually_exclusive_group()
-    pat.add_argument(
-        "--mc-patterns", metavar="NAME", default=None, help="mcts: pattern playouts from a shipped database"
-    )
-    pat.add_argument(
-        "--mc-load-patterns",
-        metavar="FILE",
-        default=None,
-        help="mcts: pattern playouts from a GNU Go Monte-Carlo pattern database file",
-    )
-    p.add_argument("--mc-list-patterns", action="store_true", help="list the shipped pattern databases")
-    return p
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that raises ValueError instead of printing and exiting on bad flags."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise ValueError(message)
-
-
-def _fail(parser: argparse.ArgumentParser, message: str) -> int:
-    print(f"gorilla gtp: error: {message}", file=sys.stderr)
-    parser.print_usage(sys.stderr)
-    return 2
-
-
-def engine_from_args(argv: list[str]) -> GtpEngine:
-    """A GtpEngine from ``gorilla gtp`` flags; raises ValueError with a one-line reason."""
-    import dataclasses
-
-    from gorilla.ai.agent import make_agent, parse_spec
-    from gorilla.rules.rulesets import get_ruleset
-
-    parser = build_parser()
-    ns = parser.parse_args(argv)
-    ruleset = get_ruleset(ns.rules)
-    if ns.ko != "rules":
-        ruleset = dataclasses.replace(ruleset, superko=ns.ko == "superko")
-    size = ns.size or ruleset.default_size
-    from gorilla.rules.coords import check_size
-
-    check_size(size)
-    for flag, value in (("--games", ns.games), ("--playouts", ns.playouts), ("--threads", ns.threads)):
-        if value is not None and value < 1:
-            raise ValueError(f"{flag} must be at least 1")
-    if ns.turns is not None and ns.turns < 0:
-        raise ValueError("--turns must be 0 or more")
-    if ns.time is not None and not ns.time > 0:
-        raise ValueError("--time must be positive")
-    name = parse_spec(ns.ai)[0]
-    overrides: dict[str, object] = {"seed": ns.seed}
-    if ns.games is not None or ns.turns is not None:
-        if name != "montecarlo":
-            raise ValueError("--games/--turns apply to --ai montecarlo only")
-        overrides.update(games=ns.games, turns=ns.turns)
-    if ns.threads is not None:
-        if name != "mcts":
-            raise ValueError("--threads applies to --ai mcts only")
-        overrides["threads"] = ns.threads
-    if ns.mc_patterns is not None or ns.mc_load_patterns is not None:
-        from gorilla.ai.patterns import option_value
-
-        if name != "mcts":
-            raise ValueError("--mc-patterns/--mc-load-patterns apply to --ai mcts only")
-        overrides["patterns"] = option_value(ns.mc_patterns, ns.mc_load_patterns)
-    try:
-        agent = make_agent(ns.ai, **overrides)
-    except ModuleNotFoundError as e:
-        raise ValueError(f"AI '{name}' is not available ({e.name})") from None
-    game = Game(size, ruleset, ns.komi)
-    budget = Budget(ns.playouts, ns.time) if (ns.playouts or ns.time) else None
-    return GtpEngine(game, agent, budget=budget, name=ns.name)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``gorilla gtp [flags]``: serve GTP on stdin/stdout; returns the exit status."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
-    if "--mc-list-patterns" in args:
-        from gorilla.ai.patterns import list_text
-
-        print(list_text())
-        return 0
-    try:
-        engine = engine_from_args(args)
-    except SystemExit as e:  # --help
-        return int(e.code or 0)
-    except ValueError as e:
-        from gorilla.ai.patterns import PatternError
-
-        if isinstance(e, PatternError):  # a bad database: its one line says it all
-            print(f"gorilla gtp: error: {one_line(str(e))}", file=sys.stderr)
-            return 2
-        return _fail(parser, one_line(str(e)))
-    try:
-        return engine.run(sys.stdin.buffer, sys.stdout.buffer)
-    except KeyboardInterrupt:
-        return 130
-    finally:
-        engine.agent.close()
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

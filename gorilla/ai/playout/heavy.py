@@ -13,7 +13,7 @@ Each move, in order:
 
 Atari tests are O(1) through the pseudo-liberty counters of the board;
 liberties after a move are counted up to a small cap by walking the groups
-next to it. The moves are recorded like ``gorilla.ai.playout.run_playout``
+next to it. The moves are recorded like ``gorilla.ai.playout.light.run_playout``
 so the search can update its AMAF statistics from either playout.
 """
 
@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from gorilla.ai.mcts_patterns import pat3_code
+from gorilla.ai.playout.pat3 import pat3_code
+from gorilla.ai.tactics import libs_after, size_after
 from gorilla.rules.board import (
     COLOR,
     ELIST,
     EMPTY,
-    GSIZE,
     HEAD,
     NEXT,
     OK,
@@ -49,90 +49,6 @@ from gorilla.rules.board import (
 P_TACTICS = 0.9
 P_PATTERN = 0.95
 P_SELFATARI_ONE = 0.8
-
-
-@kernel
-def libs_after(b: np.ndarray, st: np.ndarray, p: int, c: int, cap: int) -> int:
-    """Distinct liberties (at most cap) of c's group at p after c plays the legal move p.
-
-    Opposing neighbours in atari count as captured (their stone's point becomes
-    a liberty); further liberties freed by larger captures are not counted.
-    """
-    w = st[S_W]
-    o = 3 - c
-    n = 0
-    l0 = -1
-    l1 = -1
-    l2 = -1
-    for q in (p - 1, p + 1, p - w, p + w):
-        col = b[COLOR, q]
-        free = col == EMPTY or (col == o and in_atari(b, b[HEAD, q]))
-        if free and q != l0 and q != l1 and q != l2:  # noqa: SIM102
-            if n == 0:
-                l0 = q
-            elif n == 1:
-                l1 = q
-            else:
-                l2 = q
-            n += 1
-            if n >= cap:
-                return n
-    h0 = -1
-    h1 = -1
-    h2 = -1
-    for q in (p - 1, p + 1, p - w, p + w):
-        if b[COLOR, q] != c:
-            continue
-        h = b[HEAD, q]
-        if h == h0 or h == h1 or h == h2:
-            continue
-        if h0 < 0:
-            h0 = h
-        elif h1 < 0:
-            h1 = h
-        else:
-            h2 = h
-        if in_atari(b, h):
-            continue  # its only liberty is p
-        s = h
-        while True:
-            for r in (s - 1, s + 1, s - w, s + w):
-                if r != p and b[COLOR, r] == EMPTY and r != l0 and r != l1 and r != l2:
-                    if n == 0:
-                        l0 = r
-                    elif n == 1:
-                        l1 = r
-                    else:
-                        l2 = r
-                    n += 1
-                    if n >= cap:
-                        return n
-            s = b[NEXT, s]
-            if s == h:
-                break
-    return n
-
-
-@kernel
-def size_after(b: np.ndarray, st: np.ndarray, p: int, c: int) -> int:
-    """Stones in c's group at p after c plays p."""
-    w = st[S_W]
-    total = 1
-    h0 = -1
-    h1 = -1
-    h2 = -1
-    for q in (p - 1, p + 1, p - w, p + w):
-        if b[COLOR, q] == c:
-            h = b[HEAD, q]
-            if h != h0 and h != h1 and h != h2:
-                total += b[GSIZE, h]
-                if h0 < 0:
-                    h0 = h
-                elif h1 < 0:
-                    h1 = h
-                else:
-                    h2 = h
-    return total
 
 
 @kernel

@@ -20,7 +20,7 @@ import random
 import tempfile
 from dataclasses import dataclass, field
 
-from gorilla.gtp.client import GtpClient
+from gorilla.match.gtp_client import GtpClient
 from gorilla.rules import board as K
 from gorilla.rules.board import BLACK, EMPTY, PASS, WHITE
 from gorilla.rules.coords import GTP_LETTERS, format_vertex
@@ -116,7 +116,7 @@ class Referee:
         self.check_legal = check_legal
 
     def both(self, command: str) -> tuple[tuple[bool, str], tuple[bool, str]]:
-        return self.a.send(command), self.b.send(command)
+        return self.a.ask(command), self.b.ask(command)
 
     def setup(self, size: int, komi: float) -> None:
         for cmd in (f"boardsize {size}", "clear_board", f"komi {komi}"):
@@ -237,16 +237,16 @@ class Referee:
         fd, path = tempfile.mkstemp(suffix=".sgf", prefix="gorilla-referee-")
         os.close(fd)
         try:
-            ok, text = self.a.send(f"printsgf {path}")
+            ok, text = self.a.ask(f"printsgf {path}")
             if not ok:
                 report.differences.append(f"sgf: printsgf failed: {text}")
                 return
-            ok, text = self.b.send(f"loadsgf {path}")
+            ok, text = self.b.ask(f"loadsgf {path}")
             if not ok:
                 report.differences.append(f"sgf: reference cannot load Gorilla's SGF: {text}")
                 return
             for color in (BLACK, WHITE):
-                ok, tb = self.b.send(f"list_stones {NAMES[color]}")
+                ok, tb = self.b.ask(f"list_stones {NAMES[color]}")
                 mine = {format_vertex(p, game.size).upper() for p in game.position.stones(color)}
                 if vertex_set(tb) != mine:
                     report.differences.append(

@@ -1,4 +1,7 @@
-"""Small tactical readers for the priors: liberties of a group and ladders.
+"""Small tactical readers: liberties after a move, ladders, self-atari size, seki.
+
+``libs_after`` and ``size_after`` count what a group will have after a move
+(heavy playouts and priors use them to refuse self-ataris).
 
 ``ladder_dead`` reads whether a group in atari dies in a ladder when its
 owner is to move: the defender extends (or captures an attacker in atari);
@@ -9,10 +12,13 @@ is only used when a node is expanded, never inside playouts.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 from numba import njit
 
 from gorilla.rules.board import (
+    BLACK,
     COLOR,
     EMPTY,
     GSIZE,
@@ -20,14 +26,101 @@ from gorilla.rules.board import (
     NEXT,
     OK,
     S_W,
+    WHITE,
     atari_liberty,
     check_move,
     in_atari,
     kernel,
     place,
 )
+from gorilla.rules.position import Position
+from gorilla.rules.scoring import ownership
 
 MAX_LADDER = 60
+
+
+@kernel
+def libs_after(b: np.ndarray, st: np.ndarray, p: int, c: int, cap: int) -> int:
+    """Distinct liberties (at most cap) of c's group at p after c plays the legal move p.
+
+    Opposing neighbours in atari count as captured (their stone's point becomes
+    a liberty); further liberties freed by larger captures are not counted.
+    """
+    w = st[S_W]
+    o = 3 - c
+    n = 0
+    l0 = -1
+    l1 = -1
+    l2 = -1
+    for q in (p - 1, p + 1, p - w, p + w):
+        col = b[COLOR, q]
+        free = col == EMPTY or (col == o and in_atari(b, b[HEAD, q]))
+        if free and q != l0 and q != l1 and q != l2:  # noqa: SIM102
+            if n == 0:
+                l0 = q
+            elif n == 1:
+                l1 = q
+            else:
+                l2 = q
+            n += 1
+            if n >= cap:
+                return n
+    h0 = -1
+    h1 = -1
+    h2 = -1
+    for q in (p - 1, p + 1, p - w, p + w):
+        if b[COLOR, q] != c:
+            continue
+        h = b[HEAD, q]
+        if h == h0 or h == h1 or h == h2:
+            continue
+        if h0 < 0:
+            h0 = h
+        elif h1 < 0:
+            h1 = h
+        else:
+            h2 = h
+        if in_atari(b, h):
+            continue  # its only liberty is p
+        s = h
+        while True:
+            for r in (s - 1, s + 1, s - w, s + w):
+                if r != p and b[COLOR, r] == EMPTY and r != l0 and r != l1 and r != l2:
+                    if n == 0:
+                        l0 = r
+                    elif n == 1:
+                        l1 = r
+                    else:
+                        l2 = r
+                    n += 1
+                    if n >= cap:
+                        return n
+            s = b[NEXT, s]
+            if s == h:
+                break
+    return n
+
+
+@kernel
+def size_after(b: np.ndarray, st: np.ndarray, p: int, c: int) -> int:
+    """Stones in c's group at p after c plays p."""
+    w = st[S_W]
+    total = 1
+    h0 = -1
+    h1 = -1
+    h2 = -1
+    for q in (p - 1, p + 1, p - w, p + w):
+        if b[COLOR, q] == c:
+            h = b[HEAD, q]
+            if h != h0 and h != h1 and h != h2:
+                total += b[GSIZE, h]
+                if h0 < 0:
+                    h0 = h
+                elif h1 < 0:
+                    h1 = h
+                else:
+                    h2 = h
+    return total
 
 
 @kernel
@@ -177,3 +270,41 @@ def atari_works(b: np.ndarray, st: np.ndarray, zob: np.ndarray, p: int, c: int) 
             if in_atari(b2, g) and b2[GSIZE, g] > best and ladder_dead(b2, st2, zob, q, 0):
                 best = b2[GSIZE, g]
     return best
+
+
+# --- seki (plain Python over Position) ----------------------------------------------
+
+
+def _fill_is_bad(pos: Position, p: int, color: int) -> bool:
+    """Whether color playing at p is illegal or leaves its new group with at most one liberty."""
+    if not pos.is_legal(p, color):
+        return True
+    after = pos.played(p, color)
+    return after.color_at(p) != color or after.liberties(p) <= 1
+
+
+def seki_stones(pos: Position, dead: Iterable[int] = ()) -> list[int]:
+    """Stones of live groups (dead ones removed) that share an unfillable neutral point."""
+    dead_set = {int(p) for p in dead}
+    live = pos.copy()
+    if dead_set:
+        # remove dead stones by rebuilding the position without them
+        live = Position(pos.size, pos.suicide_allowed)
+        for p in pos.points():
+            c = pos.color_at(p)
+            if c in (BLACK, WHITE) and p not in dead_set:
+                live.setup_stone(p, c)
+    owner = ownership(live)
+    w = pos.size + 2
+    seki: set[int] = set()
+    for p in live.points():
+        if live.color_at(p) != EMPTY or owner[p] != EMPTY:
+            continue
+        nbrs = [q for q in (p - 1, p + 1, p - w, p + w) if live.color_at(q) in (BLACK, WHITE)]
+        colors = {live.color_at(q) for q in nbrs}
+        if colors != {BLACK, WHITE}:
+            continue
+        if _fill_is_bad(live, p, BLACK) and _fill_is_bad(live, p, WHITE):
+            for q in nbrs:
+                seki.update(live.group(q))
+    return sorted(seki)

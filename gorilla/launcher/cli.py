@@ -281,7 +281,7 @@ def parse_args(argv: Sequence[str]) -> AppOptions:
     if ns.no_autosave:
         opts.autosave = None
     else:
-        from gorilla.app.controller import default_autosave_path
+        from gorilla.app.files import default_autosave_path
 
         opts.autosave = os.path.expanduser(ns.autosave) if ns.autosave else default_autosave_path()
     return opts
@@ -308,7 +308,7 @@ def _apply_patterns(opts: AppOptions, name: str | None, file: str | None) -> Non
     if name is None and file is None:
         return
     from gorilla.ai.agent import parse_spec
-    from gorilla.ai.patterns import PatternError, option_value, with_patterns
+    from gorilla.ai.playout.catalog import PatternError, option_value, with_patterns
 
     try:
         value = option_value(name, file)
@@ -335,7 +335,8 @@ def _with_seed(spec: str, seed: int | None, color: int) -> str:
 
 def build_controller(opts: AppOptions):
     """The game and controller the options describe; raises UsageError / OSError-ish ValueError."""
-    from gorilla.app.controller import Controller, game_from_sgf
+    from gorilla.app.controller import Controller
+    from gorilla.app.files import game_from_sgf
 
     if opts.load or opts.resume:
         path = opts.load or opts.autosave
@@ -425,7 +426,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(HELP)
         return 0
     except _ListPatterns:
-        from gorilla.ai.patterns import list_text
+        from gorilla.ai.playout.catalog import list_text
 
         print(list_text())
         return 0

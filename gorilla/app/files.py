@@ -1,0 +1,123 @@
+"""The game on disk: where the autosave lives, SGF text, atomic writes and the autosave thread."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import threading
+
+from gorilla.rules import sgf
+from gorilla.rules.game import Game
+
+
+def default_autosave_path() -> str:
+    """``$GORILLA_AUTOSAVE`` or ``~/.local/share/gorilla/autosave.sgf``."""
+    env = os.environ.get("GORILLA_AUTOSAVE")
+    if env:
+        return os.path.expanduser(env)
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "gorilla", "autosave.sgf")
+
+
+def game_to_sgf(game: Game) -> str:
+    """The game as SGF text."""
+    return sgf.save_sgf(game)
+
+
+def game_from_sgf(text: str) -> Game:
+    """A game read from SGF text; raises ValueError with a one-line reason."""
+    return sgf.parse_sgf(text)
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write text to path through a temporary file and os.replace (never a half-written file)."""
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".gorilla-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)  # mkstemp makes it 0600: give it a saved file's usual mode
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def reason(e: BaseException) -> str:
+    """An exception as one short line for the user (file errors in plain words)."""
+    text = str(e).strip().splitlines()
+    msg = text[0] if text else type(e).__name__
+    if isinstance(e, FileNotFoundError):
+        return "no such file"
+    if isinstance(e, IsADirectoryError):
+        return "is a directory"
+    if isinstance(e, PermissionError):
+        return "permission denied"
+    return msg
+
+
+class Autosaver:
+    """Writes the newest snapshot of the game to one SGF file on a background thread.
+
+    The GUI thread only takes a snapshot (microseconds); SGF serialisation and the
+    atomic write happen here. Only the latest submitted game is written, so a burst of
+    moves costs one write. ``flush()`` waits until everything submitted is on disk.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.error: str | None = None
+        self.writes = 0
+        self._cond = threading.Condition()
+        self._pending: Game | None = None
+        self._busy = False
+        self._closed = False
+        self._thread: threading.Thread | None = None
+
+    def submit(self, game: Game) -> None:
+        with self._cond:
+            if self._closed:
+                return
+            self._pending = game
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, daemon=True, name="gorilla-autosave")
+                self._thread.start()
+            self._cond.notify_all()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while self._pending is None and not self._closed:
+                    self._cond.wait()
+                if self._pending is None:
+                    return
+                game, self._pending = self._pending, None
+                self._busy = True
+            error = None
+            try:
+                write_atomic(self.path, game_to_sgf(game))
+            except Exception as e:  # reported on the GUI thread
+                error = reason(e)
+            with self._cond:
+                self._busy = False
+                self.writes += 1
+                if error is not None:
+                    self.error = error
+                self._cond.notify_all()
+
+    def flush(self, timeout: float | None = 10.0) -> bool:
+        """Wait until every submitted game is written; False on timeout."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._pending is None and not self._busy, timeout)
+
+    def close(self) -> None:
+        """Write what is pending, then stop the thread."""
+        self.flush()
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+        if self._thread is not None:
+            self._thread.join(2.0)

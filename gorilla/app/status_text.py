@@ -1,0 +1,84 @@
+"""The text of the side panel (window) and of the status line (terminal), from the controller."""
+
+from __future__ import annotations
+
+import time
+
+from gorilla.app.controller import COLOR_NAME, Controller
+from gorilla.rules.board import BLACK, PASS, WHITE
+from gorilla.rules.coords import format_vertex
+
+
+def status_lines(c: Controller) -> list[str]:
+    """The HUD text: side to move, captures, move, rules, AI status, result, message."""
+    game = c.game
+    lines: list[str] = []
+    kind = "AI vs AI" if c.ai_vs_ai else ""
+    players = f"Black: {c.players[BLACK]}  White: {c.players[WHITE]}" + (f"  ({kind})" if kind else "")
+    lines.append(players)
+    lines.append(
+        f"{game.size}x{game.size} {game.ruleset.name} rules, komi {game.komi:g}"
+        + (f", handicap {game.handicap}" if game.handicap else "")
+    )
+    last = game.last_move
+    last_txt = f", last {COLOR_NAME[last.color][0]} {format_vertex(last.point, game.size)}" if last else ""
+    lines.append(f"Move {game.move_number}{last_txt}")
+    lines.append(f"Captures: Black {game.captures(BLACK)}  White {game.captures(WHITE)}")
+    if game.over:
+        lines.extend(_result_lines(c))
+    else:
+        color = game.to_move
+        who = "human" if c.is_human(color) else c.players[color]
+        lines.append(f"{COLOR_NAME[color]} to move ({who})")
+        if c.thinking:
+            lines.append(_thinking_line(c))
+        elif c.ai_vs_ai and not c.continuous:
+            lines.append("Click or space: next AI move")
+    if c.evaluating:
+        lines.append("Evaluating...")
+    ev = c.evaluation
+    if ev is not None:
+        best = getattr(ev.evaluation, "best", PASS)
+        lines.append(f"Evaluator: best {format_vertex(best, game.size)}")
+        if ev.points_lost is not None and game.last_move is not None:
+            lines.append(f"Last move lost {ev.points_lost:.1f} points")
+    if c.message:
+        lines.append(c.message)
+    return lines
+
+
+def _thinking_line(c: Controller) -> str:
+    color = c.game.to_move
+    p = c.progress
+    text = f"{COLOR_NAME[color]} ({c.players[color]}) thinking"
+    task = c.current_ai_task
+    if task is not None:
+        text += f" {time.monotonic() - task.started:.1f}s"
+    if p is not None:
+        text += f", {100 * p.fraction:.0f}%: best {format_vertex(p.best_move, c.game.size)}"
+        text += f", win {100 * p.winrate:.1f}%, {p.playouts} playouts"
+    return text
+
+
+def _result_lines(c: Controller) -> list[str]:
+    game = c.game
+    if game.resigned:
+        return [f"{COLOR_NAME[game.resigned]} resigned. Result: {game.result}"]
+    lines = [f"Game over ({game.end_reason})"]
+    if c.estimating:
+        lines.append("Estimating dead stones...")
+    sc = c.score()
+    if sc is not None:
+        lines.extend(_keep_komi_together(ln) for ln in sc.breakdown().splitlines())
+        if game.end_reason == "passes" and sc.method != "stones":
+            lines.append("Click a group to mark it dead or alive")
+    return lines
+
+
+def _keep_komi_together(line: str) -> str:
+    """'... + 7.5 komi = 47.5' with no-break spaces, so a narrow panel wraps before the '+'."""
+    head, sep, tail = line.rpartition(" + ")
+    if not sep or "komi" not in tail:
+        return line
+    nbsp = "\u00a0"
+    return head + " +" + nbsp + tail.replace(" ", nbsp)

@@ -1,0 +1,157 @@
+"""``gorilla gtp``: the wiring of the GTP engine (its command sets, flags and entry point).
+
+:func:`make_engine` builds a :class:`~gorilla.gtp.protocol.GtpEngine` and registers
+the standard commands (:mod:`gorilla.gtp.commands`) and the analysis commands
+(:mod:`gorilla.gtp.analysis`); :func:`main` serves them on stdin/stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+
+from gorilla.ai.agent import Agent, Budget, make_agent, parse_spec
+from gorilla.ai.playout.catalog import PatternError, list_text, option_value
+from gorilla.gtp import analysis, commands
+from gorilla.gtp.protocol import GtpEngine, one_line
+from gorilla.rules.coords import check_size
+from gorilla.rules.game import Game
+from gorilla.rules.rulesets import get_ruleset
+
+COMMAND_SETS = (commands.COMMANDS, analysis.COMMANDS)
+
+
+def make_engine(
+    game: Game,
+    agent: Agent,
+    *,
+    budget: Budget | None = None,
+    name: str = "Gorilla",
+    with_analysis: bool = True,
+) -> GtpEngine:
+    """A GTP engine with the standard commands, and the analysis commands unless with_analysis=False."""
+    engine = GtpEngine(game, agent, budget=budget, name=name)
+    for table in COMMAND_SETS if with_analysis else COMMAND_SETS[:1]:
+        for command, handler in table.items():
+            engine.register(command, handler)
+    return engine
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``gorilla gtp`` flags."""
+    p = _Parser(
+        prog="gorilla gtp",
+        description="Speak GTP version 2 on stdin/stdout.",
+        allow_abbrev=False,
+    )
+    p.add_argument("--rules", default="chinese", help="chinese, japanese, tromp-taylor or little-go")
+    p.add_argument("--size", type=int, default=None, help="board size 2..25 (default: the ruleset's)")
+    p.add_argument("--komi", type=float, default=None, help="komi (default: the ruleset's)")
+    p.add_argument(
+        "--ko",
+        choices=("rules", "simple", "superko"),
+        default="rules",
+        help="ko rule: the ruleset's (default), simple ko, or positional superko",
+    )
+    p.add_argument("--ai", default="random", help="random, montecarlo or mcts (or a spec: mcts:threads=2)")
+    p.add_argument("--games", type=int, default=None, help="montecarlo: sample games per move (G)")
+    p.add_argument("--turns", type=int, default=None, help="montecarlo: turns per sample (T; 0 = to the end)")
+    budget = p.add_mutually_exclusive_group()
+    budget.add_argument("--playouts", type=int, default=None, help="playouts per move")
+    budget.add_argument("--time", type=float, default=None, help="seconds per move")
+    p.add_argument("--threads", type=int, default=None, help="search threads (mcts)")
+    p.add_argument("--seed", type=int, default=None, help="random seed")
+    p.add_argument("--name", default="Gorilla", help="name reported by the GTP 'name' command")
+    pat = p.add_mutually_exclusive_group()
+    pat.add_argument(
+        "--mc-patterns", metavar="NAME", default=None, help="mcts: pattern playouts from a shipped database"
+    )
+    pat.add_argument(
+        "--mc-load-patterns",
+        metavar="FILE",
+        default=None,
+        help="mcts: pattern playouts from a GNU Go Monte-Carlo pattern database file",
+    )
+    p.add_argument("--mc-list-patterns", action="store_true", help="list the shipped pattern databases")
+    return p
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises ValueError instead of printing and exiting on bad flags."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise ValueError(message)
+
+
+def _fail(parser: argparse.ArgumentParser, message: str) -> int:
+    print(f"gorilla gtp: error: {message}", file=sys.stderr)
+    parser.print_usage(sys.stderr)
+    return 2
+
+
+def engine_from_args(argv: list[str]) -> GtpEngine:
+    """A GtpEngine from ``gorilla gtp`` flags; raises ValueError with a one-line reason."""
+    parser = build_parser()
+    ns = parser.parse_args(argv)
+    ruleset = get_ruleset(ns.rules)
+    if ns.ko != "rules":
+        ruleset = dataclasses.replace(ruleset, superko=ns.ko == "superko")
+    size = ns.size or ruleset.default_size
+    check_size(size)
+    for flag, value in (("--games", ns.games), ("--playouts", ns.playouts), ("--threads", ns.threads)):
+        if value is not None and value < 1:
+            raise ValueError(f"{flag} must be at least 1")
+    if ns.turns is not None and ns.turns < 0:
+        raise ValueError("--turns must be 0 or more")
+    if ns.time is not None and not ns.time > 0:
+        raise ValueError("--time must be positive")
+    name = parse_spec(ns.ai)[0]
+    overrides: dict[str, object] = {"seed": ns.seed}
+    if ns.games is not None or ns.turns is not None:
+        if name != "montecarlo":
+            raise ValueError("--games/--turns apply to --ai montecarlo only")
+        overrides.update(games=ns.games, turns=ns.turns)
+    if ns.threads is not None:
+        if name != "mcts":
+            raise ValueError("--threads applies to --ai mcts only")
+        overrides["threads"] = ns.threads
+    if ns.mc_patterns is not None or ns.mc_load_patterns is not None:
+        if name != "mcts":
+            raise ValueError("--mc-patterns/--mc-load-patterns apply to --ai mcts only")
+        overrides["patterns"] = option_value(ns.mc_patterns, ns.mc_load_patterns)
+    try:
+        agent = make_agent(ns.ai, **overrides)
+    except ModuleNotFoundError as e:
+        raise ValueError(f"AI '{name}' is not available ({e.name})") from None
+    game = Game(size, ruleset, ns.komi)
+    budget = Budget(ns.playouts, ns.time) if (ns.playouts or ns.time) else None
+    return make_engine(game, agent, budget=budget, name=ns.name)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``gorilla gtp [flags]``: serve GTP on stdin/stdout; returns the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if "--mc-list-patterns" in args:
+        print(list_text())
+        return 0
+    try:
+        engine = engine_from_args(args)
+    except SystemExit as e:  # --help
+        return int(e.code or 0)
+    except ValueError as e:
+        if isinstance(e, PatternError):  # a bad database: its one line says it all
+            print(f"gorilla gtp: error: {one_line(str(e))}", file=sys.stderr)
+            return 2
+        return _fail(parser, one_line(str(e)))
+    try:
+        return engine.run(sys.stdin.buffer, sys.stdout.buffer)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        engine.agent.close()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
