@@ -3,19 +3,10 @@
 from __future__ import annotations
 
 import os
-import shutil
 
 import pytest
 
-GNUGO_CANDIDATES = ("gnugo", "/usr/games/gnugo")
-
-
-def find_gnugo() -> str | None:
-    for c in GNUGO_CANDIDATES:
-        path = shutil.which(c) or (c if os.path.isfile(c) and os.access(c, os.X_OK) else None)
-        if path:
-            return path
-    return None
+from gorilla.match.engines import find_gnugo
 
 
 @pytest.fixture(scope="session")
