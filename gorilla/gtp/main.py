@@ -12,7 +12,8 @@ import dataclasses
 import sys
 
 from gorilla.ai.agent import Agent, Budget, make_agent, parse_spec
-from gorilla.ai.playout.catalog import PatternError, list_text, option_value
+from gorilla.ai.playout import catalog
+from gorilla.ai.playout.catalog import PatternError
 from gorilla.gtp import analysis, commands
 from gorilla.gtp.protocol import GtpEngine, one_line
 from gorilla.rules.coords import check_size
@@ -63,17 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, default=None, help="search threads (mcts)")
     p.add_argument("--seed", type=int, default=None, help="random seed")
     p.add_argument("--name", default="Gorilla", help="name reported by the GTP 'name' command")
-    pat = p.add_mutually_exclusive_group()
-    pat.add_argument(
-        "--mc-patterns", metavar="NAME", default=None, help="mcts: pattern playouts from a shipped database"
-    )
-    pat.add_argument(
-        "--mc-load-patterns",
-        metavar="FILE",
-        default=None,
-        help="mcts: pattern playouts from a GNU Go Monte-Carlo pattern database file",
-    )
-    p.add_argument("--mc-list-patterns", action="store_true", help="list the shipped pattern databases")
+    catalog.add_options(p)
     return p
 
 
@@ -116,14 +107,8 @@ def engine_from_args(argv: list[str]) -> GtpEngine:
         if name != "mcts":
             raise ValueError("--threads applies to --ai mcts only")
         overrides["threads"] = ns.threads
-    if ns.mc_patterns is not None or ns.mc_load_patterns is not None:
-        if name != "mcts":
-            raise ValueError("--mc-patterns/--mc-load-patterns apply to --ai mcts only")
-        overrides["patterns"] = option_value(ns.mc_patterns, ns.mc_load_patterns)
-    try:
-        agent = make_agent(ns.ai, **overrides)
-    except ModuleNotFoundError as e:
-        raise ValueError(f"AI '{name}' is not available ({e.name})") from None
+    (spec,) = catalog.apply_options([ns.ai], ns.mc_patterns, ns.mc_load_patterns)
+    agent = make_agent(spec, **overrides)
     game = Game(size, ruleset, ns.komi)
     budget = Budget(ns.playouts, ns.time) if (ns.playouts or ns.time) else None
     return make_engine(game, agent, budget=budget, name=ns.name)
@@ -134,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     if "--mc-list-patterns" in args:
-        print(list_text())
+        print(catalog.list_text())
         return 0
     try:
         engine = engine_from_args(args)

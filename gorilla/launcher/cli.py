@@ -23,8 +23,10 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from gorilla.ai.playout import catalog
 from gorilla.rules.board import BLACK, WHITE
-from gorilla.rules.game import Game, fixed_handicap_points
+from gorilla.rules.game import Game
+from gorilla.rules.handicap import fixed_handicap_points
 from gorilla.rules.rulesets import get_ruleset
 
 PROG = "gorilla"
@@ -132,9 +134,7 @@ def _parser() -> _Parser:
     p.add_argument("--continuous", action="store_true")
     p.add_argument("--seed", type=_int_in(0, 2**63 - 1, "--seed"))
     p.add_argument("--eval-engine", choices=["flat", "mcts"], default="flat")
-    p.add_argument("--mc-patterns")
-    p.add_argument("--mc-load-patterns")
-    p.add_argument("--mc-list-patterns", action="store_true")
+    catalog.add_options(p, "mcts players")
     return p
 
 
@@ -307,21 +307,10 @@ def _apply_patterns(opts: AppOptions, name: str | None, file: str | None) -> Non
     """--mc-patterns / --mc-load-patterns: the mcts players get patterns=... (unless they name one)."""
     if name is None and file is None:
         return
-    from gorilla.ai.agent import parse_spec
-    from gorilla.ai.playout.catalog import PatternError, option_value, with_patterns
-
     try:
-        value = option_value(name, file)
-    except PatternError as e:
+        opts.black, opts.white = catalog.apply_options([opts.black, opts.white], name, file)
+    except catalog.PatternError as e:
         raise PatternOptionError(str(e)) from None
-    hit = False
-    for attr in ("black", "white"):
-        spec = getattr(opts, attr)
-        if parse_spec(spec)[0] == "mcts":
-            setattr(opts, attr, with_patterns(spec, value))
-            hit = True
-    if not hit:
-        raise UsageError("--mc-patterns/--mc-load-patterns apply to mcts players (--black/--white mcts)")
 
 
 def _with_seed(spec: str, seed: int | None, color: int) -> str:
@@ -391,7 +380,7 @@ def _display_problem() -> str | None:
 
 
 def run_gui(controller) -> int:
-    """Open the 3D window (H6's run_window); one line and status 1 when there is no display."""
+    """Open the 3D window ; one line and status 1 when there is no display."""
     problem = _display_problem()
     if problem is None:
         try:

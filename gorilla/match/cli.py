@@ -27,9 +27,11 @@ import json
 import sys
 from pathlib import Path
 
-from gorilla.match.players import check_spec
+from gorilla.ai.agent import parse_spec
+from gorilla.ai.playout import catalog
+from gorilla.match.players import check_spec, is_builtin
 from gorilla.match.runner import CONFIG, MatchConfig, run_match
-from gorilla.rules.game import fixed_handicap_points
+from gorilla.rules.handicap import fixed_handicap_points
 from gorilla.rules.rulesets import get_ruleset
 
 
@@ -90,14 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--resume", action="store_true", help="continue the match in --out, playing missing games")
     p.add_argument("--report", metavar="DIR", default=None, help="write report.md and report.png for DIR")
-    pat = p.add_mutually_exclusive_group()
-    pat.add_argument(
-        "--mc-patterns", metavar="NAME", default=None, help="built-in mcts players: pattern playouts (NAME)"
-    )
-    pat.add_argument(
-        "--mc-load-patterns", metavar="FILE", default=None, help="built-in mcts players: patterns from FILE"
-    )
-    p.add_argument("--mc-list-patterns", action="store_true", help="list the shipped pattern databases")
+    catalog.add_options(p, "built-in mcts players")
     return p
 
 
@@ -166,20 +161,12 @@ def _players_from_args(a: argparse.Namespace) -> list[str]:
 
 def _with_patterns(players: list[str], a: argparse.Namespace) -> list[str]:
     """--mc-patterns / --mc-load-patterns: built-in mcts players get patterns=... (unless they have one)."""
-    if a.mc_patterns is None and a.mc_load_patterns is None:
-        return players
-    from gorilla.ai.agent import parse_spec
-    from gorilla.ai.playout.catalog import PatternError, option_value, with_patterns
-    from gorilla.match.players import is_builtin
-
     try:
-        value = option_value(a.mc_patterns, a.mc_load_patterns)
-    except PatternError as e:
+        return catalog.apply_options(
+            players, a.mc_patterns, a.mc_load_patterns, lambda s: is_builtin(s) and parse_spec(s)[0] == "mcts"
+        )
+    except catalog.PatternError as e:
         raise _UsageError(str(e)) from None
-    mcts = [is_builtin(s) and parse_spec(s)[0] == "mcts" for s in players]
-    if not any(mcts):
-        raise _UsageError("--mc-patterns/--mc-load-patterns apply to built-in mcts players (none given)")
-    return [with_patterns(s, value) if m else s for s, m in zip(players, mcts, strict=True)]
 
 
 def _validate(cfg: MatchConfig) -> None:
@@ -212,9 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         a = build_parser().parse_args(argv)
         if a.mc_list_patterns:
-            from gorilla.ai.playout.catalog import list_text
-
-            print(list_text())
+            print(catalog.list_text())
             return 0
         if a.report:
             from gorilla.match.report import write_report

@@ -13,7 +13,9 @@ by path. Compiled tables are cached per name / file, so agents share them.
 
 from __future__ import annotations
 
+import argparse
 import functools
+from collections.abc import Callable
 from pathlib import Path
 
 from gorilla.ai.playout.database import Database, PatternError, load_database, parse_database
@@ -116,6 +118,42 @@ def with_patterns(spec: str, value: str) -> str:
     if "patterns=" in rest.replace(" ", ""):
         return spec
     return f"{name}:{rest},patterns={value}" if rest.strip() else f"{name}:patterns={value}"
+
+
+def add_options(parser: argparse.ArgumentParser, who: str = "mcts") -> None:
+    """Add ``--mc-patterns NAME | --mc-load-patterns FILE`` and ``--mc-list-patterns`` to parser."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--mc-patterns", metavar="NAME", default=None, help=f"{who}: pattern playouts from a shipped database"
+    )
+    group.add_argument(
+        "--mc-load-patterns",
+        metavar="FILE",
+        default=None,
+        help=f"{who}: pattern playouts from a GNU Go Monte-Carlo pattern database file",
+    )
+    parser.add_argument("--mc-list-patterns", action="store_true", help="list the shipped pattern databases")
+
+
+def apply_options(
+    specs: list[str], name: str | None, file: str | None, eligible: Callable[[str], bool] | None = None
+) -> list[str]:
+    """The agent specs with ``patterns=...`` added to the mcts ones, for ``--mc-patterns NAME`` /
+    ``--mc-load-patterns FILE`` (unchanged when neither is given).
+
+    ``eligible`` picks the specs that take patterns (default: every ``mcts`` spec).
+    Raises PatternError with one line for a bad database or when no spec takes it.
+    """
+    if name is None and file is None:
+        return list(specs)
+    from gorilla.ai.agent import parse_spec
+
+    value = option_value(name, file)
+    assert value is not None
+    takes = [eligible(s) if eligible else parse_spec(s)[0] == "mcts" for s in specs]
+    if not any(takes):
+        raise PatternError("--mc-patterns/--mc-load-patterns apply to mcts only (no mcts player given)")
+    return [with_patterns(s, value) if t else s for s, t in zip(specs, takes, strict=True)]
 
 
 def list_text() -> str:
