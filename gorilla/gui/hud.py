@@ -46,6 +46,22 @@ HELP = [
 ]
 
 
+def _text(
+    batch: pyglet.graphics.Batch,
+    group: pyglet.graphics.Group,
+    size: int,
+    color: tuple[int, int, int, int],
+    width: int | None = None,
+    text: str = "",
+    font: str = FONT,
+    **kw: object,
+) -> Label:
+    """A label in the panel's style; with a width it wraps and hangs from its top."""
+    if width is not None:
+        kw.update(multiline=True, width=width, anchor_y="top")
+    return Label(text, font_name=font, font_size=size, color=color, batch=batch, group=group, **kw)
+
+
 class Hud:
     """All 2D drawing; ``update(controller, ...)`` refreshes text, ``draw()`` draws."""
 
@@ -71,118 +87,26 @@ class Hud:
             fill = (18, 18, 20, 255) if c == BLACK else (236, 234, 226, 255)
             ring = shapes.Circle(0, 0, 11, color=(120, 120, 120, 255), batch=self.batch, group=mid)
             stone = shapes.Circle(0, 0, 10, color=fill, batch=self.batch, group=fg)
-            name = Label(
-                "",
-                font_name=FONT,
-                font_size=12,
-                weight="bold",
-                color=TEXT,
-                anchor_y="center",
-                batch=self.batch,
-                group=fg,
-            )
-            caps = Label(
-                "",
-                font_name=FONT,
-                font_size=11,
-                color=DIM,
-                anchor_x="right",
-                anchor_y="center",
-                batch=self.batch,
-                group=fg,
-            )
+            name = _text(self.batch, fg, 12, TEXT, weight="bold", anchor_y="center")
+            caps = _text(self.batch, fg, 11, DIM, anchor_x="right", anchor_y="center")
             self.rows[c] = (ring, stone, name, caps)
-        self.info = Label(
-            "",
-            font_name=FONT,
-            font_size=11,
-            color=TEXT,
-            multiline=True,
-            width=panel_width - 32,
-            anchor_y="top",
-            batch=self.batch,
-            group=fg,
-        )
+        text_w = panel_width - 32
+        self.info = _text(self.batch, fg, 11, TEXT, text_w)
         self.bar_bg = shapes.Rectangle(0, 0, 10, 8, color=(50, 56, 64, 255), batch=self.batch, group=mid)
         self.bar = shapes.Rectangle(0, 0, 0, 8, color=ACCENT, batch=self.batch, group=fg)
-        self.ai_text = Label(
-            "",
-            font_name=FONT,
-            font_size=10,
-            color=DIM,
-            multiline=True,
-            width=panel_width - 32,
-            anchor_y="top",
-            batch=self.batch,
-            group=fg,
-        )
-        self.cands = Label(
-            "",
-            font_name=MONO,
-            font_size=9,
-            color=DIM,
-            multiline=True,
-            width=panel_width - 24,
-            anchor_y="top",
-            batch=self.batch,
-            group=fg,
-        )
-        self.message = Label(
-            "",
-            font_name=FONT,
-            font_size=11,
-            weight="bold",
-            color=WARN,
-            multiline=True,
-            width=panel_width - 32,
-            anchor_y="top",
-            batch=self.batch,
-            group=fg,
-        )
-        self.footer = Label(
-            "h: all keys   c: control map   e: evaluate",
-            font_name=FONT,
-            font_size=9,
-            color=DIM,
-            batch=self.batch,
-            group=fg,
-        )
+        self.ai_text = _text(self.batch, fg, 10, DIM, text_w)
+        self.cands = _text(self.batch, fg, 9, DIM, panel_width - 24, font=MONO)
+        self.message = _text(self.batch, fg, 11, WARN, text_w, weight="bold")
+        self.footer = _text(self.batch, fg, 9, DIM, text="h: all keys   c: control map   e: evaluate")
         # help
         self.help_bg = shapes.Rectangle(
             0, 0, 10, 10, color=(14, 16, 19, 236), batch=self.help_batch, group=bg
         )
-        self.help_keys = Label(
-            "\n".join(k for k, _ in HELP),
-            font_name=FONT,
-            font_size=11,
-            weight="bold",
-            color=ACCENT,
-            multiline=True,
-            width=300,
-            anchor_y="top",
-            batch=self.help_batch,
-            group=fg,
+        self.help_keys = _text(
+            self.help_batch, fg, 11, ACCENT, 300, "\n".join(k for k, _ in HELP), weight="bold"
         )
-        self.help_text = Label(
-            "\n".join(t for _, t in HELP),
-            font_name=FONT,
-            font_size=11,
-            color=TEXT,
-            multiline=True,
-            width=560,
-            anchor_y="top",
-            batch=self.help_batch,
-            group=fg,
-        )
-        self.help_title = Label(
-            "Gorilla - keys and mouse",
-            font_name=FONT,
-            font_size=15,
-            weight="bold",
-            color=TEXT,
-            batch=self.help_batch,
-            group=fg,
-        )
+        self.help_text = _text(self.help_batch, fg, 11, TEXT, 560, "\n".join(t for _, t in HELP))
+        self.help_title = _text(self.help_batch, fg, 15, TEXT, text="Gorilla - keys and mouse", weight="bold")
         # prompt
         self.prompt_bg = shapes.Rectangle(
             0, 0, 10, 34, color=(14, 16, 19, 240), batch=self.prompt_batch, group=bg
