@@ -4,9 +4,12 @@ numba's on-disk cache checks only the source file of each function. A kernel
 that calls a kernel in another file keeps the old callee's machine code when
 only the callee's file changes; a changed signature then crashes at run time
 (an unresolved symbol, or a call through a null pointer). So the cache lives in
-a folder named by a hash of every source file of the package: any change to
-the package starts a fresh cache, and the old folders are removed (the newest
-few are kept, for switching between checkouts). An explicit NUMBA_CACHE_DIR
+a folder named by a hash of the source that kernels can depend on: any change
+there starts a fresh cache, and the old folders are removed (the newest few are
+kept, for switching between checkouts). Kernels live in ``rules/`` and ``ai/``,
+and those layers import nothing above them (``tests/test_layers.py``), so the hash
+covers the package's top-level files and those two folders: a change to the GUI,
+GTP, the app or the match runner keeps the compiled kernels. An explicit NUMBA_CACHE_DIR
 wins; if no cache folder can be written, numba's default (__pycache__) is used.
 
 This module must run before numba is imported: gorilla/__init__.py calls
@@ -21,12 +24,17 @@ import shutil
 from pathlib import Path
 
 KEEP = 3  # cache folders kept besides the current one
+KERNEL_FOLDERS = ("rules", "ai")  # the layers that hold numba kernels and everything they import
 
 
 def source_key(package_dir: Path) -> str:
-    """A hash of every .py file below package_dir (path and content)."""
+    """A hash of the .py files kernels can depend on (path and content): the package's
+    top-level files and everything below its KERNEL_FOLDERS."""
     h = hashlib.sha256()
-    for f in sorted(package_dir.rglob("*.py")):
+    files = list(package_dir.glob("*.py"))
+    for folder in KERNEL_FOLDERS:
+        files += (package_dir / folder).rglob("*.py")
+    for f in sorted(files):
         h.update(str(f.relative_to(package_dir)).encode())
         h.update(f.read_bytes())
     return h.hexdigest()[:16]

@@ -13,9 +13,11 @@ from gorilla import numba_cache as nc
 
 def _package(root: Path, body: str) -> Path:
     pkg = root / "pkg"
-    (pkg / "sub").mkdir(parents=True, exist_ok=True)
+    for folder in ("ai/sub", "gui"):
+        (pkg / folder).mkdir(parents=True, exist_ok=True)
     (pkg / "a.py").write_text("def f():\n    return 1\n")
-    (pkg / "sub" / "b.py").write_text(body)
+    (pkg / "ai" / "sub" / "b.py").write_text(body)
+    (pkg / "gui" / "w.py").write_text("y = 1\n")
     return pkg
 
 
@@ -23,11 +25,16 @@ def test_the_key_changes_with_any_source_file(tmp_path: Path) -> None:
     pkg = _package(tmp_path, "x = 1\n")
     k1 = nc.source_key(pkg)
     assert k1 == nc.source_key(pkg)
-    (pkg / "sub" / "b.py").write_text("x = 2\n")  # a kernel in another file changed
+    (pkg / "ai" / "sub" / "b.py").write_text("x = 2\n")  # a kernel in another file changed
     k2 = nc.source_key(pkg)
     assert k2 != k1
     (pkg / "notes.txt").write_text("not source")
     assert nc.source_key(pkg) == k2
+    (pkg / "a.py").write_text("def f():\n    return 2\n")  # the package's own files count
+    k3 = nc.source_key(pkg)
+    assert k3 != k2
+    (pkg / "gui" / "w.py").write_text("y = 2\n")  # above the kernel layers: the kernels stay
+    assert nc.source_key(pkg) == k3
 
 
 @pytest.fixture
