@@ -14,6 +14,7 @@ import sys
 from gorilla.ai.agent import Agent, Budget, make_agent, parse_spec
 from gorilla.ai.playout import catalog
 from gorilla.ai.playout.catalog import PatternError
+from gorilla.ai.warmup import groups_for, stderr_progress, warm
 from gorilla.gtp import analysis, commands
 from gorilla.gtp.protocol import GtpEngine, one_line
 from gorilla.rules.coords import check_size
@@ -111,7 +112,9 @@ def engine_from_args(argv: list[str]) -> GtpEngine:
     agent = make_agent(spec, **overrides)
     game = Game(size, ruleset, ns.komi)
     budget = Budget(ns.playouts, ns.time) if (ns.playouts or ns.time) else None
-    return make_engine(game, agent, budget=budget, name=ns.name)
+    engine = make_engine(game, agent, budget=budget, name=ns.name)
+    engine.agent_spec = spec
+    return engine
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,6 +133,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"gorilla gtp: error: {one_line(str(e))}", file=sys.stderr)
             return 2
         return _fail(parser, one_line(str(e)))
+    # compile (or load) the kernels before the first command: a GTP front end waits for a
+    # slow start, but a first genmove must not pay for compiling
+    groups = groups_for([engine.agent_spec], extra=("ownership",))
+    warm(groups, stderr_progress("gorilla gtp", groups))
     try:
         return engine.run(sys.stdin.buffer, sys.stdout.buffer)
     except KeyboardInterrupt:

@@ -90,6 +90,7 @@ class GtpEngine:
         self.agent = agent
         self.budget = budget
         self.name = name
+        self.agent_spec = agent.name  # the spec the agent was made from (for compiling its kernels)
         self.commands: dict[str, Handler] = {}
         self.quit = False
         self.time_settings: tuple[float, float, int] | None = None

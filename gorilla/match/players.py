@@ -16,7 +16,6 @@ game gets a fresh one.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shlex
 import shutil
@@ -26,7 +25,8 @@ import tempfile
 import threading
 from pathlib import Path
 
-from gorilla.ai.agent import AGENTS, Agent, Budget, make_agent, parse_spec
+from gorilla.ai.agent import AGENTS, Agent, make_agent, parse_spec
+from gorilla.ai.warmup import groups_for, warm
 from gorilla.match.gtp_client import EngineFailure, GtpClient, GtpCommandError
 from gorilla.rules.board import BLACK, PASS, RESIGN
 from gorilla.rules.coords import format_vertex, parse_vertex
@@ -44,7 +44,6 @@ class Forfeit(Exception):
 
 
 FILE_PREFIX = "file:"
-WARM_UP_SECONDS = 20.0  # at most this long for a built-in agent's untimed first search (numba compiling)
 
 
 def is_file_agent(spec: str) -> bool:
@@ -120,30 +119,15 @@ class AgentPlayer(Player):
 
     def new_game(self, game: Game) -> None:
         if not self._warm:
-            self._warm_up(game)
+            self._warm_up()
         if self._game_seed is not None:  # after the warm-up, which may draw random numbers
             self.agent.reseed(self._game_seed)
         self.agent.new_game()
 
-    def _warm_up(self, game: Game) -> None:
-        """A tiny untimed search, so compiling the numba kernels (seconds when the cache is cold)
-        never counts against the first move's timeout."""
+    def _warm_up(self) -> None:
+        """Load (or compile) the agent's kernels, so compiling never counts against a move's timeout."""
         self._warm = True
-        cancel = threading.Event()
-        scratch = game.replay()
-
-        def think() -> None:
-            with contextlib.suppress(Exception):  # a real failure shows up, and forfeits, in genmove
-                self.agent.select_move(scratch, Budget(playouts=16, seconds=0.05), cancel=cancel)
-
-        t = threading.Thread(target=think, daemon=True, name=f"warm-up-{self.spec}")
-        t.start()
-        t.join(WARM_UP_SECONDS)
-        if t.is_alive():
-            cancel.set()
-            t.join(1.0)
-            if t.is_alive():
-                self.agent = self._make()  # stuck: never reuse it
+        warm(groups_for([self.spec]))
 
     def genmove(self, game: Game, color: int, timeout: float | None) -> int:
         if game.to_move != color:

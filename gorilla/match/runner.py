@@ -26,6 +26,7 @@ from datetime import date
 from pathlib import Path
 from typing import TextIO
 
+from gorilla.ai.warmup import groups_for, stderr_progress, warm
 from gorilla.match.players import Forfeit, GtpPlayer, Player, is_builtin, make_player, short_label
 from gorilla.match.stats import summarize, wilson
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
@@ -395,6 +396,9 @@ def run_match(
         if on_result:
             on_result(rec)
 
+    # compile the built-in agents' kernels before the first game (once: -j workers load them)
+    groups = groups_for([s for s in config.players if is_builtin(s)], extra=("ownership",))
+    warm(groups, stderr_progress("gorilla match", groups, log))
     try:
         if config.jobs <= 1 or len(todo) <= 1:
             players = build_players(config)

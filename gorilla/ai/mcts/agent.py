@@ -32,6 +32,10 @@ from gorilla.rules.game import Game
 PROGRESS_EVERY = 0.2
 POLL = 0.005
 DEFAULT_SECONDS = 1.0
+# A search stops on time only after this many playouts: fewer mean nothing (a budget eaten
+# by compiling, or by a loaded machine, must not play the first candidate unsearched). Only a
+# cancel or the playout limit stops it sooner.
+MIN_PLAYOUTS = 64
 
 
 def _expand_threshold(size: int) -> int:
@@ -259,10 +263,11 @@ class MCTSAgent(Agent):
                 el = now - t0
                 if cancel is not None and cancel.is_set():
                     break
-                if hard is not None and el >= hard:
-                    break
-                if target is not None and el >= target and not self._unstable(el, hard):
-                    break
+                if ctl[T.C_DONE] >= MIN_PLAYOUTS:
+                    if hard is not None and el >= hard:
+                        break
+                    if target is not None and el >= target and not self._unstable(el, hard):
+                        break
                 if now >= next_check:
                     next_check = now + 0.05
                     if self.early_stop and self._decided(el, limit, target):

@@ -1,0 +1,122 @@
+"""The first start: kernels compile before the first timed job, and no move is played unsearched."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gorilla.ai import warmup
+from gorilla.ai.agent import Budget
+from gorilla.ai.mcts.agent import MIN_PLAYOUTS, MCTSAgent
+from gorilla.rules.coords import parse_vertex, to_xy
+from gorilla.rules.game import Game
+
+
+def line_of(vertex: str, size: int) -> int:
+    """1 for an edge point, 2 for the second line, ... (the smaller distance to an edge)."""
+    x, y = to_xy(parse_vertex(vertex, size), size)
+    return 1 + min(x, y, size - 1 - x, size - 1 - y)
+
+
+def test_a_search_whose_budget_is_spent_at_once_still_searches() -> None:
+    agent = MCTSAgent(seed=3)
+    try:
+        game = Game.new(9)
+        agent.select_move(game, Budget(playouts=MIN_PLAYOUTS))  # compiled
+        move = agent.select_move(game, Budget(seconds=1e-6))
+        assert agent.last_playouts >= MIN_PLAYOUTS
+        assert move >= 0 and sum(c.visits for c in agent.last_candidates) >= MIN_PLAYOUTS - 1
+    finally:
+        agent.close()
+
+
+def test_a_cancelled_search_stops_without_the_minimum() -> None:
+    import threading
+
+    agent = MCTSAgent(seed=3)
+    cancel = threading.Event()
+    cancel.set()
+    try:
+        t = time.perf_counter()
+        agent.select_move(Game.new(9), Budget(seconds=5.0), cancel=cancel)
+        assert time.perf_counter() - t < 2.0
+    finally:
+        agent.close()
+
+
+@pytest.mark.parametrize(
+    ("specs", "extra", "expected"),
+    [
+        (["human", "human"], (), ["rules"]),
+        (["mcts:time=2", "human"], (), ["rules", "mcts"]),
+        (
+            ["mcts:patterns=mogo", "montecarlo:5,5"],
+            ("ownership",),
+            ["rules", "control", "flat", "mcts", "patterns", "ownership"],
+        ),
+        (["alphabeta"], (), ["rules", "alphabeta"]),
+        (["gtp:gnugo --mode gtp"], (), ["rules"]),
+    ],
+)
+def test_each_player_compiles_what_it_uses(
+    specs: list[str], extra: tuple[str, ...], expected: list[str]
+) -> None:
+    assert warmup.groups_for(specs, extra=extra) == expected
+
+
+def test_the_warm_up_child_fills_the_cache_and_marks_each_group(tmp_path: Path) -> None:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "-m", "gorilla.ai.warmup", "rules", "control"],
+        env=env, capture_output=True, text=True, timeout=600, check=True,
+    )  # fmt: skip
+    lines = out.stdout.split()
+    assert out.stdout.splitlines()[0] == "start rules" and "done" in lines and "control" in lines
+    assert (tmp_path / "warm-rules").exists() and (tmp_path / "warm-control").exists()
+    assert list(tmp_path.rglob("*.nbi")), "numba wrote no cache index"
+    bad = subprocess.run(
+        [sys.executable, "-m", "gorilla.ai.warmup", "nonesuch"], env=env, capture_output=True, text=True
+    )
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def _genmove(cache: Path, size: int) -> tuple[str, float, str]:
+    """A fresh ``gorilla gtp --ai mcts --time 1`` on the cache folder:
+    (its first genmove, the seconds that took, its stderr)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gorilla", "gtp", "--ai", "mcts", "--time", "1", "--size", str(size)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    assert proc.stdin and proc.stdout
+    proc.stdin.write("1 name\n")
+    proc.stdin.flush()
+    assert proc.stdout.readline().startswith("=1")  # answered once it is ready (compiled)
+    proc.stdout.readline()
+    t = time.perf_counter()
+    proc.stdin.write("2 genmove b\n")
+    proc.stdin.flush()
+    answer = proc.stdout.readline()
+    took = time.perf_counter() - t
+    proc.stdin.write("quit\n")
+    proc.stdin.flush()
+    _, err = proc.communicate(timeout=60)
+    assert answer.startswith("=2 "), answer
+    return answer.split()[1], took, err
+
+
+@pytest.mark.slow
+def test_cold_start_gtp_plays_a_searched_move_on_9x9_then_19x19(tmp_path: Path) -> None:
+    move, took, err = _genmove(tmp_path, 9)
+    assert "compiling the engine" in err and "ready" in err
+    assert 3 <= line_of(move, 9) <= 5, move
+    assert took < 4.0, f"the first genmove took {took:.1f} s with --time 1"
+    move, took, err = _genmove(tmp_path, 19)  # the cache was filled on 9x9 only
+    assert "compiling" not in err
+    assert 3 <= line_of(move, 19) <= 5, move
+    assert took < 4.0, f"the first 19x19 genmove took {took:.1f} s with --time 1"
