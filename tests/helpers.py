@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -336,6 +337,25 @@ def transform_vertex(vertex: str, size: int, k: int) -> str:
     x, y = to_xy(p, size)
     r, c = transform_cell((size - 1 - y, x), size, k)
     return format_vertex(to_index(c, size - 1 - r, size), size)
+
+
+def variants(
+    diagram: str | list[str] | Diagram, to_move: int | None = None
+) -> Iterator[tuple[str, Position, Callable[[str], str]]]:
+    """The drawn position in its eight orientations, each also with the colours swapped.
+
+    Yields (label, position, where) with ``where(vertex)`` the vertex's place in
+    that variant. ``to_move`` is passed to :func:`position_from_diagram` (the
+    opponent's colour when the colours are swapped).
+    """
+    d = parse_diagram(diagram)
+    for k in range(8):
+        for swapped in (False, True):
+            drawn = transform_diagram(d, k)
+            side = None if to_move is None else 3 - to_move if swapped else to_move
+            pos = position_from_diagram(swap_colours(drawn) if swapped else drawn, side)
+            label = f"orientation {k}" + (", colours swapped" if swapped else "")
+            yield label, pos, partial(transform_vertex, size=d.size, k=k)
 
 
 def swap_colours(diagram: str | list[str] | Diagram) -> str:

@@ -14,6 +14,7 @@ from helpers import (
     transform_diagram,
     transform_vertex,
     v,
+    variants,
     with_points,
 )
 
@@ -107,6 +108,8 @@ def test_symmetries_move_stones_last_move_and_vertices_together() -> None:
             assert moved.color_at(v(transform_vertex(format_vertex(p, 5), 5, k), 5)) == colour
         seen.add(moved.diagram())
     assert len(seen) == 8
+    swapped = {(p.diagram(), p.to_move) for _, p, _ in variants(drawn)}
+    assert len(swapped) == 16 and {to_move for _, to_move in swapped} == {WHITE, BLACK}
     assert transform_vertex("pass", 5, 3) == "pass"
     assert transform_diagram(WITH_COORDINATES, 0) == diagram_of(game_from_diagram(WITH_COORDINATES))
 
