@@ -1,12 +1,18 @@
-"""Shared fixtures: the real GNU Go for differential tests."""
+"""Shared fixtures: the real GNU Go for differential tests.
+
+Shared helpers that are not fixtures live in ``helpers.py``.
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 
 from gorilla.match.engines import find_gnugo
+from gorilla.match.gtp_client import GtpClient
+from gorilla.match.referee import gnugo_command
 
 
 @pytest.fixture(scope="session")
@@ -18,3 +24,10 @@ def gnugo_path() -> str:
             pytest.fail("GNU Go is required in CI but was not found (apt-get install -y gnugo)")
         pytest.skip("GNU Go not installed: apt-get install -y gnugo (lands in /usr/games)")
     return path
+
+
+@pytest.fixture
+def gnugo(gnugo_path: str) -> Iterator[GtpClient]:
+    """A running GNU Go (``gnugo_command``: Chinese rules, level 0), closed after the test."""
+    with GtpClient(gnugo_command(gnugo_path)) as client:
+        yield client

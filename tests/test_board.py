@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import assert_board
 
 from gorilla.rules import board as K
 from gorilla.rules.board import BLACK, EMPTY, PASS, RESIGN, WHITE
@@ -49,13 +50,14 @@ def test_2x2_corner_capture_eyes_and_full_board() -> None:
     assert g.play(a2) == 0
     assert g.position.liberties(a1) == 1  # A1-A2 has only B1 left
     assert g.play(b1) == 2  # White B1 takes A1 and A2: B1-B2 was in atari, but it captures
-    assert g.position.diagram() == ".O\n.O"
+    assert_board(g, ".O\n.O")
     assert g.captures(WHITE) == 2
     assert g.check(a1) is None and g.check(a2) is None
     g.play(a1)
     g.pass_move()
     assert g.play(a2) == 2  # and Black takes the two back
-    assert g.position.diagram() == "X.\nX." and g.captures(BLACK) == 2
+    assert_board(g, "X.\nX.")
+    assert g.captures(BLACK) == 2
 
 
 def test_2x2_eye_and_reasonable_moves() -> None:

@@ -6,6 +6,7 @@ import random
 
 import numpy as np
 import pytest
+from helpers import position_from_diagram, swap_colours, symmetry, transform_diagram
 
 from gorilla.ai.control_map import (
     SCORING_METHODS,
@@ -134,20 +135,14 @@ def test_the_point_between_opposing_stones_belongs_to_neither() -> None:
 
 @pytest.mark.parametrize("k", range(8))
 def test_mirrored_and_rotated_boards_give_the_mirrored_and_rotated_map(k: int) -> None:
-    def sym(a: np.ndarray) -> np.ndarray:
-        a = np.rot90(a, k % 4)
-        return a.T if k >= 4 else a
-
-    chars = {0: ".", BLACK: "X", WHITE: "O"}
     for pos in random_positions(7, 3, 10 + k, 30):
-        g = sym(pos.grid())
-        moved = Position.from_diagram("\n".join("".join(chars[int(c)] for c in row) for row in g))
-        assert np.array_equal(control_map(moved), sym(control_map(pos)))
+        moved = position_from_diagram(transform_diagram(pos.diagram(), k))
+        assert np.array_equal(control_map(moved), symmetry(control_map(pos), k))
 
 
 def test_swapping_the_colours_negates_the_map() -> None:
     for pos in random_positions(9, 3, 5, 40):
-        swapped = Position.from_diagram(pos.diagram().replace("X", "o").replace("O", "X").replace("o", "O"))
+        swapped = position_from_diagram(swap_colours(pos.diagram()))
         assert np.array_equal(control_map(swapped), -control_map(pos))
 
 

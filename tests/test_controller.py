@@ -8,18 +8,14 @@ import time
 
 import numpy as np
 import pytest
+from helpers import v
 
 from gorilla.ai.agent import Agent, Progress
 from gorilla.app.controller import Controller
 from gorilla.app.files import game_from_sgf
 from gorilla.app.status_text import status_lines
 from gorilla.rules.board import BLACK, PASS, WHITE
-from gorilla.rules.coords import parse_vertex
 from gorilla.rules.game import Game
-
-
-def v(text: str, size: int = 9) -> int:
-    return parse_vertex(text, size)
 
 
 def drive(c: Controller, until, timeout: float = 10.0) -> None:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import threading
 
 import pytest
+from helpers import game_from_diagram
 
 from gorilla.ai.agent import Budget
 from gorilla.ai.evaluator import evaluate, points_lost
 from gorilla.rules.board import PASS, WHITE
 from gorilla.rules.coords import format_vertex, parse_vertex
 from gorilla.rules.game import Game
-from gorilla.rules.position import Position
 
 # White to move: the black group B4-E4 has one liberty, F4
 ATARI = """
@@ -26,7 +26,7 @@ OXXXX..
 
 
 def atari_game() -> Game:
-    return Game.from_position(Position.from_diagram(ATARI, WHITE), komi=0.5)
+    return game_from_diagram(ATARI, WHITE, komi=0.5)
 
 
 def test_flat_values_every_legal_move_and_the_capture_is_best() -> None:
@@ -42,7 +42,7 @@ def test_flat_values_every_legal_move_and_the_capture_is_best() -> None:
 
 
 def test_flat_includes_own_eye_fills_that_the_ai_skips() -> None:
-    game = Game.from_position(Position.from_diagram(".X.X.\nXXXXX\nXXXXX\n.XXXX\nXXXXX"), komi=0.5)
+    game = game_from_diagram(".X.X.\nXXXXX\nXXXXX\n.XXXX\nXXXXX", komi=0.5)
     ev = evaluate(game, games=2, turns=1, seed=1)
     assert {format_vertex(p, 5) for p in ev.values} == {"A5", "C5", "E5", "A2"}
     assert ev.best in ev.values

@@ -2,73 +2,34 @@
 
 from __future__ import annotations
 
-import subprocess
-
 import pytest
+from helpers import v
 
+from gorilla.match.gtp_client import GtpClient
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import format_vertex, parse_vertex
 from gorilla.rules.game import Game, fixed_handicap_points
 from gorilla.rules.position import IllegalMove, Position
 
 
-def v(text: str, size: int) -> int:
-    return parse_vertex(text, size)
-
-
-class Gtp:
-    """A tiny GTP client for the real GNU Go."""
-
-    def __init__(self, path: str) -> None:
-        self.proc = subprocess.Popen(
-            [path, "--mode", "gtp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-        )
-
-    def send(self, command: str) -> tuple[bool, str]:
-        assert self.proc.stdin and self.proc.stdout
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
-        lines: list[str] = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("GNU Go closed the pipe")
-            if not line.strip():
-                if lines:
-                    break
-                continue
-            lines.append(line.strip())
-        text = "\n".join(lines)
-        return text.startswith("="), text[1:].strip()
-
-    def close(self) -> None:
-        self.send("quit")
-        self.proc.wait(timeout=5)
-
-
 @pytest.mark.gnugo
-def test_fixed_handicap_matches_gnugo(gnugo_path: str) -> None:
-    gtp = Gtp(gnugo_path)
-    try:
-        checked = refused = 0
-        for size in range(2, 20):
-            ok, _ = gtp.send(f"boardsize {size}")
-            assert ok, size
-            for n in range(0, 11):
-                gtp.send("clear_board")
-                ok, answer = gtp.send(f"fixed_handicap {n}")
-                if ok:
-                    ours = sorted(format_vertex(p, size) for p in fixed_handicap_points(size, n))
-                    assert ours == sorted(answer.split()), (size, n)
-                    checked += 1
-                else:
-                    with pytest.raises(ValueError):
-                        fixed_handicap_points(size, n)
-                    refused += 1
-        # GNU Go places stones on boards from 7x7 up; make sure both branches really ran
-        assert checked > 50 and refused > 50
-    finally:
-        gtp.close()
+def test_fixed_handicap_matches_gnugo(gnugo: GtpClient) -> None:
+    checked = refused = 0
+    for size in range(2, 20):
+        gnugo.send(f"boardsize {size}")
+        for n in range(0, 11):
+            gnugo.send("clear_board")
+            ok, answer = gnugo.ask(f"fixed_handicap {n}")
+            if ok:
+                ours = sorted(format_vertex(p, size) for p in fixed_handicap_points(size, n))
+                assert ours == sorted(answer.split()), (size, n)
+                checked += 1
+            else:
+                with pytest.raises(ValueError):
+                    fixed_handicap_points(size, n)
+                refused += 1
+    # GNU Go places stones on boards from 7x7 up; make sure both branches really ran
+    assert checked > 50 and refused > 50
 
 
 def test_fixed_handicap_known_points() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from typing import BinaryIO
 
 import numpy as np
 import pytest
@@ -603,16 +604,30 @@ def streaming_ticks(engine: GtpEngine, args: list[str]) -> Streaming:
     return Streaming(run)
 
 
-def test_streaming_command_runs_until_the_next_line_arrives() -> None:
+def ticking_engine() -> GtpEngine:
+    """An engine with the streaming command ``ticks``."""
     e = make_engine()
     e.register("ticks", streaming_ticks)
+    return e
+
+
+def run_on_pipes(engine: GtpEngine) -> tuple[BinaryIO, BinaryIO, BinaryIO, threading.Thread]:
+    """Start ``engine.run`` on a thread between two pipes.
+
+    Returns the write end of its input, the read end of its output, the write
+    end of its output (the engine's own) and the thread.
+    """
     rin, win = os.pipe()
     rout, wout = os.pipe()
     fin, fin_w = os.fdopen(rin, "rb", buffering=0), os.fdopen(win, "wb", buffering=0)
     fout_r, fout = os.fdopen(rout, "rb", buffering=0), os.fdopen(wout, "wb", buffering=0)
-    t = threading.Thread(target=e.run, args=(fin, fout), daemon=True)
+    t = threading.Thread(target=engine.run, args=(fin, fout), daemon=True)
     t.start()
-    reader = fout_r
+    return fin_w, fout_r, fout, t
+
+
+def test_streaming_command_runs_until_the_next_line_arrives() -> None:
+    fin_w, reader, _, t = run_on_pipes(ticking_engine())
     fin_w.write(b"7 ticks\n")
     head = reader.readline()
     assert head == b"=7\n"
@@ -642,14 +657,7 @@ def test_streaming_command_runs_until_the_next_line_arrives() -> None:
 
 
 def test_streaming_command_stops_at_end_of_input() -> None:
-    e = make_engine()
-    e.register("ticks", streaming_ticks)
-    rin, win = os.pipe()
-    rout, wout = os.pipe()
-    fin, fin_w = os.fdopen(rin, "rb", buffering=0), os.fdopen(win, "wb", buffering=0)
-    fout_r, fout = os.fdopen(rout, "rb", buffering=0), os.fdopen(wout, "wb", buffering=0)
-    t = threading.Thread(target=e.run, args=(fin, fout), daemon=True)
-    t.start()
+    fin_w, fout_r, fout, t = run_on_pipes(ticking_engine())
     fin_w.write(b"ticks\n")
     assert fout_r.readline() == b"=\n"
     time.sleep(0.05)
@@ -662,8 +670,7 @@ def test_streaming_command_stops_at_end_of_input() -> None:
 
 
 def test_streaming_in_execute_stops_at_once() -> None:
-    e = make_engine()
-    e.register("ticks", streaming_ticks)
+    e = ticking_engine()
     assert e.execute("3 ticks") == "=3\nplay D4 after 0\n\n"
 
 

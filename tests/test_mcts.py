@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import threading
 import time
 
 import pytest
+from helpers import game_from_diagram, seconds_to_stop_after_cancel
 
 from gorilla.ai.agent import Budget, Progress, make_agent
 from gorilla.ai.mcts.agent import MCTSAgent
@@ -13,15 +13,6 @@ from gorilla.ai.mcts.clock import Clock
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
 from gorilla.rules.coords import parse_vertex
 from gorilla.rules.game import Game
-from gorilla.rules.position import Position
-
-
-def game_from(diagram: str, to_move: int = BLACK, komi: float = 7.5) -> Game:
-    pos = Position.from_diagram(diagram)
-    game = Game.new(pos.size, komi=komi)
-    stones = [(p, pos.color_at(p)) for p in pos.points() if pos.color_at(p) in (BLACK, WHITE)]
-    game.add_setup(stones, to_move=to_move)
-    return game
 
 
 def snapshot(game: Game) -> tuple:
@@ -36,7 +27,7 @@ def snapshot(game: Game) -> tuple:
 
 
 def test_captures_group_in_atari() -> None:
-    game = game_from(
+    game = game_from_diagram(
         """
         .........
         .........
@@ -55,7 +46,7 @@ def test_captures_group_in_atari() -> None:
 
 
 def test_saves_own_group_from_atari() -> None:
-    game = game_from(
+    game = game_from_diagram(
         """
         .........
         .........
@@ -74,7 +65,7 @@ def test_saves_own_group_from_atari() -> None:
 
 def test_does_not_fill_own_eyes_and_passes_when_finished() -> None:
     # Black: a wall on column C with a big area on its left; White walls D and owns the right.
-    game = game_from(
+    game = game_from_diagram(
         """
         .X.XO..
         XX.XO..
@@ -94,7 +85,7 @@ def test_does_not_fill_own_eyes_and_passes_when_finished() -> None:
 
 
 def test_never_fills_an_eye_of_its_only_group() -> None:
-    game = game_from(
+    game = game_from_diagram(
         """
         .X.X.....
         XXXX.....
@@ -117,7 +108,7 @@ def test_never_fills_an_eye_of_its_only_group() -> None:
 
 
 def test_passes_after_opponent_pass_when_count_wins() -> None:
-    game = game_from(
+    game = game_from_diagram(
         """
         ..XO...
         ..XO...
@@ -168,23 +159,11 @@ def test_cancel_from_another_thread(threads: int) -> None:
     agent = MCTSAgent(seed=9, threads=threads)
     game = Game.new(13)
     agent.select_move(game, Budget(playouts=50))
-    cancel = threading.Event()
-    result: list[int] = []
-    done_at: list[float] = []
-
-    def run() -> None:
-        result.append(agent.select_move(game, Budget(seconds=30), cancel=cancel))
-        done_at.append(time.perf_counter())
-
-    th = threading.Thread(target=run)
-    th.start()
-    time.sleep(0.3)
-    t_cancel = time.perf_counter()
-    cancel.set()
-    th.join(5)
-    assert not th.is_alive()
-    assert done_at[0] - t_cancel < 0.05 + 0.1  # 50 ms + margin for a loaded machine
-    assert game.is_legal(result[0])
+    move, seconds = seconds_to_stop_after_cancel(
+        lambda cancel: agent.select_move(game, Budget(seconds=30), cancel=cancel), after=0.3
+    )
+    assert seconds < 0.05 + 0.1  # 50 ms + margin for a loaded machine
+    assert game.is_legal(move)
     assert agent.last_playouts > 0
 
 
@@ -230,7 +209,7 @@ def test_two_threads_share_one_tree_and_the_playout_budget() -> None:
 
 
 def test_early_stop_ends_a_decided_search_before_its_budget() -> None:
-    game = game_from(
+    game = game_from_diagram(
         """
         .......
         .......
@@ -257,10 +236,10 @@ def test_resigns_when_hopeless_unless_disabled() -> None:
         .O.O.O.
         """
     agent = MCTSAgent(playouts=1500, seed=13, resign=0.1, resign_playouts=500)
-    assert agent.select_move(game_from(diagram)) == RESIGN
+    assert agent.select_move(game_from_diagram(diagram)) == RESIGN
     assert agent.last_winrate < 0.1
     teacher = MCTSAgent(playouts=500, seed=13, resign=0)
-    assert teacher.select_move(game_from(diagram)) != RESIGN
+    assert teacher.select_move(game_from_diagram(diagram)) != RESIGN
 
 
 def test_dynamic_komi_in_handicap_games() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from helpers import with_points
+
 from gorilla.ai.tactics import atari_works, ladder_dead
 from gorilla.rules import board as K
 from gorilla.rules.board import BLACK, WHITE
@@ -22,19 +24,6 @@ LADDER = """
     """
 
 
-def _with(diagram: str, point: str, ch: str) -> str:
-    """The diagram with point (e.g. 'C6') set to ch."""
-    rows = [r.strip() for r in diagram.strip().splitlines()]
-    n = len(rows)
-    p = parse_vertex(point, n)
-    w = n + 2
-    y, x = p // w - 1, p % w - 1  # row 0 is the top row
-    row = list(rows[y])
-    row[x] = ch
-    rows[y] = "".join(row)
-    return "\n".join(rows)
-
-
 def _dead(diagram: str, stone: str) -> bool:
     pos = Position.from_diagram(diagram, to_move=WHITE)
     b, st = pos.b.copy(), pos.st.copy()
@@ -48,12 +37,12 @@ def test_a_ladder_without_a_breaker_works() -> None:
 
 
 def test_a_friendly_stone_on_the_path_breaks_the_ladder() -> None:
-    assert not _dead(_with(LADDER, "C6", "O"), "D4")
+    assert not _dead(with_points(LADDER, C6="O"), "D4")
 
 
 def test_a_capturable_attacker_is_an_escape() -> None:
     # White C5 and B4 put Black's C4 in atari: White captures it instead of running
-    assert not _dead(_with(_with(LADDER, "C5", "O"), "B4", "O"), "D4")
+    assert not _dead(with_points(LADDER, C5="O", B4="O"), "D4")
 
 
 def test_the_ladder_runs_to_the_edge_on_19x19() -> None:
@@ -63,14 +52,14 @@ def test_the_ladder_runs_to_the_edge_on_19x19() -> None:
         big[5 + i] = "." * 5 + r + "." * 5
     diagram = "\n".join(big)
     assert _dead(diagram, "J9")
-    assert not _dead(_with(diagram, "C16", "O"), "J9")  # a breaker far away on the diagonal
-    assert _dead(_with(diagram, "Q3", "O"), "J9")  # a white stone off the path changes nothing
+    assert not _dead(with_points(diagram, C16="O"), "J9")  # a breaker far away on the diagonal
+    assert _dead(with_points(diagram, Q3="O"), "J9")  # a white stone off the path changes nothing
 
 
 def test_atari_that_catches_a_ladder_counts_the_stones() -> None:
     # Black to play E4 (from the ladder shape without it): it ataris D4 and the ladder works
-    pos = Position.from_diagram(_with(LADDER, "E4", "."), to_move=BLACK)
+    pos = Position.from_diagram(with_points(LADDER, E4="."), to_move=BLACK)
     caught = atari_works(pos.b.copy(), pos.st.copy(), K.ZOBRIST, parse_vertex("E4", 9), BLACK)
     assert caught == 1
-    broken = Position.from_diagram(_with(_with(LADDER, "E4", "."), "C6", "O"), to_move=BLACK)
+    broken = Position.from_diagram(with_points(LADDER, E4=".", C6="O"), to_move=BLACK)
     assert atari_works(broken.b.copy(), broken.st.copy(), K.ZOBRIST, parse_vertex("E4", 9), BLACK) == 0

@@ -6,12 +6,13 @@ import threading
 import time
 
 import pytest
+from helpers import game_from_diagram, v
 
 from gorilla.ai.agent import Budget, make_agent
 from gorilla.ai.control_map import evaluate_position
 from gorilla.ai.montecarlo import MonteCarloAgent, move_values
 from gorilla.rules.board import BLACK, PASS, WHITE
-from gorilla.rules.coords import format_vertex, parse_vertex
+from gorilla.rules.coords import format_vertex
 from gorilla.rules.game import Game
 from gorilla.rules.position import Position
 
@@ -36,14 +37,6 @@ OXXXX..
 """
 
 
-def game_of(diagram: str, to_move: int, komi: float = 0.5) -> Game:
-    return Game.from_position(Position.from_diagram(diagram, to_move), komi=komi)
-
-
-def v(vertex: str, size: int) -> int:
-    return parse_vertex(vertex, size)
-
-
 def test_spec_and_settings() -> None:
     a = make_agent("montecarlo:7,0,seed=3")
     assert isinstance(a, MonteCarloAgent) and (a.games, a.turns, a.seed) == (7, 0, 3)
@@ -57,7 +50,7 @@ def test_spec_and_settings() -> None:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_never_fills_its_own_eye(seed: int) -> None:
-    game = game_of(EYES, BLACK)
+    game = game_from_diagram(EYES, BLACK, komi=0.5)
     eyes = {v(x, 5) for x in ("A5", "A3", "A1")}
     move = MonteCarloAgent(3, 3, seed=seed).select_move(game)
     assert move not in eyes and move in (v("C4", 5), v("C2", 5))
@@ -68,14 +61,14 @@ def test_never_fills_its_own_eye(seed: int) -> None:
 
 
 def test_passes_when_only_its_own_eyes_are_left() -> None:
-    game = game_of(".X.X.\nXXXXX\nXXXXX\n.XXXX\nXXXXX", BLACK)
+    game = game_from_diagram(".X.X.\nXXXXX\nXXXXX\n.XXXX\nXXXXX", BLACK, komi=0.5)
     assert game.legal_moves()  # filling an eye is legal ...
     assert MonteCarloAgent(2, 2, seed=1).select_move(game) == PASS  # ... but not reasonable
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_captures_a_big_group_in_atari(seed: int) -> None:
-    game = game_of(ATARI, WHITE)
+    game = game_from_diagram(ATARI, WHITE, komi=0.5)
     move = MonteCarloAgent(5, 3, seed=seed).select_move(game)
     assert format_vertex(move, 7) == "F4"
 
@@ -129,7 +122,7 @@ def test_a_time_setting_samples_until_the_time_is_up() -> None:
 
 
 def test_cancel_returns_the_best_so_far() -> None:
-    game = game_of(ATARI, WHITE)
+    game = game_from_diagram(ATARI, WHITE, komi=0.5)
     agent = MonteCarloAgent(5, 3, seed=1)
     cancel = threading.Event()
     cancel.set()
@@ -162,14 +155,14 @@ def test_t0_plays_to_the_end_and_counts_the_area() -> None:
     # Black's only reasonable move is a dame point; then nobody has one and the game ends.
     diagram = ".XXO.\nXX.OO\n.XXO.\nXXXOO\n.XXO."
     for komi, wins in ((0.5, 1.0), (7.5, 0.0)):
-        vals = move_values(game_of(diagram, BLACK, komi), 3, 0, seed=1)
+        vals = move_values(game_from_diagram(diagram, BLACK, komi=komi), 3, 0, seed=1)
         assert list(vals) == [v("C4", 5)]
         mv = vals[v("C4", 5)]
         # area 15 (11 stones + C4 + 3 eyes) against 10 (7 stones + 3 eyes)
         assert mv.value == 5.0 and mv.samples == 3
         assert mv.winrate == wins and mv.score == 5.0 - komi
     # T > 0 evaluates the same end with the control map instead
-    vals = move_values(game_of(diagram, BLACK), 3, 4, seed=1)
+    vals = move_values(game_from_diagram(diagram, BLACK, komi=0.5), 3, 4, seed=1)
     end = Position.from_diagram(".XXO.\nXXXOO\n.XXO.\nXXXOO\n.XXO.")
     assert vals[v("C4", 5)].value == pytest.approx(evaluate_position(end, BLACK))
 

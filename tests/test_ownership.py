@@ -16,6 +16,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from helpers import game_from_diagram, v
 
 from gorilla.ai.ownership import (
     DEAD_THRESHOLD,
@@ -28,6 +29,7 @@ from gorilla.ai.ownership import (
 from gorilla.ai.random_agent import RandomAgent
 from gorilla.gtp.main import make_engine
 from gorilla.gtp.protocol import GtpEngine
+from gorilla.match.gtp_client import GtpClient
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import format_vertex, parse_vertex
 from gorilla.rules.game import Game
@@ -94,16 +96,13 @@ SEKI = """
 PLAYOUTS = 200
 
 
-def v(text: str) -> int:
-    return parse_vertex(text, 9)
-
-
 def names(points) -> set[str]:
     return {format_vertex(p, 9) for p in points}
 
 
 def game_of(diagram: str, komi: float = 7.5) -> Game:
-    game = Game.from_position(Position.from_diagram(diagram), SIMPLE_KO, komi=komi)
+    """The drawn position under GNU Go's rules, ended by two passes."""
+    game = game_from_diagram(diagram, rules=SIMPLE_KO, komi=komi)
     game.pass_move()
     game.pass_move()
     return game
@@ -217,36 +216,25 @@ def test_gtp_final_status_and_score_use_the_estimate() -> None:
 
 
 # --- against GNU Go ------------------------------------------------------------------------------
-def _gnugo(path: str):
-    from gorilla.match.gtp_client import GtpClient
-    from gorilla.match.referee import gnugo_command
-
-    return GtpClient(gnugo_command(path))
-
-
 @pytest.mark.gnugo
 @pytest.mark.parametrize("diagram", [LONE, THREE, EYES, SEKI], ids=["lone", "three", "eyes", "seki"])
-def test_drawn_positions_match_gnugo(gnugo_path: str, diagram: str) -> None:
+def test_drawn_positions_match_gnugo(gnugo: GtpClient, diagram: str) -> None:
     game = game_of(diagram)
-    gnugo = _gnugo(gnugo_path)
-    try:
-        gnugo.send("boardsize 9")
-        gnugo.send("clear_board")
-        gnugo.send("komi 7.5")
-        for color, name in ((BLACK, "black"), (WHITE, "white")):
-            for p in game.position.stones(color):
-                gnugo.send(f"play {name} {format_vertex(p, 9)}")
-        e = engine_of(game)
-        for status in ("dead", "seki"):
-            ref = set(gnugo.send(f"final_status_list {status}").split())
-            assert set(gtp(e, f"final_status_list {status}").split()) == ref, status
-        assert gtp(e, "final_score") == gnugo.send("final_score")
-    finally:
-        gnugo.close()
+    gnugo.send("boardsize 9")
+    gnugo.send("clear_board")
+    gnugo.send("komi 7.5")
+    for color, name in ((BLACK, "black"), (WHITE, "white")):
+        for p in game.position.stones(color):
+            gnugo.send(f"play {name} {format_vertex(p, 9)}")
+    e = engine_of(game)
+    for status in ("dead", "seki"):
+        ref = set(gnugo.send(f"final_status_list {status}").split())
+        assert set(gtp(e, f"final_status_list {status}").split()) == ref, status
+    assert gtp(e, "final_score") == gnugo.send("final_score")
 
 
 @pytest.mark.gnugo
-def test_games_finished_by_gnugo_match_its_dead_stones_and_score(gnugo_path: str) -> None:
+def test_games_finished_by_gnugo_match_its_dead_stones_and_score(gnugo: GtpClient) -> None:
     """Seeded games that GNU Go played to two passes (random moves mixed into the first 30).
 
     Playouts cannot read: where a string's fate depends on who moves first, or
@@ -260,22 +248,18 @@ def test_games_finished_by_gnugo_match_its_dead_stones_and_score(gnugo_path: str
     """
     from gorilla.match.selfplay import finished_game
 
-    gnugo = _gnugo(gnugo_path)
     compared = []
-    try:
-        for seed in range(6):
-            fg = finished_game(gnugo, 9, seed)
-            if not fg.finished:
-                continue
-            est = string_estimates(fg.game, playouts=PLAYOUTS)
-            if any(0.3 < s.opponent_share < 0.7 for s in est if not s.pass_alive):
-                continue
-            e = make_engine(fg.game, RandomAgent(seed=1), with_analysis=False)
-            ours = sorted(parse_vertex(t, 9) for t in gtp(e, "final_status_list dead").split())
-            assert names(ours) == names(fg.engine_dead), f"seed {seed}\n{fg.game.position}"
-            assert gtp(e, "final_score") == fg.engine_score, f"seed {seed}"
-            compared.append((seed, len(ours)))
-    finally:
-        gnugo.close()
+    for seed in range(6):
+        fg = finished_game(gnugo, 9, seed)
+        if not fg.finished:
+            continue
+        est = string_estimates(fg.game, playouts=PLAYOUTS)
+        if any(0.3 < s.opponent_share < 0.7 for s in est if not s.pass_alive):
+            continue
+        e = make_engine(fg.game, RandomAgent(seed=1), with_analysis=False)
+        ours = sorted(parse_vertex(t, 9) for t in gtp(e, "final_status_list dead").split())
+        assert names(ours) == names(fg.engine_dead), f"seed {seed}\n{fg.game.position}"
+        assert gtp(e, "final_score") == fg.engine_score, f"seed {seed}"
+        compared.append((seed, len(ours)))
     assert len(compared) >= 3, compared
     assert sum(n for _, n in compared) >= 3  # the compared games do have dead stones

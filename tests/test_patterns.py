@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import CHI2_999, chi_square
 
 from gorilla.ai.playout import catalog as PT
 from gorilla.ai.playout import pattern as PP
@@ -37,9 +38,6 @@ from gorilla.rules.position import Position
 
 ROOT = Path(__file__).resolve().parents[1]
 ANY = "%%%\n%*%\n%%%\n\n"
-
-# chi-square critical values (upper 0.1% points), from standard tables
-CHI2_999 = {10: 29.588, 20: 45.315, 40: 73.402, 60: 99.607, 80: 124.839}
 
 
 def db(text: str):
@@ -447,12 +445,12 @@ def test_drawing_frequencies_match_the_values() -> None:
     expected = np.array([v[p] for p in pts], dtype=float)
     expected *= n / expected.sum()
     assert expected.min() >= 5
-    chi2 = float(((counts - expected) ** 2 / expected).sum())
+    chi2 = chi_square(counts, expected)
     assert len(pts) - 1 == 79
     assert chi2 < CHI2_999[80], chi2  # df 79: the df-80 critical value is slightly above its own
     # the same draws are far from uniform
     uni = np.full(len(pts), n / len(pts))
-    assert float(((counts - uni) ** 2 / uni).sum()) > 10 * CHI2_999[80]
+    assert chi_square(counts, uni) > 10 * CHI2_999[80]
 
 
 def _light_first_moves(pos: Position, n: int, seed: int) -> np.ndarray:
@@ -488,7 +486,7 @@ def test_uniform_database_reproduces_the_light_playout() -> None:
     # a point after a run of unplayable ones is drawn more often, so only the support is compared here)
     ca = np.array([np.count_nonzero(a == p) for p in support], dtype=float)
     df = len(support) - 1
-    chi2 = float(((ca - ca.mean()) ** 2 / ca.mean()).sum())
+    chi2 = chi_square(ca, ca.mean())
     assert 10 <= df <= 40
     assert chi2 < CHI2_999[40], (chi2, df)
     # on the empty board every point is playable and both are uniform: two-sample chi-square
@@ -500,7 +498,7 @@ def test_uniform_database_reproduces_the_light_playout() -> None:
     cb = np.array([np.count_nonzero(b == p) for p in pts], dtype=float)
     tot = ca + cb
     ea, eb = tot * ca.sum() / tot.sum(), tot * cb.sum() / tot.sum()
-    chi2 = float(((ca - ea) ** 2 / ea + (cb - eb) ** 2 / eb).sum())
+    chi2 = chi_square(ca, ea) + chi_square(cb, eb)
     assert chi2 < CHI2_999[80], chi2
 
     # game lengths from the empty 9x9 board: same mean within 4 standard errors

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from helpers import assert_board, game_from_diagram
 
 from gorilla.rules.board import BLACK, EMPTY, WHITE
 from gorilla.rules.coords import parse_vertex
 from gorilla.rules.game import Game
-from gorilla.rules.position import IllegalMove, Position
-
-
-def game(diagram: str, rules: str = "chinese", to_move: int = BLACK) -> Game:
-    return Game.from_position(Position.from_diagram(diagram, to_move), rules)
+from gorilla.rules.position import IllegalMove
 
 
 def at(g: Game, vertex: str) -> int:
@@ -24,7 +21,7 @@ def play(g: Game, vertex: str) -> int:
 
 @pytest.mark.parametrize("rules", ["chinese", "japanese", "tromp-taylor", "little-go"])
 def test_single_stone_capture(rules: str) -> None:
-    g = game(
+    g = game_from_diagram(
         """
         . . . . .
         . . X . .
@@ -32,7 +29,7 @@ def test_single_stone_capture(rules: str) -> None:
         . . X . .
         . . . . .
         """,
-        rules,
+        rules=rules,
     )
     assert play(g, "D3") == 1
     assert at(g, "C3") == EMPTY
@@ -42,7 +39,7 @@ def test_single_stone_capture(rules: str) -> None:
 
 
 def test_one_move_captures_three_groups() -> None:
-    g = game(
+    g = game_from_diagram(
         """
         . O X O .
         O X . X O
@@ -61,7 +58,7 @@ def test_one_move_captures_three_groups() -> None:
 
 
 def test_snapback() -> None:
-    g = game(
+    g = game_from_diagram(
         """
         . . . . .
         . . . . .
@@ -74,14 +71,23 @@ def test_snapback() -> None:
     assert play(g, "B1") == 1  # White takes it ...
     assert g.position.liberties(parse_vertex("B1", 5)) == 1
     assert play(g, "A1") == 3  # ... and Black takes back three: no ko
-    assert g.position.diagram().splitlines()[3:] == ["..X..", "X.X.."]
+    assert_board(
+        g,
+        """
+        . . . . .
+        . . . . .
+        X X . . .
+        . . X . .
+        (X). X . .
+        """,
+    )
     assert g.captures(BLACK) == 3 and g.captures(WHITE) == 1
     assert g.position.ko == 0
 
 
 @pytest.mark.parametrize("rules", ["chinese", "japanese", "tromp-taylor", "little-go"])
 def test_capture_that_looks_like_suicide(rules: str) -> None:
-    g = game(
+    g = game_from_diagram(
         """
         . O X . .
         O X . . .
@@ -89,7 +95,7 @@ def test_capture_that_looks_like_suicide(rules: str) -> None:
         . . . . .
         . . . . .
         """,
-        rules,
+        rules=rules,
     )
     a5 = parse_vertex("A5", 5)
     assert g.position.check(a5) is None  # no empty neighbour, but it captures
@@ -101,7 +107,7 @@ def test_capture_that_looks_like_suicide(rules: str) -> None:
 
 
 def test_capture_removes_every_stone_of_the_group_and_frees_liberties() -> None:
-    g = game(
+    g = game_from_diagram(
         """
         . X X X .
         X O O O X

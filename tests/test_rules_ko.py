@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from helpers import game_from_diagram, v
 
 from gorilla.rules.board import BLACK, WHITE
-from gorilla.rules.coords import parse_vertex
 from gorilla.rules.game import Game
-from gorilla.rules.position import IllegalMove, Position
+from gorilla.rules.position import IllegalMove
 
 KO = """
 . . . . .
@@ -18,13 +18,9 @@ X O . O .
 """
 
 
-def v(text: str, size: int) -> int:
-    return parse_vertex(text, size)
-
-
 @pytest.mark.parametrize("rules", ["chinese", "japanese", "tromp-taylor", "little-go"])
 def test_simple_ko(rules: str) -> None:
-    g = Game.from_position(Position.from_diagram(KO, BLACK), rules)
+    g = game_from_diagram(KO, BLACK, rules)
     assert g.play(v("C3", 5)) == 1
     assert g.position.ko == v("B3", 5)
     with pytest.raises(IllegalMove, match="^ko$"):
@@ -39,7 +35,7 @@ def test_simple_ko(rules: str) -> None:
 
 
 def test_a_pass_lifts_the_ko_ban() -> None:
-    g = Game.from_position(Position.from_diagram(KO, BLACK), "japanese")
+    g = game_from_diagram(KO, BLACK, "japanese")
     g.play(v("C3", 5))
     g.pass_move()
     g.pass_move()  # two passes end the game ...
@@ -51,17 +47,15 @@ def test_a_pass_lifts_the_ko_ban() -> None:
 
 def test_ko_needs_a_single_stone_capturing_a_single_stone() -> None:
     # Black captures one stone but its own stone joins a group: not a ko
-    g = Game.from_position(
-        Position.from_diagram(
-            """
-            . . . . .
-            . X O . .
-            X O . O .
-            . X X . .
-            . . . . .
-            """,
-            BLACK,
-        ),
+    g = game_from_diagram(
+        """
+        . . . . .
+        . X O . .
+        X O . O .
+        . X X . .
+        . . . . .
+        """,
+        BLACK,
         "chinese",
     )
     assert g.play(v("C3", 5)) == 1
@@ -91,7 +85,7 @@ CYCLE = [(BLACK, B1_), (WHITE, A2_), (BLACK, B3_), (WHITE, A1_), (BLACK, B2_), (
 
 
 def triple_ko(rules: str) -> Game:
-    return Game.from_position(Position.from_diagram(TRIPLE_KO, BLACK), rules)
+    return game_from_diagram(TRIPLE_KO, BLACK, rules)
 
 
 def test_triple_ko_cycle_returns_to_the_start() -> None:

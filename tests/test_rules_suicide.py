@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from helpers import game_from_diagram
 
 from gorilla.rules.board import BLACK, EMPTY, WHITE
 from gorilla.rules.coords import parse_vertex
@@ -26,14 +27,10 @@ O O . . .
 """
 
 
-def game(diagram: str, rules: str) -> Game:
-    return Game.from_position(Position.from_diagram(diagram, BLACK), rules)
-
-
 @pytest.mark.parametrize("rules", ["chinese", "japanese", "little-go"])
 @pytest.mark.parametrize("diagram", [SINGLE, MULTI])
 def test_suicide_is_refused_and_changes_nothing(rules: str, diagram: str) -> None:
-    g = game(diagram, rules)
+    g = game_from_diagram(diagram, rules=rules)
     before = g.position.copy()
     point = parse_vertex("A5" if diagram is SINGLE else "B5", 5)
     assert g.check(point) == "suicide"
@@ -44,7 +41,7 @@ def test_suicide_is_refused_and_changes_nothing(rules: str, diagram: str) -> Non
 
 
 def test_tromp_taylor_multi_stone_suicide_removes_the_group() -> None:
-    g = game(MULTI, "tromp-taylor")
+    g = game_from_diagram(MULTI, rules="tromp-taylor")
     b5 = parse_vertex("B5", 5)
     assert b5 in g.legal_moves()
     assert g.play(b5) == 0  # it captures nothing ...
@@ -59,7 +56,7 @@ def test_tromp_taylor_multi_stone_suicide_removes_the_group() -> None:
 
 
 def test_tromp_taylor_single_stone_suicide_repeats_the_position() -> None:
-    g = game(SINGLE, "tromp-taylor")
+    g = game_from_diagram(SINGLE, rules="tromp-taylor")
     a5 = parse_vertex("A5", 5)
     # the board would not change: positional superko forbids it
     assert g.position.check(a5) is None
@@ -85,7 +82,7 @@ def test_the_rules_not_the_diagram_decide_about_suicide() -> None:
 
 
 def test_filling_own_last_liberty_next_to_a_living_group_is_not_suicide() -> None:
-    g = game(
+    g = game_from_diagram(
         """
         . X O . .
         X X O . .
@@ -93,7 +90,7 @@ def test_filling_own_last_liberty_next_to_a_living_group_is_not_suicide() -> Non
         . . . . .
         . . . . .
         """,
-        "chinese",
+        rules="chinese",
     )
     # A5 is Black's last liberty: the group would have none
     assert g.check(parse_vertex("A5", 5)) == "suicide"

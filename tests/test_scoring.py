@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from helpers import game_from_diagram, v
 
 from gorilla.rules.board import BLACK, WHITE
-from gorilla.rules.coords import parse_vertex
-from gorilla.rules.game import Game
 from gorilla.rules.position import Position
 from gorilla.rules.rulesets import get_ruleset
 from gorilla.rules.scoring import result_string, score
@@ -25,16 +24,12 @@ O O O X X . .
 """
 
 
-def v(text: str, size: int = 7) -> int:
-    return parse_vertex(text, size)
-
-
 def test_seki_is_really_seki() -> None:
-    g = Game.from_position(Position.from_diagram(SEKI), "chinese")
+    g = game_from_diagram(SEKI, rules="chinese")
     for color in (BLACK, WHITE):
         for point in ("C7", "C6"):
-            after = g.position.played(v(point), color)
-            assert after.liberties(v(point)) == 1  # filling a shared liberty is self-atari
+            after = g.position.played(v(point, 7), color)
+            assert after.liberties(v(point, 7)) == 1  # filling a shared liberty is self-atari
 
 
 @pytest.mark.parametrize(
@@ -66,20 +61,20 @@ def test_dead_stone_changes_area_and_territory() -> None:
     assert (alive.black, alive.white) == (12, 13 + 6 + 7.5)
     assert alive.black_territory == 0
     # marked dead: the stone's point and the region are Black's again
-    dead = score(pos, chinese, dead=[v("G1")])
+    dead = score(pos, chinese, dead=[v("G1", 7)])
     assert (dead.black, dead.white, dead.result) == (29, 25.5, "B+3.5")
-    assert dead.dead == (v("G1"),)
+    assert dead.dead == (v("G1", 7),)
     # territory: the dead stone is a prisoner and its point is territory
-    jp = score(pos, japanese, dead=[v("G1")])
+    jp = score(pos, japanese, dead=[v("G1", 7)])
     assert (jp.black_territory, jp.black_prisoners, jp.black) == (17, 1, 18)
     assert jp.result == "B+5.5"
     # dead marks on empty points are ignored
-    assert score(pos, chinese, dead=[v("F1"), v("G1")]) == dead
+    assert score(pos, chinese, dead=[v("F1", 7), v("G1", 7)]) == dead
 
 
 def test_little_go_counts_stones_on_the_board_only() -> None:
     pos = Position.from_diagram(DEAD_DIAGRAM)
-    s = score(pos, get_ruleset("little-go"), dead=[v("G1")])
+    s = score(pos, get_ruleset("little-go"), dead=[v("G1", 7)])
     assert (s.black, s.white, s.result) == (12, 13 + 2.5, "W+3.5")
 
 
@@ -95,7 +90,7 @@ def test_prisoners_count_in_territory_scoring_only() -> None:
         ("japanese", 3 + 1, 10 + 0.5, "W+6.5"),
         ("chinese", 7 + 3, 15.5, "W+5.5"),
     ):
-        g = Game.from_position(Position.from_diagram(diagram), rules, komi=0.5)
+        g = game_from_diagram(diagram, rules=rules, komi=0.5)
         assert g.play(v("A2", 5)) == 1
         g.pass_move()
         g.pass_move()

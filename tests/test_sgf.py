@@ -6,15 +6,12 @@ import random
 import subprocess
 
 import pytest
+from helpers import assert_board, v
 
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
-from gorilla.rules.coords import format_vertex, parse_vertex
+from gorilla.rules.coords import format_vertex
 from gorilla.rules.game import Game
 from gorilla.rules.sgf import SgfError, load_sgf, save_sgf, write_sgf
-
-
-def v(text: str, size: int = 19) -> int:
-    return parse_vertex(text, size)
 
 
 def sample_game() -> Game:
@@ -94,7 +91,7 @@ def test_passes_on_big_boards_are_empty_values() -> None:
 @pytest.mark.parametrize("pass_value", ["", "tt"])
 def test_both_pass_forms_load_on_19x19(pass_value: str) -> None:
     h = load_sgf(f"(;GM[1]SZ[19];B[pd];W[{pass_value}];B[dp])")
-    assert [m.point for m in h.moves] == [v("Q16"), PASS, v("D4")]
+    assert [m.point for m in h.moves] == [v("Q16", 19), PASS, v("D4", 19)]
 
 
 def test_main_line_of_variations_and_comment_nodes() -> None:
@@ -123,7 +120,7 @@ def test_superko_is_refused_under_chinese_but_not_japanese() -> None:
     # the board is back to "Black A2 alone", as after move 1
     record = "(;SZ[2]RU[{}];B[aa];W[bb];B[ba];W[ab];B[aa];W[ba];B[aa])"
     h = load_sgf(record.format("Japanese"))
-    assert h.position.diagram() == "X.\n.."
+    assert_board(h, "X.\n..")
     assert h.moves[-1].captures == 3
     with pytest.raises(SgfError) as err:
         load_sgf(record.format("Chinese"))
