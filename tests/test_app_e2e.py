@@ -16,7 +16,7 @@ import pytest
 
 from gorilla.app.files import game_from_sgf
 from gorilla.rules.board import BLACK, PASS, WHITE
-from gorilla.rules.coords import parse_vertex
+from gorilla.rules.coords import parse_vertex, to_xy
 
 pytestmark = pytest.mark.gui
 
@@ -116,6 +116,73 @@ def test_click_d4_right_click_pass_and_read_the_autosave(tmp_path):
             pytest.fail("gorilla did not quit on Ctrl+Q")
         assert proc.returncode == 0, proc.stderr.read()
         assert _moves(autosave) == [(BLACK, d4), (WHITE, PASS)]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+
+
+@pytest.mark.slow
+def test_cold_start_window_draws_while_compiling_and_the_ai_waits_for_its_kernels(tmp_path):
+    """Empty numba cache: the window opens at once and keeps drawing while a child process
+    compiles, a human move is accepted meanwhile, and the MCTS answers with a searched move."""
+    _need("xdotool")
+    if not os.environ.get("DISPLAY"):
+        pytest.skip("no X display (run under Xvfb: pytest-xvfb or xvfb-run)")
+    from gorilla.gui.camera import PANEL_WIDTH, Camera
+
+    autosave, frames = tmp_path / "autosave.sgf", tmp_path / "frames.txt"
+    env = dict(
+        os.environ,
+        GORILLA_AUTOSAVE=str(autosave),
+        GORILLA_FRAME_LOG=str(frames),
+        NUMBA_CACHE_DIR=str(tmp_path / "numba"),
+    )
+    t_start = time.time()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gorilla", "--size", "9", "--white", "mcts:time=1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    try:
+        wid = _wait_for(
+            lambda: _xdotool("search", "--onlyvisible", "--name", "^Gorilla$").split("\n")[0],
+            30,
+            "the window",
+            proc,
+        )
+        t_window = time.time()
+        geometry = _xdotool("getwindowgeometry", "--shell", wid)
+        dims = dict(line.split("=") for line in geometry.splitlines() if "=" in line)
+        w, h = int(dims["WIDTH"]), int(dims["HEIGHT"])
+        cam = Camera(size=9, viewport=(0, 0, max(1, w - PANEL_WIDTH), h))
+        cam.reset()
+        sx, sy = cam.point_to_screen(parse_vertex("D4", 9))
+        _wait_for(lambda: frames.exists() and frames.read_text().count("\n") > 2, 20, "frames", proc)
+        _xdotool("mousemove", "--window", wid, str(round(sx)), str(round(h - sy)))
+        time.sleep(0.05)
+        _xdotool("click", "1")  # while the engine compiles
+        t_click = time.time()
+        moves = _wait_for(
+            lambda: len(_moves(autosave)) >= 2 and _moves(autosave), 600, "White's answer", proc
+        )
+        t_answer = time.time()
+        assert moves[0] == (BLACK, parse_vertex("D4", 9))
+        white = moves[1]
+        assert white[0] == WHITE and white[1] >= 0
+        x, y = to_xy(white[1], 9)
+        line = 1 + min(x, y, 8 - x, 8 - y)
+        assert line >= 2, f"White answered on the first line: an unsearched move? {white}"
+        times = [float(t) for t in frames.read_text().split()]
+        during = [t for t in times if t_window <= t <= t_answer]
+        gaps = [b - a for a, b in zip(during, during[1:], strict=False)]
+        assert t_answer - t_click > 3, "nothing compiled: the cache was not empty"
+        assert gaps and max(gaps) < 3.0, f"the window froze for {max(gaps):.1f} s while compiling"
+        assert len(during) > (t_answer - t_window) * 2, "fewer than two frames a second while compiling"
+        print(
+            f"window {t_window - t_start:.1f}s after start, answer {t_answer - t_click:.1f}s after the click"
+        )
+        _xdotool("key", "--window", wid, "ctrl+q")
+        proc.wait(30)
     finally:
         if proc.poll() is None:
             proc.kill()

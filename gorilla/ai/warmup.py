@@ -144,15 +144,17 @@ AGENT_GROUPS: dict[str, tuple[str, ...]] = {
 
 
 def groups_for(specs: Iterable[str], *, extra: Iterable[str] = ()) -> list[str]:
-    """The groups the agent specs need (``human`` and external engines need only the rules),
-    rules first, each once, in :data:`GROUPS` order."""
-    want = {"rules", *extra}
+    """The groups the agent specs need (``human`` and external engines need only the rules):
+    the rules first, then the agents' groups, then the extra ones, each once."""
+    want = set()
     for spec in specs:
         name, _, kwargs = parse_spec(spec)
         want.update(AGENT_GROUPS.get(name, ()))
         if name == "mcts" and kwargs.get("patterns"):
             want.add("patterns")
-    return [g for g in GROUPS if g in want]
+    agents = [g for g in GROUPS if g in want and g != "rules"]
+    rest = [g for g in GROUPS if g in set(extra) and g not in want and g != "rules"]
+    return ["rules", *agents, *rest]
 
 
 def cache_dir() -> Path | None:

@@ -29,6 +29,8 @@ from typing import Any
 import numpy as np
 
 from gorilla.ai.agent import Agent, Progress, make_agent
+from gorilla.ai.warmup import groups_for
+from gorilla.app.compiler import Compiler
 from gorilla.app.files import Autosaver, game_from_sgf, game_to_sgf, reason, write_atomic
 from gorilla.app.tasks import Task
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
@@ -77,8 +79,12 @@ class Controller:
         threads: int = 1,
         eval_engine: str = "flat",
         continuous: bool = False,
+        compiler: Compiler | None = None,
     ) -> None:
         self.game = game
+        self.compiler = compiler  # None: every kernel is usable at once (tests, the terminal)
+        self.pending_move: int | None = None  # a human move clicked before the rules were loaded
+        self._specs = {BLACK: _spec(black), WHITE: _spec(white)}
         self.threads = max(1, int(threads))
         self.players: dict[int, str] = {BLACK: player_label(black), WHITE: player_label(white)}
         self.agents: dict[int, Agent | None] = {
@@ -131,6 +137,23 @@ class Controller:
             if not getattr(game.info, attr):
                 label = self.players[color]
                 setattr(game.info, attr, "Human" if label == "human" else f"Gorilla ({label})")
+
+    def kernels_ready(self, *groups: str) -> bool:
+        """Whether the kernel groups (see gorilla.ai.warmup) can be used now."""
+        return self.compiler is None or self.compiler.ready(*groups)
+
+    def groups_needed(self) -> list[str]:
+        """Every kernel group this game can use: the players', the evaluator's, dead stones, control map."""
+        evaluator = ("mcts",) if self.eval_engine == "mcts" else ("control", "flat")
+        return groups_for(self._specs.values(), extra=(*evaluator, "ownership", "control"))
+
+    def _waiting_for(self, *groups: str) -> bool:
+        """True (and a word in the panel) when the groups are still compiling."""
+        if self.kernels_ready(*groups):
+            return False
+        c = self.compiler
+        self.say(c.status() if c is not None and c.status() else "Loading the engine...")
+        return True
 
     def is_human(self, color: int) -> bool:
         return self.agents[color] is None
@@ -215,6 +238,14 @@ class Controller:
         if saver is not None and saver.error is not None:
             self.say(f"Autosave failed: {saver.error}")
             saver.error = None
+        c = self.compiler
+        if c is not None:
+            if c.error and self.message != c.error:
+                self.say(c.error)
+            if self.pending_move is not None and self.kernels_ready("rules"):
+                point, self.pending_move = self.pending_move, None
+                if not self.game.over and self.is_human(self.game.to_move):
+                    self._human_move(point)
         ai = self._ai
         if ai is not None:
             p = self.progress
@@ -258,6 +289,8 @@ class Controller:
             return
         if any(t.data.get("agent") is agent for t in self._retired):
             return  # the agent's cancelled search is still winding down (≤ 50 ms)
+        if not self.kernels_ready(*groups_for([self._specs[game.to_move]])):
+            return  # its first move (and its clock) wait until its kernels are ready
         if self.ai_vs_ai and not self.continuous:
             self.steps -= 1
         self._start_ai(agent)
@@ -337,6 +370,11 @@ class Controller:
 
     def _human_move(self, point: int) -> bool:
         game = self.game
+        if not self.kernels_ready("rules"):
+            self.pending_move = point
+            where = format_vertex(point, game.size) if game.position.on_board(point) else "pass"
+            self.say(f"Loading the rules: {where} is played in a moment")
+            return True
         reason = game.check(point)
         if reason is not None:
             where = format_vertex(point, game.size) if game.position.on_board(point) else "there"
@@ -470,6 +508,8 @@ class Controller:
         cache = self._control_cache
         if cache is not None and cache[0] == self._gen:
             return cache[1]
+        if not self.kernels_ready("control"):
+            return np.zeros((self.game.size, self.game.size), dtype=np.float32)
         from gorilla.ai.control_map import control_map
 
         cm = np.asarray(control_map(self.game.position), dtype=np.float32)
@@ -485,11 +525,10 @@ class Controller:
         if self.game.over:
             self.say("The game is over")
             return
-        try:
-            from gorilla.ai import evaluator
-        except ImportError:
-            self.say("The evaluator is not available")
+        if self._waiting_for(*(("mcts",) if self.eval_engine == "mcts" else ("control", "flat"))):
             return
+        from gorilla.ai import evaluator
+
         snap = self.game.copy()
         engine, games, turns = self.eval_engine, self.eval_games, self.eval_turns
         holder: list[Task] = []
@@ -533,11 +572,10 @@ class Controller:
 
     # --- end of game --------------------------------------------------------------------------
     def _start_dead(self) -> None:
-        try:
-            from gorilla.ai import ownership
-        except ImportError:
-            self.dead_estimated = True
-            return
+        if not self.kernels_ready("ownership"):
+            return  # poll() asks again every frame
+        from gorilla.ai import ownership
+
         snap = self.game.copy()
 
         def run(cancel: threading.Event) -> list[int]:
@@ -632,3 +670,10 @@ class Controller:
                     agent.close()
         if self._autosaver is not None:
             self._autosaver.close()
+        if self.compiler is not None:
+            self.compiler.close()
+
+
+def _spec(player: str | Agent) -> str:
+    """The agent spec of a player ('human' for a human)."""
+    return player.name if isinstance(player, Agent) else player.strip()

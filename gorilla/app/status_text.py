@@ -34,6 +34,8 @@ def status_lines(c: Controller) -> list[str]:
             lines.append(_thinking_line(c))
         elif c.ai_vs_ai and not c.continuous:
             lines.append("Click or space: next AI move")
+    if c.compiler is not None and c.compiler.compiling:
+        lines.append(c.compiler.status())
     if c.evaluating:
         lines.append("Evaluating...")
     ev = c.evaluation

@@ -213,11 +213,15 @@ class Hud:
 
         # AI status: progress bar, best move, win rate
         thinking = bool(controller.thinking or getattr(controller, "evaluating", False))
-        self.bar_bg.visible = self.bar.visible = thinking
+        compiler = getattr(controller, "compiler", None)
+        compiling = compiler is not None and compiler.compiling and not thinking
+        self.bar_bg.visible = self.bar.visible = thinking or compiling
         ai = ""
-        if thinking:
+        if thinking or compiling:
             p = controller.progress if controller.thinking else getattr(controller, "eval_progress", None)
             frac = float(getattr(p, "fraction", 0.0) or 0.0) if p is not None else None
+            if compiling:
+                frac = max(0.01, compiler.fraction)
             bw = self.panel_width - 2 * self._pad
             self.bar_bg.position = (self._x0 + self._pad, y - 8)
             self.bar_bg.width = bw
@@ -237,6 +241,8 @@ class Hud:
                         f"\nbest {format_vertex(p.best_move, game.size)}   win {100 * p.winrate:.1f}%"
                         f"   {p.playouts} playouts   {p.elapsed:.1f}s"
                     )
+            elif compiling:
+                ai = "Compiling the engine; you can play meanwhile"
             else:
                 ai = "Evaluating moves..."
             y -= 20

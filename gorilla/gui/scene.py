@@ -139,6 +139,7 @@ def build_scene(controller, hover: int | None = None) -> Scene:
         and not over_game
         and controller.agents[game.to_move] is None
         and pos.color_at(hover) == EMPTY
+        and controller.kernels_ready("rules")
         and game.check(hover) is None
     ):
         ghosts.append(_stone_rows([hover], [game.to_move], size, 0.5))

@@ -7,6 +7,7 @@ controller's ``version``, the camera, the hover point or the window changed (and
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import glob
 import math
@@ -92,6 +93,9 @@ class GorillaWindow(pyglet.window.Window):
         self._last_draw = 0.0
         self._press: tuple[int, int, int, int] | None = None  # x, y, button, modifiers
         self._dragging = False
+        # GORILLA_FRAME_LOG=FILE: one wall-clock time per frame drawn (for tests and profiling)
+        log = os.environ.get("GORILLA_FRAME_LOG")
+        self._frame_log = open(log, "a", encoding="utf-8") if log else None  # noqa: SIM115
         self._update_viewport()
         self.camera.reset()
         pyglet.clock.schedule_interval(self.tick, 1 / 60)
@@ -131,7 +135,8 @@ class GorillaWindow(pyglet.window.Window):
             self.camera.reset()
         state = (c.version, self.camera.state(), self.hover, self.show_help, self.prompt, c.game.size)
         now = time.monotonic()
-        busy = c.thinking or getattr(c, "evaluating", False)
+        compiler = getattr(c, "compiler", None)
+        busy = c.thinking or getattr(c, "evaluating", False) or (compiler is not None and compiler.compiling)
         if state != self._seen or (busy and now - self._last_draw >= 1.0 / THINKING_FPS):
             self._dirty = True
         if self._dirty:
@@ -168,6 +173,10 @@ class GorillaWindow(pyglet.window.Window):
         if len(self.frame_times) > 2000:
             del self.frame_times[:1000]
         self.last_frame_ms = (now - t0) * 1000.0
+        if self._frame_log is not None:
+            with contextlib.suppress(OSError):
+                self._frame_log.write(f"{time.time():.3f}\n")
+                self._frame_log.flush()
 
     def draw(self, dt: float = 0.0) -> None:
         """Render and show a frame now (on_draw is called directly: pyglet may be queueing events)."""

@@ -24,6 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gorilla.ai.playout import catalog
+from gorilla.ai.warmup import stderr_progress, warm
+from gorilla.app.compiler import Compiler
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.game import Game
 from gorilla.rules.handicap import fixed_handicap_points
@@ -328,6 +330,7 @@ def build_controller(opts: AppOptions):
     from gorilla.app.files import game_from_sgf
 
     if opts.load or opts.resume:
+        warm(["rules"], stderr_progress(PROG, ["rules"]))  # reading a record plays its moves
         path = opts.load or opts.autosave
         if not path:
             raise UsageError("--resume needs an autosave file (not --no-autosave)")
@@ -428,10 +431,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 1
     try:
+        groups = controller.groups_needed()
         if opts.gui:
+            controller.compiler = Compiler(groups)  # compiles in a child process while the window draws
             return run_gui(controller)
         from gorilla.app.terminal import run_terminal
 
+        warm(groups, stderr_progress(PROG, groups))
         return run_terminal(controller)
     finally:
         controller.close()

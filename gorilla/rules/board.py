@@ -69,9 +69,11 @@ ZOBRIST = np.random.default_rng(0x60_2113).integers(
 ZOBRIST[EMPTY, :] = 0
 
 
-@njit(cache=True, nogil=True)
 def new_board(n: int, suicide: bool) -> tuple[np.ndarray, np.ndarray]:
-    """An empty n x n board and its scalars; Black to move."""
+    """An empty n x n board and its scalars; Black to move.
+
+    Plain numpy, no kernel: a new game needs nothing compiled (the window opens with
+    an empty board while the kernels compile)."""
     w = n + 2
     m = w * w
     b = np.zeros((NROWS, m), dtype=np.int32)
