@@ -41,6 +41,7 @@ def source_key(package_dir: Path) -> str:
 
 
 def cache_root() -> Path:
+    """The folder of the cache folders: $XDG_CACHE_HOME/gorilla/numba (default ~/.cache/gorilla/numba)."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "gorilla" / "numba"
 

@@ -101,6 +101,7 @@ class _Filter:
         self.minmoves = 0
 
     def apply(self, cands: list[Candidate], color: int) -> list[Candidate]:
+        """color's candidates less the avoided ones, only the allowed ones (if any), at most maxmoves."""
         out = [c for c in cands if c.move not in self.avoid[color]]
         if color in self.allow:
             out = [c for c in out if c.move in self.allow[color]]
@@ -195,6 +196,11 @@ def _stream(
 
 
 def cmd_lz_analyze(engine: GtpEngine, args: list[str]) -> Streaming:
+    """``lz-analyze [color] [interval] [maxmoves N] [avoid|allow ...]``: ``=``, then ``info move ...`` lines.
+
+    One line every interval centiseconds until the next command arrives (see the module
+    docstring); none when color has no legal move. 'invalid argument' for a word it does not know.
+    """
     color, interval, flt = _parse_analyze_args(args, engine.size, engine.game.to_move)
     view = game_for(engine.game, color)
     agent = analysis_agent(engine)
@@ -234,6 +240,11 @@ def _genmove_with(engine: GtpEngine, color: int, cancel: threading.Event, progre
 
 
 def cmd_genmove_analyze(engine: GtpEngine, args: list[str]) -> Streaming:
+    """``genmove_analyze [color] [interval] ...``: ``info move ...`` lines, then ``play VERTEX``.
+
+    The lines come while the agent chooses; the move is played. Once the game is over the
+    answer is ``play pass``, not played.
+    """
     color, interval, flt = _parse_analyze_args(args, engine.size, engine.game.to_move)
     size = engine.size
 
@@ -258,6 +269,7 @@ def cmd_genmove_analyze(engine: GtpEngine, args: list[str]) -> Streaming:
 
 
 def cmd_analyze_commands(engine: GtpEngine, args: list[str]) -> str:
+    """``gogui-analyze_commands``: GoGui's analyze menu, one ``type/label/command`` per line."""
     nargs(args, 0)
     lines = [
         "gfx/Control map/gorilla-gfx_control_map",

@@ -21,6 +21,7 @@ def nargs(args: list[str], lo: int, hi: int | None = None) -> None:
 
 
 def arg_int(text: str) -> int:
+    """text as an int; GtpError 'syntax error' when it is not one."""
     try:
         return int(text)
     except ValueError:
@@ -28,6 +29,7 @@ def arg_int(text: str) -> int:
 
 
 def arg_float(text: str) -> float:
+    """text as a finite float; GtpError 'syntax error' otherwise."""
     try:
         value = float(text)
     except ValueError:
@@ -38,6 +40,7 @@ def arg_float(text: str) -> float:
 
 
 def arg_color(text: str) -> int:
+    """A GTP colour (b, w, black, white, any case) as BLACK or WHITE; else GtpError 'syntax error'."""
     try:
         return parse_color(text)
     except ValueError:
@@ -56,6 +59,7 @@ def arg_vertex(text: str, size: int, allow_pass: bool = True) -> int:
 
 
 def vertices(points: list[int], size: int) -> str:
+    """points as a space-separated list of GTP vertices (the answer of the list commands)."""
     return " ".join(format_vertex(p, size) for p in points)
 
 

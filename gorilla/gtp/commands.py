@@ -25,27 +25,33 @@ MAX_SGF_BYTES = 32 << 20
 
 
 def cmd_protocol_version(engine: GtpEngine, args: list[str]) -> str:
+    """``protocol_version``: 2."""
     return "2"
 
 
 def cmd_name(engine: GtpEngine, args: list[str]) -> str:
+    """``name``: the engine's name (``--name``, default Gorilla)."""
     return engine.name
 
 
 def cmd_version(engine: GtpEngine, args: list[str]) -> str:
+    """``version``: Gorilla's version, e.g. 0.1.0."""
     return __version__
 
 
 def cmd_known_command(engine: GtpEngine, args: list[str]) -> str:
+    """``known_command NAME``: true if NAME is a registered command, else false."""
     nargs(args, 1)
     return "true" if args[0] in engine.commands else "false"
 
 
 def cmd_list_commands(engine: GtpEngine, args: list[str]) -> str:
+    """``list_commands``: every registered command, one per line, in the order registered."""
     return "\n".join(engine.commands)
 
 
 def cmd_quit(engine: GtpEngine, args: list[str]) -> str:
+    """``quit``: an empty answer; the engine then stops reading input."""
     engine.quit = True
     return ""
 
@@ -54,6 +60,7 @@ def cmd_quit(engine: GtpEngine, args: list[str]) -> str:
 
 
 def cmd_boardsize(engine: GtpEngine, args: list[str]) -> str:
+    """``boardsize N``: an empty N x N board, rules and komi kept; 'unacceptable size' outside 2..25."""
     nargs(args, 1)
     n = arg_int(args[0])
     if not MIN_SIZE <= n <= MAX_SIZE:
@@ -63,11 +70,13 @@ def cmd_boardsize(engine: GtpEngine, args: list[str]) -> str:
 
 
 def cmd_clear_board(engine: GtpEngine, args: list[str]) -> str:
+    """``clear_board``: an empty board of the same size, rules and komi kept."""
     engine.new_game()
     return ""
 
 
 def cmd_komi(engine: GtpEngine, args: list[str]) -> str:
+    """``komi K``: K (any finite number) becomes the game's komi."""
     nargs(args, 1)
     engine.komi = arg_float(args[0])
     return ""
@@ -78,6 +87,11 @@ def _board_empty(game: Game) -> bool:
 
 
 def cmd_fixed_handicap(engine: GtpEngine, args: list[str]) -> str:
+    """``fixed_handicap N``: the N black stones placed on GTP's fixed points, as vertices.
+
+    'board not empty'; 'invalid number of stones' where the fixed placement has no N stones
+    (2..9 on odd boards from 9x9 up, 2..4 on even boards and 7x7, none below 7x7).
+    """
     nargs(args, 1)
     n = arg_int(args[0])
     if not _board_empty(engine.game):
@@ -91,6 +105,10 @@ def cmd_fixed_handicap(engine: GtpEngine, args: list[str]) -> str:
 
 
 def cmd_place_free_handicap(engine: GtpEngine, args: list[str]) -> str:
+    """``place_free_handicap N``: the N black stones Gorilla placed, as vertices (the fixed points first).
+
+    'board not empty'; 'invalid number of stones' unless 2 <= N < size * size.
+    """
     nargs(args, 1)
     n = arg_int(args[0])
     if not _board_empty(engine.game):
@@ -103,6 +121,11 @@ def cmd_place_free_handicap(engine: GtpEngine, args: list[str]) -> str:
 
 
 def cmd_set_free_handicap(engine: GtpEngine, args: list[str]) -> str:
+    """``set_free_handicap V...``: an empty answer, black stones placed on the given vertices.
+
+    'board not empty'; 'bad vertex list' for a malformed, pass or repeated vertex;
+    'invalid number of stones' unless 2 <= count < size * size.
+    """
     if not _board_empty(engine.game):
         raise GtpError("board not empty")
     points = []
@@ -124,6 +147,7 @@ def cmd_set_free_handicap(engine: GtpEngine, args: list[str]) -> str:
 
 
 def cmd_play(engine: GtpEngine, args: list[str]) -> str:
+    """``play COLOR VERTEX``: the move played (also after two passes or a resignation); 'illegal move'."""
     nargs(args, 2)
     color = arg_color(args[0])
     point = arg_vertex(args[1], engine.size)
@@ -152,6 +176,10 @@ def select_move(engine: GtpEngine, color: int) -> int:
 
 
 def cmd_genmove(engine: GtpEngine, args: list[str]) -> str:
+    """``genmove COLOR``: the agent's move for COLOR (vertex, pass or resign), played.
+
+    Once the game is over (two passes, resignation, move cap): pass, not played.
+    """
     nargs(args, 1)
     color = arg_color(args[0])
     move = select_move(engine, color)
@@ -161,12 +189,14 @@ def cmd_genmove(engine: GtpEngine, args: list[str]) -> str:
 
 
 def cmd_reg_genmove(engine: GtpEngine, args: list[str]) -> str:
+    """``reg_genmove COLOR``: the move genmove would answer, not played."""
     nargs(args, 1)
     color = arg_color(args[0])
     return format_vertex(select_move(engine, color), engine.size)
 
 
 def cmd_undo(engine: GtpEngine, args: list[str]) -> str:
+    """``undo``: the last move taken back; 'cannot undo' when the record has no move."""
     if not engine.game.undo():
         raise GtpError("cannot undo")
     engine.game.redo_stack.clear()
@@ -177,6 +207,7 @@ def cmd_undo(engine: GtpEngine, args: list[str]) -> str:
 
 
 def cmd_showboard(engine: GtpEngine, args: list[str]) -> str:
+    """``showboard``: an empty line, the board diagram, then the rules, komi, move, side to move, captures."""
     game = engine.game
     turn = "Black" if game.to_move == BLACK else "White"
     extra = [
@@ -187,6 +218,10 @@ def cmd_showboard(engine: GtpEngine, args: list[str]) -> str:
 
 
 def cmd_final_score(engine: GtpEngine, args: list[str]) -> str:
+    """``final_score``: the result with the estimated dead stones removed, e.g. B+3.5.
+
+    0 for a draw, W+R or B+R after a resignation; 'cannot score' when counting fails.
+    """
     from gorilla.ai.ownership import estimate_dead
 
     game = engine.game
@@ -200,6 +235,7 @@ def cmd_final_score(engine: GtpEngine, args: list[str]) -> str:
 
 
 def cmd_final_status_list(engine: GtpEngine, args: list[str]) -> str:
+    """``final_status_list alive|dead|seki``: the stones of that status (ownership estimate), as vertices."""
     from gorilla.ai.ownership import STATUSES, status_lists
 
     nargs(args, 1)
@@ -210,6 +246,7 @@ def cmd_final_status_list(engine: GtpEngine, args: list[str]) -> str:
 
 
 def cmd_is_legal(engine: GtpEngine, args: list[str]) -> str:
+    """``is_legal COLOR VERTEX``: 1 if COLOR may play VERTEX now (as ``play`` would accept it), else 0."""
     nargs(args, 2)
     color = arg_color(args[0])
     point = arg_vertex(args[1], engine.size)
@@ -217,18 +254,21 @@ def cmd_is_legal(engine: GtpEngine, args: list[str]) -> str:
 
 
 def cmd_all_legal(engine: GtpEngine, args: list[str]) -> str:
+    """``all_legal COLOR``: every point COLOR may play now, as vertices (pass is not listed)."""
     nargs(args, 1)
     color = arg_color(args[0])
     return vertices(sorted(engine.game.reopened().legal_moves(color)), engine.size)
 
 
 def cmd_list_stones(engine: GtpEngine, args: list[str]) -> str:
+    """``list_stones COLOR``: the points holding COLOR's stones, as vertices."""
     nargs(args, 1)
     color = arg_color(args[0])
     return vertices(engine.game.position.stones(color), engine.size)
 
 
 def cmd_captures(engine: GtpEngine, args: list[str]) -> str:
+    """``captures COLOR``: how many stones COLOR has captured."""
     nargs(args, 1)
     return str(engine.game.captures(arg_color(args[0])))
 
@@ -252,6 +292,11 @@ def _with_ruleset(game: Game, engine: GtpEngine) -> Game:
 
 
 def cmd_loadsgf(engine: GtpEngine, args: list[str]) -> str:
+    """``loadsgf FILE [N]``: the file's main line loaded, up to just before move N (N >= 1).
+
+    The game keeps the engine's rules when its moves are legal under them, else takes the
+    file's. 'cannot load file' for a missing, non-regular, over-large (32 MiB) or broken file.
+    """
     from gorilla.rules.sgf import read_sgf
 
     nargs(args, 1, 2)
@@ -275,6 +320,7 @@ def cmd_loadsgf(engine: GtpEngine, args: list[str]) -> str:
 
 
 def cmd_printsgf(engine: GtpEngine, args: list[str]) -> str:
+    """``printsgf [FILE]``: the game as SGF, or an empty answer once written to FILE; 'cannot save file'."""
     from gorilla.rules.sgf import save_sgf
 
     nargs(args, 0, 1)
@@ -293,6 +339,10 @@ def cmd_printsgf(engine: GtpEngine, args: list[str]) -> str:
 
 
 def cmd_time_settings(engine: GtpEngine, args: list[str]) -> str:
+    """``time_settings MAIN BYO_YOMI STONES``: the settings (seconds, seconds, stones) given to the agent.
+
+    'syntax error' for a negative value.
+    """
     nargs(args, 3)
     main, byo = arg_float(args[0]), arg_float(args[1])
     stones = arg_int(args[2])
@@ -304,6 +354,7 @@ def cmd_time_settings(engine: GtpEngine, args: list[str]) -> str:
 
 
 def cmd_time_left(engine: GtpEngine, args: list[str]) -> str:
+    """``time_left COLOR SECONDS STONES``: the agent told COLOR's time left; 'syntax error' if negative."""
     nargs(args, 3)
     color = arg_color(args[0])
     seconds = arg_float(args[1])

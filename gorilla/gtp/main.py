@@ -73,6 +73,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse that raises ValueError instead of printing and exiting on bad flags."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
+        """Raise ValueError(message) instead of printing the usage and exiting."""
         raise ValueError(message)
 
 

@@ -100,18 +100,22 @@ class GtpEngine:
     # --- the game ------------------------------------------------------
     @property
     def size(self) -> int:
+        """The board size of the game."""
         return self.game.size
 
     @property
     def ruleset(self) -> Ruleset:
+        """The game's ruleset."""
         return self.game.ruleset
 
     @property
     def komi(self) -> float:
+        """The game's komi (setting it sets the game's)."""
         return float(self.game.komi)
 
     @komi.setter
     def komi(self, value: float) -> None:
+        """Set the game's komi."""
         self.game.komi = value
 
     def new_game(self, size: int | None = None) -> None:

@@ -22,6 +22,7 @@ MAX_PITCH = math.radians(89.5)
 
 
 def perspective(fov_y_deg: float, aspect: float, near: float, far: float) -> np.ndarray:
+    """An OpenGL perspective projection matrix (vertical field of view in degrees)."""
     f = 1.0 / math.tan(math.radians(fov_y_deg) / 2.0)
     m = np.zeros((4, 4))
     m[0, 0] = f / aspect
@@ -33,6 +34,7 @@ def perspective(fov_y_deg: float, aspect: float, near: float, far: float) -> np.
 
 
 def look_at(eye: np.ndarray, target: np.ndarray, up: np.ndarray) -> np.ndarray:
+    """The view matrix of a camera at eye looking at target, up being the vertical direction."""
     f = target - eye
     f = f / np.linalg.norm(f)
     s = np.cross(f, up)
@@ -56,6 +58,7 @@ def board_to_world(x: float, y: float, size: int) -> tuple[float, float]:
 
 
 def world_to_board(wx: float, wz: float, size: int) -> tuple[float, float]:
+    """World (X, Z) on the board plane to grid coordinates (column, row from the bottom)."""
     h = (size - 1) / 2.0
     return wx + h, h - wz
 
@@ -96,6 +99,7 @@ class Camera:
         return fit * 1.12 + 1.0
 
     def reset(self) -> None:
+        """The default view: from below row 1, 62 degrees above the board, centred, fitting it."""
         self.yaw, self.pitch = 0.0, math.radians(62.0)
         self.target_x = self.target_z = 0.0
         self.distance = self.default_distance()
@@ -108,6 +112,7 @@ class Camera:
         self.distance *= self.default_distance() / fit
 
     def zoom(self, factor: float) -> None:
+        """Scale the distance by factor (below 1 zooms in), within 0.25..3 times the fitting distance."""
         base = self.default_distance()
         self.distance = min(base * 3.0, max(base * 0.25, self.distance * factor))
 
@@ -126,11 +131,13 @@ class Camera:
         self.target_z = min(limit, max(-limit, self.target_z))
 
     def state(self) -> tuple:
+        """Everything that decides the view, as a tuple (compared to know when to redraw)."""
         return (self.yaw, self.pitch, self.distance, self.target_x, self.target_z, self.viewport, self.size)
 
     # --- matrices ------------------------------------------------------------
     @property
     def eye(self) -> np.ndarray:
+        """The camera's position in world space."""
         cp = math.cos(self.pitch)
         return np.array(
             [
@@ -141,19 +148,23 @@ class Camera:
         )
 
     def view(self) -> np.ndarray:
+        """The view matrix: world to camera space."""
         target = np.array([self.target_x, 0.0, self.target_z])
         return look_at(self.eye, target, np.array([0.0, 1.0, 0.0]))
 
     def projection(self) -> np.ndarray:
+        """The perspective projection matrix for the viewport's aspect ratio."""
         _, _, vw, vh = self.viewport
         near = max(0.05, self.distance * 0.05)
         return perspective(self.fov, max(vw, 1) / max(vh, 1), near, self.distance * 4.0 + 40.0)
 
     def view_projection(self) -> np.ndarray:
+        """projection @ view: world to clip space."""
         return self.projection() @ self.view()
 
     # --- projections ----------------------------------------------------------
     def world_to_screen(self, world: tuple[float, float, float]) -> tuple[float, float]:
+        """The window pixel (x, y) where a world point appears."""
         clip = self.view_projection() @ np.array([*world, 1.0])
         ndc = clip[:3] / clip[3]
         vx, vy, vw, vh = self.viewport
@@ -196,6 +207,7 @@ class Camera:
         return to_index(x, y, self.size)
 
     def point_to_screen(self, point: int, height: float = 0.0) -> tuple[float, float]:
+        """The window pixel (x, y) of a board point, height above the playing surface."""
         x, y = to_xy(point, self.size)
         wx, wz = board_to_world(x, y, self.size)
         return self.world_to_screen((wx, height, wz))

@@ -63,7 +63,7 @@ def _text(
 
 
 class Hud:
-    """All 2D drawing; ``update(controller, ...)`` refreshes text, ``draw()`` draws."""
+    """All 2D drawing; ``update(controller, ...)`` refreshes text, ``draw(show_help)`` draws."""
 
     def __init__(self, window: pyglet.window.Window, panel_width: int) -> None:
         self.window = window
@@ -120,6 +120,7 @@ class Hud:
 
     # --- layout ----------------------------------------------------------------------------
     def layout(self, width: int, height: int) -> None:
+        """Place the panel, the help and the prompt for a window of width x height pixels."""
         pw = self.panel_width
         x0 = width - pw
         self.panel.position = (x0, 0)
@@ -180,6 +181,7 @@ class Hud:
 
     # --- content ---------------------------------------------------------------------------
     def update(self, controller, notice: str = "") -> None:
+        """Refresh the panel from the controller; notice (a GUI-side problem) shows with its message."""
         game = controller.game
         players = getattr(controller, "players", {BLACK: "human", WHITE: "human"})
         for c in (BLACK, WHITE):
@@ -264,6 +266,7 @@ class Hud:
         self._set(self.message, msg)
 
     def set_board_labels(self, items: list[tuple[float, float, str]]) -> None:
+        """Show one label per (x, y, text), centred on window pixel (x, y); hide the others."""
         while len(self.board_labels) < len(items):
             self.board_labels.append(
                 Label(
@@ -286,11 +289,13 @@ class Hud:
             lab.visible = False
 
     def set_prompt(self, text: str | None) -> None:
+        """Show the one-line prompt with text, or hide it (None)."""
         self._prompt_on = text is not None
         if text is not None:
             self._set(self.prompt, text)
 
     def draw(self, show_help: bool) -> None:
+        """Draw the board labels, the panel, the prompt when shown, and the help when show_help."""
         self.label_batch.draw()
         self.batch.draw()
         if getattr(self, "_prompt_on", False):

@@ -32,6 +32,7 @@ def control_field(values: np.ndarray) -> np.ndarray:
 
 
 def marker(point: int, size: int, y: float, radius: float, rgba: Iterable[float], shape: int) -> list[float]:
+    """One marker row (see the module docstring) on point, at height y, radius in grid spacings."""
     x, row = to_xy(point, size)
     wx, wz = board_to_world(x, row, size)
     return [wx, y, wz, radius, *rgba, float(shape)]

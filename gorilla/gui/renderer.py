@@ -34,6 +34,7 @@ LINE_WIDTH = 0.045  # grid lines, in grid spacings
 
 
 def shader_source(name: str) -> str:
+    """The text of shader file name from the first of SHADER_DIRS holding it (else FileNotFoundError)."""
     for d in SHADER_DIRS:
         f = d / name
         if f.is_file():
@@ -42,6 +43,7 @@ def shader_source(name: str) -> str:
 
 
 def load_program(name: str) -> ShaderProgram:
+    """The shader program of name.vert and name.frag."""
     return ShaderProgram(
         Shader(shader_source(f"{name}.vert"), "vertex"), Shader(shader_source(f"{name}.frag"), "fragment")
     )
@@ -96,6 +98,7 @@ class Mesh:
             offset += n * 4
 
     def set_instances(self, data: np.ndarray) -> None:
+        """Upload the per-instance rows (one per stone or marker), growing the buffer as needed."""
         data = np.ascontiguousarray(data, dtype=np.float32).reshape(-1, self.instance_width)
         self.instances = len(data)
         if not len(data):
@@ -107,6 +110,7 @@ class Mesh:
         gl.glBufferSubData(gl.GL_ARRAY_BUFFER, 0, data.nbytes, data.ctypes.data)
 
     def draw(self) -> None:
+        """Draw the mesh, every instance of it (nothing for an instanced mesh without instances)."""
         if self.ibo is not None and not self.instances:
             return
         gl.glBindVertexArray(self.vao)
@@ -116,6 +120,7 @@ class Mesh:
             gl.glDrawElementsInstanced(gl.GL_TRIANGLES, self.count, gl.GL_UNSIGNED_INT, None, self.instances)
 
     def delete(self) -> None:
+        """Free its GL buffers and vertex array."""
         for b in (self.vbo, self.ebo, self.ibo):
             if b is not None:
                 gl.glDeleteBuffers(1, ctypes.byref(b))
@@ -146,6 +151,7 @@ def make_texture(
 
 
 def update_texture(tex: gl.GLuint, image: np.ndarray) -> None:
+    """Replace texture tex's image with an (h, w, 1, 3 or 4) uint8 image, row 0 = bottom."""
     image = np.ascontiguousarray(image, dtype=np.uint8)
     h, w, c = image.shape
     fmt = {1: gl.GL_RED, 3: gl.GL_RGB, 4: gl.GL_RGBA}[c]
@@ -202,12 +208,13 @@ class CoordinateLabels:
             x += g.advance * s
 
     def delete(self) -> None:
+        """Free the labels' meshes."""
         for _, m in self.meshes:
             m.delete()
 
 
 class Renderer:
-    """Owns every GL object of the 3D view; ``draw(scene, camera)`` renders one frame."""
+    """Owns every GL object of the 3D view; ``upload(scene)`` then ``draw(camera)`` renders a frame."""
 
     def __init__(self, size: int) -> None:
         self.board_prog = load_program("board")
@@ -238,6 +245,7 @@ class Renderer:
         self.set_size(size)
 
     def set_size(self, size: int) -> None:
+        """Rebuild the board, its sides, the labels and the baked surface for a new board size."""
         if size == self.size:
             return
         for m in (self.board, self.sides, self.labels):
@@ -312,6 +320,7 @@ class Renderer:
                 update_texture(self.overlay_tex, scene.overlay)
 
     def draw(self, camera: Camera, framebuffer_scale: float = 1.0) -> None:
+        """Draw the uploaded scene from camera; framebuffer_scale: framebuffer pixels per window pixel."""
         vx, vy, vw, vh = camera.viewport
         s = framebuffer_scale
         gl.glViewport(int(vx * s), int(vy * s), int(vw * s), int(vh * s))
@@ -391,6 +400,7 @@ class Renderer:
         gl.glUseProgram(0)
 
     def delete(self) -> None:
+        """Free every GL object it owns."""
         for m in (self.stones, self.ghosts, self.under, self.over, self.board, self.sides):
             m.delete()
         self.labels.delete()

@@ -30,6 +30,8 @@ SURFACE = 0.004  # markers lie this far above the wood
 
 @dataclass
 class Scene:
+    """One frame as arrays: stone and marker instance rows, the overlay texture, labels (see each field)."""
+
     size: int
     stones: np.ndarray  # (n, 7) float32: centre xyz, rgba (opaque stones)
     ghosts: np.ndarray  # (m, 7) translucent stones: dead stones, the hover preview

@@ -106,12 +106,14 @@ class GorillaWindow(pyglet.window.Window):
         self.camera.viewport = (0, 0, max(1, w - PANEL_WIDTH), max(1, h))
 
     def on_resize(self, width: int, height: int) -> None:
+        """Fit the 3D view and the panel to the new window size."""
         super().on_resize(width, height)
         self._update_viewport()
         self.hud.layout(width, height)
         self._dirty = True
 
     def on_expose(self) -> None:
+        """Redraw at the next tick (the window was uncovered)."""
         self._dirty = True
 
     def screen_to_point(self, x: float, y: float) -> int | None:
@@ -122,6 +124,7 @@ class GorillaWindow(pyglet.window.Window):
         return self.camera.screen_to_point(x, y)
 
     def point_to_screen(self, point: int) -> tuple[int, int]:
+        """The window pixel (x, y), rounded, of a board point."""
         sx, sy = self.camera.point_to_screen(point)
         return round(sx), round(sy)
 
@@ -144,6 +147,7 @@ class GorillaWindow(pyglet.window.Window):
             self.draw(dt)
 
     def on_draw(self) -> None:
+        """Draw one frame: the scene built from the controller, then the HUD."""
         t0 = time.perf_counter()
         self._dirty = False
         self._last_draw = time.monotonic()
@@ -210,18 +214,25 @@ class GorillaWindow(pyglet.window.Window):
 
     # --- mouse ---------------------------------------------------------------------------------
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        """Track the board point under the mouse (the hover stone)."""
         p = self.screen_to_point(x, y)
         if p != self.hover:
             self.hover = p
 
     def on_mouse_leave(self, x: int, y: int) -> None:
+        """No hover point while the mouse is outside the window."""
         self.hover = None
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
+        """Remember the press: its release is a click, or ends a drag."""
         self._press = (x, y, button, modifiers)
         self._dragging = False
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
+        """Middle drag pans; left or right drag orbits once past CLICK_SLOP pixels.
+
+        With Ctrl/Shift held or the right button, more than a pixel starts the drag.
+        """
         if buttons & mouse.MIDDLE:
             self._dragging = True
             self.camera.pan(dx, dy)
@@ -239,6 +250,10 @@ class GorillaWindow(pyglet.window.Window):
             self.hover = None
 
     def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
+        """A click (not a drag): left plays the point (AI vs AI, off the board: next move), right passes.
+
+        While the help shows, a click only closes it; a Ctrl/Shift left click does nothing.
+        """
         press, self._press = self._press, None
         if self._dragging:
             self._dragging = False
@@ -262,14 +277,21 @@ class GorillaWindow(pyglet.window.Window):
         self.hover = self.screen_to_point(x, y)
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
+        """Zoom: scrolling up zooms in."""
         self.camera.zoom(0.9**scroll_y)
 
     # --- keys ----------------------------------------------------------------------------------
     def on_text(self, text: str) -> None:
+        """Typed text goes into the Ctrl+O path field while it is open."""
         if self.prompt is not None:
             self.prompt += "".join(ch for ch in text if ch.isprintable() and ch not in "\r\n")
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
+        """The keys listed in the help (:data:`gorilla.gui.hud.HELP`).
+
+        While the Ctrl+O path field is open: Enter loads, Esc cancels, Backspace deletes.
+        Esc closes the help, never the window.
+        """
         c = self.controller
         ctrl = bool(modifiers & (key.MOD_CTRL | key.MOD_COMMAND))
         if self.prompt is not None:
@@ -331,9 +353,11 @@ class GorillaWindow(pyglet.window.Window):
         return pyglet.event.EVENT_HANDLED
 
     def toggle_help(self) -> None:
+        """Show or hide the key help."""
         self.show_help = not self.show_help
 
     def top_view(self) -> None:
+        """Look straight down on the centred board; from the top view, back to the default view."""
         cam = self.camera
         if cam.pitch > math.radians(85):
             cam.reset()
@@ -363,6 +387,7 @@ class GorillaWindow(pyglet.window.Window):
         self.prompt = latest or os.path.join(directory, "")
 
     def close(self) -> None:
+        """Stop the tick and close the window."""
         pyglet.clock.unschedule(self.tick)
         super().close()
 

@@ -115,6 +115,7 @@ class AppOptions:
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
+        """Raise UsageError(message) instead of printing the usage and exiting."""
         raise UsageError(message)
 
 
@@ -325,7 +326,11 @@ def _with_seed(spec: str, seed: int | None, color: int) -> str:
 
 
 def build_controller(opts: AppOptions):
-    """The game and controller the options describe; raises UsageError / OSError-ish ValueError."""
+    """The controller (and its game) the options describe.
+
+    Raises UsageError for options that cannot make a game or a player, LoadError when the
+    --load or --resume file cannot be read or is not a valid SGF.
+    """
     from gorilla.app.controller import Controller
     from gorilla.app.files import game_from_sgf
 
@@ -383,7 +388,7 @@ def _display_problem() -> str | None:
 
 
 def run_gui(controller) -> int:
-    """Open the 3D window ; one line and status 1 when there is no display."""
+    """Run the 3D window until it closes; returns 0, or 1 with one line on stderr when it cannot open."""
     problem = _display_problem()
     if problem is None:
         try:

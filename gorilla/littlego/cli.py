@@ -12,12 +12,14 @@ from gorilla.littlego.protocol import ProtocolError, run_turn
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, then usage, exit 2
+        """Print the message on one line and the usage to stderr, then exit with status 2."""
         print(f"gorilla little-go-agent: {message}", file=sys.stderr)
         self.print_usage(sys.stderr)
         raise SystemExit(2)
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``gorilla little-go-agent`` flags."""
     p = _Parser(
         prog="gorilla little-go-agent",
         description="Read input.txt in the folder, write output.txt with 'row,col' or 'PASS'.",
@@ -35,6 +37,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``gorilla little-go-agent [flags]``: write output.txt and print the answer; returns the exit status.
+
+    1 for a malformed input.txt or an unknown agent or ruleset (no output.txt is written), 2 for a
+    bad pattern database; bad flags exit with status 2.
+    """
     args = build_parser().parse_args(argv)
     if args.mc_list_patterns:
         print(catalog.list_text())

@@ -41,6 +41,7 @@ class Turn:
 
 
 def parse_input(text: str) -> Turn:
+    """input.txt's text as a Turn; ProtocolError with one line when it is malformed."""
     lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
     if not lines:
         raise ProtocolError("input.txt is empty")
@@ -135,12 +136,14 @@ def moves_played(turn: Turn, state: dict) -> int:
 
 
 def write_atomic(path: Path, text: str) -> None:
+    """Write text to path through a temporary file and a rename: readers never see half of it."""
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text)
     os.replace(tmp, path)
 
 
 def format_move(p: int, size: int) -> str:
+    """A point as the protocol writes it, 'row,col' (0-based, row 0 at the top), or 'PASS'."""
     if p == PASS:
         return "PASS"
     x, y = to_xy(p, size)
@@ -162,6 +165,7 @@ def parse_move(text: str, size: int) -> int:
 
 
 def board_text(grid: np.ndarray) -> list[str]:
+    """A board grid as the protocol's lines of digits (0 empty, 1 black, 2 white)."""
     return ["".join(str(int(v)) for v in row) for row in grid]
 
 

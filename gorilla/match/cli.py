@@ -37,6 +37,7 @@ from gorilla.rules.rulesets import get_ruleset
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one clear line, exit code 2
+        """Raise _UsageError(message); main prints it and exits with status 2."""
         raise _UsageError(message)
 
 
@@ -45,6 +46,7 @@ class _UsageError(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``gorilla match`` flags (a bad one raises _UsageError instead of exiting)."""
     p = _Parser(
         prog="gorilla match",
         description="Play games between two players (AI specs, GTP engines or file:CMD agents), keep score.",

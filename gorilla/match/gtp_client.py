@@ -123,6 +123,7 @@ class GtpClient:
 
     @property
     def alive(self) -> bool:
+        """True while the engine process runs."""
         return self.proc is not None and self.proc.poll() is None
 
     def close(self, grace: float = 2.0) -> None:
@@ -146,6 +147,7 @@ class GtpClient:
                 f.close()  # type: ignore[union-attr]
 
     def kill(self) -> None:
+        """Kill the engine process at once (no ``quit``) and wait for it."""
         proc, self.proc = self.proc, None
         if proc is not None:
             if proc.poll() is None:

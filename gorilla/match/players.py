@@ -114,10 +114,12 @@ class AgentPlayer(Player):
         return make_agent(self.spec)
 
     def set_game_seed(self, seed: int) -> None:
+        """Reseed the agent with seed at the next new_game (only an agent made with a seed)."""
         if self.seed is not None:
             self._game_seed = seed
 
     def new_game(self, game: Game) -> None:
+        """Warm the agent up once (untimed), reseed it for this game and clear what it kept."""
         if not self._warm:
             self._warm_up()
         if self._game_seed is not None:  # after the warm-up, which may draw random numbers
@@ -130,6 +132,11 @@ class AgentPlayer(Player):
         warm(groups_for([self.spec]))
 
     def genmove(self, game: Game, color: int, timeout: float | None) -> int:
+        """The agent's move for color, searched on a thread.
+
+        Forfeit 'timeout' past timeout seconds (the search is cancelled), 'crash' when the agent
+        raises, 'garbage' for an answer that is not a move, 'error' when color is not to move.
+        """
         if game.to_move != color:
             raise Forfeit("error", "asked to move out of turn")
         cancel = threading.Event()
@@ -159,6 +166,7 @@ class AgentPlayer(Player):
         return int(move)
 
     def close(self) -> None:
+        """Close the agent (its worker threads)."""
         self.agent.close()
 
 
@@ -191,6 +199,7 @@ class GtpPlayer(Player):
             raise Forfeit("error", f"'{cmd}' failed: {e}") from None
 
     def new_game(self, game: Game) -> None:
+        """Start the engine unless it runs, then send board size, komi, handicap stones and moves so far."""
         self._ensure_started()
         size = game.size
         self._send(f"boardsize {size}")
@@ -209,6 +218,7 @@ class GtpPlayer(Player):
             self.play(m.color, m.point, game)
 
     def play(self, color: int, move: int, game: Game) -> None:
+        """Send the move with ``play`` (not a resignation); Forfeit when the engine refuses it or fails."""
         if move == RESIGN:
             return
         vertex = format_vertex(move, game.size)
@@ -220,6 +230,11 @@ class GtpPlayer(Player):
             raise Forfeit("error", f"rejected the legal move {vertex}: {e}") from None
 
     def genmove(self, game: Game, color: int, timeout: float | None) -> int:
+        """The engine's ``genmove`` answer as a point, PASS or RESIGN.
+
+        Forfeit when the engine fails, times out or answers anything but one vertex (it is then
+        killed, and restarted for the next game).
+        """
         answer = self._send(f"genmove {COLOR_LETTER[color]}", timeout)
         words = answer.split()
         if len(words) != 1:
@@ -232,6 +247,7 @@ class GtpPlayer(Player):
             raise Forfeit("garbage", f"genmove answer {words[0][:40]!r}: {e}") from None
 
     def dead_stones(self, game: Game) -> list[int] | None:
+        """The engine's ``final_status_list dead``; None if it lacks the command, fails or is not running."""
         if not self.client.alive or "final_status_list" not in self.client.known:
             return None
         try:
@@ -244,6 +260,7 @@ class GtpPlayer(Player):
             return None
 
     def close(self) -> None:
+        """Ask the engine to quit (it is killed if it does not)."""
         self.client.close()
 
 
@@ -265,10 +282,16 @@ class FilePlayer(Player):
         self.folder: Path | None = None
 
     def new_game(self, game: Game) -> None:
+        """A fresh scratch folder for the game (the previous game's is removed)."""
         self._drop_folder()
         self.folder = Path(tempfile.mkdtemp(prefix="gorilla-file-agent-"))
 
     def genmove(self, game: Game, color: int, timeout: float | None) -> int:
+        """Write input.txt, run the program once in the scratch folder and read its move from output.txt.
+
+        Forfeit 'timeout' past timeout seconds (its whole process group is killed), 'crash' when it
+        cannot start or exits non-zero, 'garbage' for a missing or malformed output.txt.
+        """
         from gorilla.littlego.protocol import OUTPUT, parse_move, write_input
 
         if self.folder is None:
@@ -309,6 +332,7 @@ class FilePlayer(Player):
         return PASS if move == PASS else move
 
     def describe(self, move: int, game: Game) -> str:
+        """The move as the program wrote it, then as a GTP vertex: '1,2 (C4)' on 5x5."""
         from gorilla.littlego.protocol import format_move
 
         return f"{format_move(move, game.size)} ({format_vertex(move, game.size)})"
@@ -319,6 +343,7 @@ class FilePlayer(Player):
             self.folder = None
 
     def close(self) -> None:
+        """Remove the scratch folder."""
         self._drop_folder()
 
 

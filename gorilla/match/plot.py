@@ -76,12 +76,14 @@ class Canvas:
         self.pixels[:, :] = background
 
     def rect(self, x0: int, y0: int, x1: int, y1: int, color: Color) -> None:
+        """Fill the rectangle with corners (x0, y0) and (x1, y1), both included, clipped to the image."""
         xa, xb = sorted((int(x0), int(x1)))
         ya, yb = sorted((int(y0), int(y1)))
         xa, ya = max(xa, 0), max(ya, 0)
         self.pixels[ya : min(yb + 1, self.height), xa : min(xb + 1, self.width)] = color
 
     def hline(self, x0: int, x1: int, y: int, color: Color, dashed: bool = False) -> None:
+        """A horizontal line on row y from x0 to x1 (dashed: 4 pixels on, 4 off)."""
         if not 0 <= y < self.height:
             return
         xs = np.arange(max(0, min(x0, x1)), min(self.width, max(x0, x1) + 1))
@@ -90,10 +92,12 @@ class Canvas:
         self.pixels[int(y), xs] = color
 
     def vline(self, x: int, y0: int, y1: int, color: Color) -> None:
+        """A vertical line on column x from y0 to y1."""
         if 0 <= x < self.width:
             self.pixels[max(0, min(y0, y1)) : min(self.height, max(y0, y1) + 1), int(x)] = color
 
     def line(self, x0: float, y0: float, x1: float, y1: float, color: Color, width: int = 2) -> None:
+        """A straight line from (x0, y0) to (x1, y1), width pixels thick."""
         n = int(max(abs(x1 - x0), abs(y1 - y0))) + 1
         xs = np.rint(np.linspace(x0, x1, n)).astype(int)
         ys = np.rint(np.linspace(y0, y1, n)).astype(int)
@@ -105,6 +109,7 @@ class Canvas:
                 self.pixels[y[ok], x[ok]] = color
 
     def polyline(self, pts: list[tuple[float, float]], color: Color, width: int = 2) -> None:
+        """Lines through pts in order (a single point is drawn as a small square)."""
         if len(pts) == 1:
             x, y = pts[0]
             self.rect(int(x) - 2, int(y) - 2, int(x) + 2, int(y) + 2, color)
@@ -139,6 +144,7 @@ class Canvas:
 
     @staticmethod
     def text_width(s: str, scale: int = 2) -> int:
+        """The width in pixels of s drawn by :meth:`text` at scale."""
         return 6 * scale * len(s)
 
     def png(self) -> bytes:
@@ -154,6 +160,7 @@ class Canvas:
         return b"\x89PNG\r\n\x1a\n" + body
 
     def save(self, path: str | Path) -> None:
+        """Write the image to path as a PNG file."""
         Path(path).write_bytes(self.png())
 
 

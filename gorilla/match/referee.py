@@ -47,6 +47,7 @@ class GameReport:
 
 
 def vertex_set(text: str) -> set[str]:
+    """The vertices of a GTP vertex list, upper-cased, as a set."""
     return {v.upper() for v in text.split()}
 
 
@@ -116,15 +117,21 @@ class Referee:
         self.check_legal = check_legal
 
     def both(self, command: str) -> tuple[tuple[bool, str], tuple[bool, str]]:
+        """Ask both engines the same command: ((ok, text) from a, (ok, text) from b)."""
         return self.a.ask(command), self.b.ask(command)
 
     def setup(self, size: int, komi: float) -> None:
+        """Give both engines an empty size x size board and komi; RuntimeError when either refuses."""
         for cmd in (f"boardsize {size}", "clear_board", f"komi {komi}"):
             ra, rb = self.both(cmd)
             if not (ra[0] and rb[0]):
                 raise RuntimeError(f"'{cmd}' failed: {ra} / {rb}")
 
     def compare_boards(self, game: Game, report: GameReport, when: str) -> bool:
+        """True when both engines' stones match the mirror's and (check_legal) their all_legal lists agree.
+
+        Otherwise the first difference goes into report, labelled with when, and the answer is False.
+        """
         size = game.size
         for color in (BLACK, WHITE):
             cmd = f"list_stones {NAMES[color]}"
@@ -208,6 +215,11 @@ class Referee:
         return report, game
 
     def compare_end(self, game: Game, report: GameReport) -> None:
+        """At the end: sets report.result (the mirror's area count) and records what differs.
+
+        Compared: both engines' area counts with the mirror's, their captures, and, when neither
+        marks dead stones, their final_score (report.scored is then True).
+        """
         size, komi = game.size, float(game.komi)
         (oka, ta), (okb, tb) = self.both("list_stones black")
         (oka2, ta2), (okb2, tb2) = self.both("list_stones white")
@@ -263,6 +275,7 @@ def gorilla_command(python: str, *extra: str) -> list[str]:
 
 
 def gnugo_command(path: str) -> list[str]:
+    """argv of GNU Go at path in GTP mode with Chinese rules, at level 0."""
     return [path, "--mode", "gtp", "--chinese-rules", "--level", "0"]
 
 

@@ -95,6 +95,7 @@ def plot_running(records: list[dict], title: str = "") -> Canvas:
 
 
 def report_text(out: Path, records: list[dict], summary: dict, config: dict) -> str:
+    """report.md's text: the players and settings, wins, win rate and Elo, times, forfeits, the games."""
     labels = summary["labels"]
     s = summary
     lines = [

@@ -60,10 +60,12 @@ class MatchConfig:
     referee: str | None = None  # a GTP engine that says which stones are dead at the end
 
     def to_json(self) -> dict:
+        """The config as a JSON-ready dict (what match.json holds)."""
         return dataclasses.asdict(self)
 
     @classmethod
     def from_json(cls, data: dict) -> MatchConfig:
+        """A config from a match.json dict; keys it does not know are ignored."""
         names = {f.name for f in dataclasses.fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in names})
 
@@ -75,16 +77,20 @@ class _Clock:
     max: float = 0.0
 
     def add(self, dt: float) -> None:
+        """Count one move that took dt seconds."""
         self.moves += 1
         self.total += dt
         self.max = max(self.max, dt)
 
     def as_json(self) -> dict:
+        """The move count, total and longest move in seconds, for a result record."""
         return {"moves": self.moves, "total": round(self.total, 4), "max": round(self.max, 4)}
 
 
 @dataclass
 class GameOutcome:
+    """A played game: its result record (one line of results.jsonl) and the game itself."""
+
     record: dict
     game: Game = field(repr=False)
 
@@ -251,12 +257,14 @@ def _referee(command: str) -> GtpPlayer:
 
 
 def close_referees() -> None:
+    """Close the referee engines kept between games (see MatchConfig.referee)."""
     for r in _REFEREES.values():
         r.close()
     _REFEREES.clear()
 
 
 def game_file(index: int) -> str:
+    """Where game index (0-based) is saved, relative to the match folder: games/game_0001.sgf first."""
     return f"{GAMES_DIR}/game_{index + 1:04d}.sgf"
 
 
@@ -273,10 +281,12 @@ def play_and_save(config: MatchConfig, index: int, players: dict[str, Player]) -
 
 
 def player_label(spec: str) -> str:
+    """A short name for a player spec: a built-in spec as given, an engine command without directories."""
     return spec if is_builtin(spec) else short_label(spec.removeprefix("gtp:"))
 
 
 def build_players(config: MatchConfig) -> dict[str, Player]:
+    """Players A and B from config's specs; built-in agents get the seeds 2*seed+1 and 2*seed+2."""
     return {
         pid: make_player(spec, seed=(config.seed * 2 + i + 1) if config.seed is not None else None)
         for i, (pid, spec) in enumerate(zip(IDS, config.players, strict=True))
@@ -284,6 +294,7 @@ def build_players(config: MatchConfig) -> dict[str, Player]:
 
 
 def close_players(players: dict[str, Player]) -> None:
+    """Close every player and the referee engines, ignoring their errors."""
     for p in players.values():
         with contextlib.suppress(Exception):  # closing must never hide the match's own outcome
             p.close()
@@ -328,6 +339,7 @@ def load_results(out: str | os.PathLike[str]) -> list[dict]:
 
 
 def append_result(out: str | os.PathLike[str], record: dict) -> None:
+    """Append record to results.jsonl in out as one line, flushed to disk at once."""
     path = Path(out) / RESULTS
     data = path.read_bytes() if path.exists() else b""
     with open(path, "a", encoding="utf-8") as f:
@@ -339,6 +351,7 @@ def append_result(out: str | os.PathLike[str], record: dict) -> None:
 
 
 def write_summary(config: MatchConfig, records: list[dict]) -> dict:
+    """Write summary.json for config's records (atomically); returns the summary."""
     summary = summarize(records, dict(zip(IDS, config.players, strict=True)))
     summary["labels"] = dict(zip(IDS, (player_label(s) for s in config.players), strict=True))
     summary["config"] = config.to_json()
@@ -350,6 +363,7 @@ def write_summary(config: MatchConfig, records: list[dict]) -> dict:
 
 
 def progress_line(config: MatchConfig, records: list[dict], last: dict) -> str:
+    """The log line after a finished game: progress bar, score, A's win rate and interval, last result."""
     n = len(records)
     a = sum(r.get("winner") == "A" for r in records)
     b = sum(r.get("winner") == "B" for r in records)

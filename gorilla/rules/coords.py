@@ -13,15 +13,18 @@ GTP_LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 
 
 def to_index(x: int, y: int, size: int) -> int:
+    """The flat index of (x, y) on a size x size board."""
     return (size - y) * (size + 2) + x + 1
 
 
 def to_xy(p: int, size: int) -> tuple[int, int]:
+    """The (x, y) of a flat index on a size x size board (the inverse of to_index)."""
     w = size + 2
     return p % w - 1, size - p // w
 
 
 def on_board(x: int, y: int, size: int) -> bool:
+    """True if (x, y) lies on a size x size board."""
     return 0 <= x < size and 0 <= y < size
 
 
@@ -45,6 +48,7 @@ def parse_vertex(text: str, size: int) -> int:
 
 
 def format_vertex(p: int, size: int) -> str:
+    """A flat index, PASS or RESIGN as GTP writes it: 'D4', 'pass', 'resign'."""
     if p == PASS:
         return "pass"
     if p == RESIGN:
@@ -54,6 +58,7 @@ def format_vertex(p: int, size: int) -> str:
 
 
 def check_size(size: int) -> int:
+    """size itself when it lies in 2..MAX_SIZE (25), else ValueError with a one-line reason."""
     if not 2 <= size <= MAX_SIZE:
         raise ValueError(f"board size {size} is outside 2..{MAX_SIZE}")
     return size

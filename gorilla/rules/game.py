@@ -142,22 +142,27 @@ class Game:
     # --- state ---------------------------------------------------------
     @property
     def position(self) -> Position:
+        """The current position (after the last move on the record)."""
         return self.positions[-1]
 
     @property
     def to_move(self) -> int:
+        """The colour to move."""
         return self.position.to_move
 
     @property
     def move_number(self) -> int:
+        """How many moves are on the record (passes and a resignation included)."""
         return len(self.moves)
 
     @property
     def last_move(self) -> Move | None:
+        """The last move on the record, or None before the first."""
         return self.moves[-1] if self.moves else None
 
     @property
     def move_cap(self) -> int | None:
+        """The most moves a game may last when the ruleset has a move cap (size * size - 1), else None."""
         return self.size * self.size - 1 if self.ruleset.move_cap else None
 
     @property
@@ -167,6 +172,7 @@ class Game:
         return None if cap is None else max(0, cap - len(self.moves) - self.move_offset)
 
     def captures(self, color: int) -> int:
+        """How many stones color has captured."""
         return self.position.captures(color)
 
     @property
@@ -182,6 +188,7 @@ class Game:
 
     @property
     def over(self) -> bool:
+        """True once the game has ended: a resignation, two passes in a row or the move cap."""
         return self.end_reason is not None
 
     # --- moves ---------------------------------------------------------
@@ -200,6 +207,7 @@ class Game:
         return reason
 
     def is_legal(self, point: int, color: int | None = None) -> bool:
+        """True if the move is legal now (see :meth:`check`)."""
         return self.check(point, color) is None
 
     def legal_moves(self, color: int | None = None, reasonable: bool = False) -> list[int]:
@@ -241,9 +249,11 @@ class Game:
         return captured
 
     def pass_move(self, color: int | None = None) -> None:
+        """Pass for color (default the side to move)."""
         self.play(PASS, color)
 
     def resign(self, color: int | None = None) -> None:
+        """Resign for color (default the side to move)."""
         self.play(RESIGN, color)
 
     def undo(self) -> bool:

@@ -24,6 +24,7 @@ class Ruleset:
     sgf_name: str = ""
 
     def with_komi(self, komi: float) -> Ruleset:
+        """The same ruleset with another komi."""
         return replace(self, komi=komi)
 
 
