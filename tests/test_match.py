@@ -162,7 +162,7 @@ def _moves(out: Path) -> list[tuple]:
 
 def test_seeded_games_differ_and_the_match_replays_exactly(tmp_path: Path) -> None:
     # seeded agents, no random openings: each game still gets its own seed, so the games
-    # differ (they used to repeat one game per colour), and the same --seed replays them
+    # differ rather than repeat one game per colour, and the same --seed replays them
     argv = ["mcts:playouts=40", "random", "-n", "6", "--size", "5", "--seed", "3"]
     assert cli.main([*argv, "-o", str(tmp_path / "a")]) == 0
     assert cli.main([*argv, "-j", "2", "-o", str(tmp_path / "b")]) == 0

@@ -160,10 +160,12 @@ class Controller:
 
     @property
     def ai_vs_ai(self) -> bool:
+        """Whether both colours are played by AIs."""
         return self.agents[BLACK] is not None and self.agents[WHITE] is not None
 
     @property
     def ai_to_move(self) -> bool:
+        """Whether the game goes on and an AI has the move."""
         return not self.game.over and self.agents[self.game.to_move] is not None
 
     @property
@@ -173,18 +175,22 @@ class Controller:
 
     @property
     def thinking(self) -> bool:
+        """Whether an AI is searching its move now."""
         return self._ai is not None
 
     @property
     def evaluating(self) -> bool:
+        """Whether the evaluator (``e``) is running."""
         return self._eval is not None
 
     @property
     def estimating(self) -> bool:
+        """Whether the dead stones at the end are being estimated."""
         return self._dead is not None
 
     # --- bookkeeping --------------------------------------------------------------------------
     def say(self, text: str) -> None:
+        """Show text as the panel's message (and redraw)."""
         self.message = text
         self.message_time = time.monotonic()
         self.version += 1
@@ -394,6 +400,7 @@ class Controller:
         return self.play(PASS)
 
     def resign(self) -> bool:
+        """The side to move resigns, if a human has the move."""
         return self.play(RESIGN)
 
     def toggle_dead(self, point: int) -> bool:
@@ -438,6 +445,7 @@ class Controller:
         return True
 
     def redo(self) -> bool:
+        """Replay an undone move; against an AI, its reply too."""
         game = self.game
         if not game.redo_stack:
             self.say("Nothing to redo")
@@ -492,14 +500,17 @@ class Controller:
 
     # --- views --------------------------------------------------------------------------------
     def toggle_control(self) -> None:
+        """Show or hide the control-map overlay (``c``)."""
         self.show_control = not self.show_control
         self.version += 1
 
     def toggle_thinking(self) -> None:
+        """Show or hide the AI's live candidates while it searches (``v``)."""
         self.show_thinking = not self.show_thinking
         self.version += 1
 
     def toggle_eval(self) -> None:
+        """Show or hide the evaluator's move values on the board."""
         self.show_eval = not self.show_eval and self.evaluation is not None
         self.version += 1
 

@@ -78,6 +78,7 @@ class Autosaver:
         self._thread: threading.Thread | None = None
 
     def submit(self, game: Game) -> None:
+        """Queue game (a copy the caller no longer changes) to be written; the newest wins."""
         with self._cond:
             if self._closed:
                 return

@@ -31,8 +31,10 @@ class Task:
             self.done.set()
 
     def start(self) -> Task:
+        """Start the thread; returns self."""
         self.thread.start()
         return self
 
     def alive(self) -> bool:
+        """Whether the computation is still running (also after a cancel, until it returns)."""
         return self.thread.is_alive()

@@ -39,6 +39,7 @@ class Terminal:
         self.shown = -1  # move number of the last board printed
 
     def say(self, text: str = "") -> None:
+        """Print a line."""
         self.out.write(text + "\n")
         self.out.flush()
 
@@ -54,12 +55,14 @@ class Terminal:
 
     # --- printing -------------------------------------------------------------------------
     def show_board(self) -> None:
+        """Print the board."""
         game = self.c.game
         self.say(str(game.position))
         self.say(f"Captures: Black {game.captures(BLACK)}, White {game.captures(WHITE)}")
         self.shown = game.move_number
 
     def show_move(self) -> None:
+        """Print the last move: who played what, and what it captured."""
         game = self.c.game
         m = game.last_move
         if m is None:
@@ -76,6 +79,7 @@ class Terminal:
         self.show_board()
 
     def show_header(self) -> None:
+        """Print the players, the board size, the rules and the komi."""
         game = self.c.game
         self.say(
             f"Gorilla: Black {self.c.players[BLACK]} vs White {self.c.players[WHITE]}, "
@@ -86,6 +90,7 @@ class Terminal:
             self.say("Type a move like D4, or pass, undo, resign, help, quit.")
 
     def show_result(self) -> None:
+        """Print how the game ended and the count."""
         game = self.c.game
         if game.resigned:
             self.say(f"{COLOR_NAME[game.resigned]} resigned. Result: {game.result}")
@@ -100,6 +105,7 @@ class Terminal:
 
     # --- the session ----------------------------------------------------------------------
     def run(self) -> int:
+        """Play the game to its end in the terminal; returns the exit status."""
         c = self.c
         c.continuous = True  # AI vs AI plays on without input here
         self.show_header()
