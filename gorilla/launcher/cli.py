@@ -58,8 +58,8 @@ Options:
   --komi K              komi (default: the rules' komi)
   --rules NAME          chinese (default), japanese, tromp-taylor, little-go
   --handicap N          fixed handicap stones for Black (2..9)
-  --black SPEC          who plays Black: human, random, montecarlo:G,T, mcts, mcts:SECONDS
-  --white SPEC          who plays White (same choices)
+  --black SPEC          who plays Black (a player, below; default human)
+  --white SPEC          who plays White (a player, below; default human)
   --load FILE.sgf       start from a saved game (its main line)
   --resume              continue the autosaved game
   --threads N           search threads for the MCTS (default 1)
@@ -75,9 +75,27 @@ Options:
   --mc-list-patterns    list the shipped pattern databases
   -h, --help            show this help
 
+Players (--black / --white SPEC):
+  human                 you, with the mouse (or typing moves in the terminal)
+  random                uniform among reasonable moves
+  montecarlo:G,T        flat Monte-Carlo, G games of T turns per candidate (time=S: S seconds)
+  mcts, mcts:SECONDS    UCT-RAVE tree search (options: playouts=N, time=S, threads=K,
+                        resign=F, patterns=NAME; e.g. mcts:time=2,threads=2)
+  alphabeta             negamax with PVS and iterative deepening (best on small boards)
+  greedy, aggressive, minimax   the Little-Go baselines
+
 With a single AI (-ai_random / -ai_monte_carlo G T) the human plays Black.
 In the window: left click plays (AI vs AI: next move), right click passes, c control
-map, e evaluate, r reset, u undo, h every key."""
+map, e evaluate, r reset, u undo, h every key.
+
+Other commands (each has its own --help):
+  gorilla gtp [--ai SPEC ...]      a GTP engine on stdin/stdout (GoGui, Sabaki, Lizzie, twogtp)
+  gorilla match A B [-n N ...]     play a match between players or GTP engines, with SGFs and a report
+  gorilla little-go-agent          one move of a Little-Go tournament (input.txt -> output.txt)
+
+The first start after an install or update compiles the engine (about a minute on
+two cores): the window opens at once and shows the progress; gtp and match compile
+before their first command or game and say so on stderr."""
 )
 
 
@@ -335,13 +353,14 @@ def build_controller(opts: AppOptions):
     from gorilla.app.files import game_from_sgf
 
     if opts.load or opts.resume:
-        warm(["rules"], stderr_progress(PROG, ["rules"]))  # reading a record plays its moves
         path = opts.load or opts.autosave
         if not path:
             raise UsageError("--resume needs an autosave file (not --no-autosave)")
         try:
             with open(os.path.expanduser(path), encoding="utf-8", errors="replace") as f:
-                game = game_from_sgf(f.read())
+                text = f.read()
+            warm(["rules"])  # reading a record plays its moves (seconds to compile on a first start)
+            game = game_from_sgf(text)
         except FileNotFoundError:
             raise LoadError(f"cannot load {path}: no such file") from None
         except OSError as e:
