@@ -5,36 +5,22 @@ Every game: random reasonable moves plus attempts that are often illegal
 and legal-move lists after every move, area score / captures / final_score at
 the end, and every ``--sgf-every``-th game Gorilla's SGF loaded into GNU Go.
 
-    python benchmarks/gnugo_referee.py --games 200 --size 9 --size19 20
+    python benchmarks/gnugo_referee.py [--games 200] [--size 9] [--games19 20] [--sgf-every 5] [-v]
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import need_gnugo, parser
 
-from gorilla.match.gtp_client import GtpClient  # noqa: E402
-from gorilla.match.referee import Referee, gnugo_command, gorilla_command  # noqa: E402
-
-GNUGO = ("/usr/games/gnugo", "gnugo")
-
-
-def find_gnugo() -> str | None:
-    import shutil
-
-    for c in GNUGO:
-        path = shutil.which(c)
-        if path:
-            return path
-    return None
+from gorilla.match.gtp_client import GtpClient
+from gorilla.match.referee import Referee, gnugo_command, gorilla_command
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = parser(__doc__)
     ap.add_argument("--games", type=int, default=200, help="9x9 games (default 200)")
     ap.add_argument("--games19", type=int, default=20, help="19x19 games (default 20)")
     ap.add_argument("--size", type=int, default=9, help="size of the small-board games (default 9)")
@@ -43,10 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--gnugo", default=None, help="path of gnugo")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
-    gnugo = args.gnugo or find_gnugo()
-    if gnugo is None:
-        print("gnugo not found (apt-get install -y gnugo)", file=sys.stderr)
-        return 2
+    gnugo = need_gnugo(args.gnugo)
     ours = GtpClient(gorilla_command(sys.executable))
     ref_engine = GtpClient(gnugo_command(gnugo))
     referee = Referee(ours, ref_engine)

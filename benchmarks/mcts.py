@@ -1,65 +1,64 @@
 """MCTS speed: playouts per second of the whole search loop (descend, expand, playout, back up).
 
-    python benchmarks/mcts.py [--seconds 5] [--sizes 9 19] [--threads 1 2]
+    python benchmarks/mcts.py [--seconds 5] [--repeats 1] [--sizes 9 19] [--threads 1 2] [--light]
 
-Searches the empty board and a middle-game position (40 random reasonable
-moves) for a fixed time with heavy playouts (and light ones for comparison),
-one thread and several. The machine may be shared: numbers are lower bounds.
+Searches the empty board and a middle-game position (half the board's points
+in random reasonable moves: 40 on 9x9, 180 on 19x19) for a fixed time with
+heavy playouts (and light ones with ``--light``), one thread and several;
+``--repeats N`` prints the median of N searches. The machine may be shared:
+numbers are lower bounds.
 """
 
 from __future__ import annotations
 
-import argparse
-import random
+import itertools
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import Run, add_timing, median_of, middle_game, parser
 
-from gorilla.ai.agent import Budget  # noqa: E402
-from gorilla.ai.mcts.agent import MCTSAgent  # noqa: E402
-from gorilla.rules.game import Game  # noqa: E402
-
-
-def middle_game(size: int, moves: int, seed: int = 1) -> Game:
-    rng = random.Random(seed)
-    game = Game.new(size)
-    for _ in range(moves):
-        legal = game.legal_moves(reasonable=True)
-        if not legal:
-            break
-        game.play(rng.choice(legal))
-    return game
+from gorilla.ai.agent import Budget
+from gorilla.ai.mcts.agent import MCTSAgent
+from gorilla.rules.game import Game
 
 
-def measure(game: Game, seconds: float, threads: int, heavy: bool) -> float:
+def measure(game: Game, seconds: float, threads: int, heavy: bool, repeats: int = 1) -> float:
+    """Playouts per second of one search of `seconds` (the median of `repeats`), after a warm-up."""
     agent = MCTSAgent(threads=threads, heavy=heavy, reuse=False, resign=0, seed=1)
-    agent.select_move(game, Budget(playouts=200))  # compile / warm up
-    agent.select_move(game, Budget(seconds=seconds))
-    agent.close()
-    return agent.last_playouts / agent.last_elapsed
+
+    def warm_up() -> None:  # numba compiling or loading its cache, the agent's threads started
+        agent.select_move(game, Budget(playouts=200))
+
+    def search() -> Run:
+        c0 = time.process_time()
+        agent.select_move(game, Budget(seconds=seconds))
+        return Run(agent.last_playouts, agent.last_elapsed, time.process_time() - c0)
+
+    try:
+        return median_of(search, repeats, warm_up).rate
+    finally:
+        agent.close()
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="MCTS playouts per second")
-    ap.add_argument("--seconds", type=float, default=5.0)
+    ap = parser(__doc__)
+    add_timing(ap, 5.0)
     ap.add_argument("--sizes", type=int, nargs="+", default=[9, 19])
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--light", action="store_true", help="also measure light playouts")
     args = ap.parse_args(argv)
     print(f"MCTS search, {args.seconds} s per measurement (machine may be shared: lower bounds)")
+    kinds = (True, False) if args.light else (True,)
     for size in args.sizes:
-        for label, game in (("empty", Game.new(size)), ("middle", middle_game(size, size * size // 2))):
-            for heavy in (True, False) if args.light else (True,):
-                for k in args.threads:
-                    t0 = time.perf_counter()
-                    rate = measure(game, args.seconds, k, heavy)
-                    print(
-                        f"{size:2d}x{size:<2d} {label:6s} {'heavy' if heavy else 'light'} "
-                        f"threads={k}: {rate:9.0f} playouts/s  ({time.perf_counter() - t0:.1f} s)",
-                        flush=True,
-                    )
+        positions = (("empty", Game.new(size)), ("middle", middle_game(size, size * size // 2)))
+        for (label, game), heavy, k in itertools.product(positions, kinds, args.threads):
+            t0 = time.perf_counter()
+            rate = measure(game, args.seconds, k, heavy, args.repeats)
+            print(
+                f"{size:2d}x{size:<2d} {label:6s} {'heavy' if heavy else 'light'} "
+                f"threads={k}: {rate:9.0f} playouts/s  ({time.perf_counter() - t0:.1f} s)",
+                flush=True,
+            )
     return 0
 
 

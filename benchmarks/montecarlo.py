@@ -8,57 +8,45 @@ montecarlo:5,5 -n N --size 9``; colours alternate) and prints Monte-Carlo's
 wins with a 95% Wilson interval. The machine has 2 cores shared with other
 work, so the rates are pessimistic.
 
-    python benchmarks/montecarlo.py [--games 20] [--size 9] [--seconds 2]
+    python benchmarks/montecarlo.py [--games 20] [--size 9] [--seconds 2] [--repeats 1]
 """
 
 from __future__ import annotations
 
-import argparse
-import random
 import tempfile
 import time
+
+from common import add_timing, measure, middle_game, parser
 
 from gorilla.ai.montecarlo import move_values
 from gorilla.match.runner import MatchConfig, run_match
 from gorilla.match.stats import wilson
-from gorilla.rules.board import PASS
 from gorilla.rules.game import Game
 
 
-def middle_game(size: int, moves: int, seed: int) -> Game:
-    rng = random.Random(seed)
-    game = Game.new(size)
-    for _ in range(moves):
-        legal = game.legal_moves(reasonable=True)
-        game.play(rng.choice(legal) if legal else PASS)
-    return game
+def rate(game: Game, games: int, turns: int, seconds: float, repeats: int = 1) -> tuple[float, int]:
+    """(sample games per second, moves evaluated per call) over about `seconds` (median of repeats)."""
 
+    def step(i: int) -> tuple[int, int]:
+        vals = move_values(game, games, turns, seed=i)
+        return sum(v.samples for v in vals.values()), len(vals)
 
-def rate(game: Game, games: int, turns: int, seconds: float) -> tuple[float, int]:
-    """(sample games per second, moves evaluated per call) over about `seconds`."""
-    move_values(game, 1, turns, seed=1)  # compile / warm up
-    n = 0
-    calls = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        vals = move_values(game, games, turns, seed=calls)
-        n += sum(v.samples for v in vals.values())
-        calls += 1
-    return n / (time.perf_counter() - t0), len(vals)
+    r = measure(step, seconds, repeats, warmup=lambda: move_values(game, 1, turns, seed=1))
+    return r.rate, round(r.extra / r.calls)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument("--games", "-n", type=int, default=20, help="match games, random vs montecarlo:5,5")
     ap.add_argument("--size", type=int, default=9)
-    ap.add_argument("--seconds", type=float, default=2.0, help="seconds per rate measurement")
+    add_timing(ap, 2.0)
     a = ap.parse_args()
     size = a.size
     positions = {"empty board": Game.new(size), "after 40 random moves": middle_game(size, 40, 7)}
     print(f"flat Monte-Carlo sample games per second, {size}x{size}, one thread")
     for label, game in positions.items():
         for g, t in ((10, 3), (10, 0)):
-            r, moves = rate(game, g, t, a.seconds)
+            r, moves = rate(game, g, t, a.seconds, a.repeats)
             per_move = g * moves / r
             print(
                 f"  {label:22s} G={g} T={t}: {r:10.0f} samples/s "

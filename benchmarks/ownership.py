@@ -10,64 +10,40 @@ random moves mixed in (:func:`gorilla.match.selfplay.finished_game`); for each
 policy, how often Gorilla's dead-stone list equals GNU Go's
 ``final_status_list dead``, how often the area scores (komi 7.5) are equal,
 and the mean over games of the smallest distance of a string's opponent share
-from the 0.5 threshold (how decisive the estimate is). The seki from
-``tests/test_ownership.py`` is checked over 10 seeds per policy too.
+from the 0.5 threshold (how decisive the estimate is). The seki drawn in
+``benchmarks/data/seki.txt`` (one eye each and a shared liberty; GNU Go's
+``final_status_list seki`` lists both groups) is checked over 10 seeds per
+policy too.
 
-    python benchmarks/ownership.py [N] [--playouts 200] [--seconds 2] [--policies heavy safe light]
+    python benchmarks/ownership.py [N] [--playouts 200] [--seconds 2] [--repeats 1]
+        [--policies heavy safe light]
 """
 
 from __future__ import annotations
 
-import argparse
-import random
-import shutil
 import time
+
+from common import add_timing, diagram, gnugo_path, measure, middle_game, parser
 
 from gorilla.ai.ownership import dead_stones, ownership, string_estimates
 from gorilla.rules.game import Game
 from gorilla.rules.position import Position
 from gorilla.rules.scoring import result_string
 
-GNUGO = ("/usr/games/gnugo", "gnugo")
 
-SEKI = """
-. O X . O X . . .
-. O X . O X . . .
-. O X X O X . . .
-. O O O X X . . .
-. . . O X . . . .
-. . . O X . . . .
-. . . O X . . . .
-. . . O X . . . .
-. . . O X . . . .
-"""
-
-
-def half_filled(size: int, seed: int) -> Position:
-    """A board with about size*size/2 random reasonable moves played."""
-    rng = random.Random(seed)
-    game = Game.new(size)
-    for _ in range(size * size // 2):
-        legal = game.legal_moves(reasonable=True)
-        if not legal:
-            break
-        game.play(rng.choice(legal))
-    return game.position
-
-
-def speed(size: int, policy: str, seconds: float) -> tuple[float, float]:
+def speed(size: int, policy: str, seconds: float, repeats: int = 1) -> tuple[float, float]:
     """(empty board, half-filled board) playouts per second."""
-    out = []
-    for pos in (Position(size), half_filled(size, 1)):
-        ownership(pos, playouts=4, seed=0, policy=policy)  # compile / warm up
-        n = 0
-        batch = 200 if size <= 9 else 20
-        t0 = time.perf_counter()
-        while time.perf_counter() - t0 < seconds:
+    batch = 200 if size <= 9 else 20
+
+    def rate(pos: Position) -> float:
+        def step(i: int) -> int:
             ownership(pos, playouts=batch, policy=policy)
-            n += batch
-        out.append(n / (time.perf_counter() - t0))
-    return out[0], out[1]
+            return batch
+
+        return measure(step, seconds, repeats, warmup=lambda: ownership(pos, 4, seed=0, policy=policy)).rate
+
+    # half filled: size*size/2 random reasonable moves
+    return rate(Position(size)), rate(middle_game(size, size * size // 2, seed=1).position)
 
 
 def agreement(n: int, playouts: int, policies: list[str]) -> None:
@@ -75,7 +51,7 @@ def agreement(n: int, playouts: int, policies: list[str]) -> None:
     from gorilla.match.referee import gnugo_command
     from gorilla.match.selfplay import finished_game
 
-    path = next((p for p in GNUGO if shutil.which(p)), None)
+    path = gnugo_path()
     if path is None:
         print("GNU Go not installed (apt-get install -y gnugo): agreement skipped")
         return
@@ -113,7 +89,7 @@ def agreement(n: int, playouts: int, policies: list[str]) -> None:
 def seki(playouts: int, policies: list[str]) -> None:
     from gorilla.rules.rulesets import CHINESE
 
-    game = Game.from_position(Position.from_diagram(SEKI), CHINESE)
+    game = Game.from_position(diagram("seki"), CHINESE)
     print("\nseki kept alive (no dead stones), 10 seeds:")
     for p in policies:
         kept = sum(dead_stones(game, playouts=playouts, seed=s, policy=p) == [] for s in range(10))
@@ -121,16 +97,16 @@ def seki(playouts: int, policies: list[str]) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument("n", nargs="?", type=int, default=20, help="seeded finished games (default 20)")
     ap.add_argument("--playouts", type=int, default=200)
-    ap.add_argument("--seconds", type=float, default=2.0, help="per speed measurement")
+    add_timing(ap, 2.0)
     ap.add_argument("--policies", nargs="+", default=["heavy", "safe", "light"])
     args = ap.parse_args(argv)
     print("ownership playouts per second (one thread):")
     for size in (9, 19):
         for p in args.policies:
-            empty, half = speed(size, p, args.seconds)
+            empty, half = speed(size, p, args.seconds, args.repeats)
             print(f"  {size}x{size} {p:6s} empty board {empty:8.0f}/s   half-filled board {half:8.0f}/s")
     seki(args.playouts, args.policies)
     agreement(args.n, args.playouts, args.policies)

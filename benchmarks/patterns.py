@@ -6,7 +6,8 @@
 ``speed`` runs the pattern playout kernel from the empty board in a numba loop
 (one thread, many playouts per call) and prints playouts per second by the
 wall clock and by this process's CPU time (the machine is shared, so CPU time
-is the fairer number), next to Gorilla's light and heavy playouts. With
+is the fairer number), next to Gorilla's light and heavy playouts
+(``--repeats N``: the median of N timed runs per row). With
 ``--gnugo`` it also times GNU Go 3.8's own Monte-Carlo mode: one ``genmove``
 on 9x9 with ``--mc-games-per-level N --level 1`` (N simulations) for two N,
 so that the difference removes GNU Go's start-up time (after two moves: on
@@ -24,20 +25,17 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
+from common import add_timing, gnugo_rate, measure, parser
 from numba import njit
+from playouts import many_light
 
 from gorilla.ai.playout import catalog as PT
 from gorilla.ai.playout.heavy import heavy_playout
 from gorilla.ai.playout.pat3 import PAT3
 from gorilla.ai.playout.pattern import MAX_MOVES, new_workspace, run_pattern_playout
 from gorilla.rules import board as K
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gnugo_mc import gnugo_rate  # noqa: E402
-from playouts import many_light  # noqa: E402
 
 
 @njit(cache=True, nogil=True)
@@ -69,18 +67,11 @@ def _many_heavy(b0, st0, zob, n, pat3, seed) -> int:
     return total
 
 
-def _rate(run, seconds: float) -> tuple[float, float, float]:
+def _rate(run, seconds: float, repeats: int = 1) -> tuple[float, float, float]:
     """(playouts/s wall, playouts/s CPU, moves per playout) for run(n, seed) -> total moves."""
-    run(20, 1)  # compile / warm up
-    n, moves, seed = 0, 0, 7
     chunk = 200
-    w0, c0 = time.perf_counter(), time.process_time()
-    while time.perf_counter() - w0 < seconds:
-        moves += run(chunk, seed)
-        n += chunk
-        seed += 1
-    wall, cpu = time.perf_counter() - w0, time.process_time() - c0
-    return n / wall, n / max(cpu, 1e-9), moves / n
+    r = measure(lambda i: (chunk, run(chunk, 7 + i)), seconds, repeats, warmup=lambda: run(20, 1))
+    return r.rate, r.cpu_rate, r.per_unit
 
 
 def speed(args: argparse.Namespace) -> None:
@@ -102,7 +93,7 @@ def speed(args: argparse.Namespace) -> None:
         ("heavy playout (the MCTS default)", lambda n, s: _many_heavy(b0, st0, K.ZOBRIST, n, PAT3, s)),
     ]
     for label, run in rows:
-        wall, cpu, mpp = _rate(run, args.seconds)
+        wall, cpu, mpp = _rate(run, args.seconds, args.repeats)
         print(f"  {label:38s} {wall:9.0f} playouts/s wall  {cpu:9.0f} /s CPU  ({mpp:.1f} moves/playout)")
     if args.gnugo:
         for pat in ("mogo_classic", "montegnu_classic", "uniform"):
@@ -129,14 +120,14 @@ def strength(args: argparse.Namespace) -> int:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     sub = ap.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("speed", help="playouts per second")
     s.add_argument(
         "--db", default="mogo,montegnu,uniform", help="databases (names or files), comma-separated"
     )
     s.add_argument("--size", type=int, default=9)
-    s.add_argument("--seconds", type=float, default=3.0)
+    add_timing(s, 3.0)
     s.add_argument("--gnugo", action="store_true", help="also time GNU Go's Monte-Carlo mode")
     t = sub.add_parser("strength", help="mcts:patterns=A vs mcts:patterns=B at equal playouts")
     t.add_argument("--a", default="mogo")

@@ -2,28 +2,25 @@
 
 Each thread runs a numba kernel (nogil) that copies the empty board and plays
 random reasonable moves to the end (two passes), many playouts per call.
-The machine has 2 cores shared with other work, so numbers measured while
-others run are pessimistic.
+With ``--gnugo``, GNU Go 3.8's own Monte-Carlo mode (light, uniform
+patterns) is timed too, on 9x9 (the only size it simulates). The machine has
+2 cores shared with other work, so numbers measured while others run are
+pessimistic.
 
-    python benchmarks/playouts.py [--seconds 3] [--sizes 9 19] [--gnugo]
+    python benchmarks/playouts.py [--seconds 3] [--repeats 1] [--sizes 9 19] [--threads 1 2] [--gnugo]
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 import threading
 import time
-from pathlib import Path
 
 import numpy as np
+from common import Run, add_timing, gnugo_rate, median_of, parser
 from numba import njit
 
 from gorilla.ai.playout.light import run_playout
 from gorilla.rules import board as K
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gnugo_mc import gnugo_rate  # noqa: E402
 
 
 @njit(cache=True, nogil=True)
@@ -42,43 +39,45 @@ def many_light(b0: np.ndarray, st0: np.ndarray, zob: np.ndarray, n: int, seed: i
     return total
 
 
-def rate(size: int, threads: int, seconds: float) -> tuple[float, float]:
-    """(playouts/s, moves per playout) with `threads` threads for about `seconds`."""
+def rate(size: int, threads: int, seconds: float, repeats: int = 1) -> tuple[float, float]:
+    """(playouts/s, moves per playout) with `threads` threads for about `seconds` (median of repeats)."""
     b0, st0 = K.new_board(size, False)
-    many_light(b0, st0, K.ZOBRIST, 10, 1)  # compile / warm up
     chunk = 2000 if size <= 9 else 400
-    counts = [0] * threads
-    moves = [0] * threads
-    stop = time.perf_counter() + seconds
 
-    def work(i: int) -> None:
-        seed = 1000 * i + 7
-        while time.perf_counter() < stop:
-            moves[i] += many_light(b0, st0, K.ZOBRIST, chunk, seed)
-            counts[i] += chunk
-            seed += 1
+    def once() -> Run:
+        counts = [0] * threads
+        moves = [0] * threads
+        stop = time.perf_counter() + seconds
 
-    t0 = time.perf_counter()
-    ths = [threading.Thread(target=work, args=(i,)) for i in range(threads)]
-    for t in ths:
-        t.start()
-    for t in ths:
-        t.join()
-    dt = time.perf_counter() - t0
-    n = sum(counts)
-    return n / dt, sum(moves) / max(n, 1)
+        def work(i: int) -> None:
+            seed = 1000 * i + 7
+            while time.perf_counter() < stop:
+                moves[i] += many_light(b0, st0, K.ZOBRIST, chunk, seed)
+                counts[i] += chunk
+                seed += 1
+
+        w0, c0 = time.perf_counter(), time.process_time()
+        ths = [threading.Thread(target=work, args=(i,)) for i in range(threads)]
+        for t in ths:
+            t.start()
+        for t in ths:
+            t.join()
+        return Run(sum(counts), time.perf_counter() - w0, time.process_time() - c0, sum(moves))
+
+    run = median_of(once, repeats, warmup=lambda: many_light(b0, st0, K.ZOBRIST, 10, 1))
+    return run.rate, run.per_unit
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seconds", type=float, default=3.0)
+    ap = parser(__doc__)
+    add_timing(ap, 3.0)
     ap.add_argument("--sizes", type=int, nargs="+", default=[9, 19])
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--gnugo", action="store_true", help="also time GNU Go's Monte-Carlo mode")
     args = ap.parse_args()
     for size in args.sizes:
         for th in args.threads:
-            r, mpp = rate(size, th, args.seconds)
+            r, mpp = rate(size, th, args.seconds, args.repeats)
             print(
                 f"{size}x{size} light playouts, {th} thread(s): {r:10.0f} playouts/s"
                 f"  ({mpp:.1f} moves/playout)"

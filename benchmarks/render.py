@@ -12,7 +12,6 @@ Numbers taken on a shared, loaded machine are pessimistic: the load average is p
 
 from __future__ import annotations
 
-import argparse
 import os
 import shutil
 import statistics
@@ -20,6 +19,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from common import parser
 
 
 def full_board_game(size: int = 19):
@@ -75,7 +76,7 @@ def launch_time(timeout: float = 30.0) -> float | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument("--frames", type=int, default=60)
     ap.add_argument("--width", type=int, default=1024)
     ap.add_argument("--height", type=int, default=768)

@@ -1,6 +1,6 @@
 """Random-game moves per second through the board core (numba kernels) and the Python Game API.
 
-    python benchmarks/rules.py [--seconds 3] [--gnugo]
+    python benchmarks/rules.py [--seconds 3] [--repeats 1] [--sizes 9 19] [--gnugo]
 
 1. numba: ``random_game`` (random reasonable moves until two passes) run in
    a numba loop over fresh copies of an empty board: the playout speed of
@@ -18,22 +18,18 @@ The machine is shared (2 cores, several processes): numbers are pessimistic.
 
 from __future__ import annotations
 
-import argparse
 import random
-import shutil
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
+from common import add_timing, gnugo_path, measure, parser
 from numba import njit
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from gorilla.rules import board as K  # noqa: E402
-from gorilla.rules.board import PASS  # noqa: E402
-from gorilla.rules.game import Game  # noqa: E402
-from gorilla.rules.position import Position  # noqa: E402
+from gorilla.rules import board as K
+from gorilla.rules.board import PASS
+from gorilla.rules.game import Game
+from gorilla.rules.position import Position
 
 
 @njit(cache=True, nogil=True)
@@ -46,31 +42,30 @@ def _many_games(b0: np.ndarray, st0: np.ndarray, zob: np.ndarray, games: int, ma
     return total
 
 
-def bench_numba(size: int, seconds: float) -> tuple[float, float, int]:
+def bench_numba(size: int, seconds: float, repeats: int = 1) -> tuple[float, float, int]:
     """(moves/s, games/s, games) with random_game in a numba loop."""
     b0, st0 = K.new_board(size, False)
     K.seed_rng(12345)
     max_moves = 3 * size * size
-    _many_games(b0, st0, K.ZOBRIST, 2, max_moves)  # compile / load from cache
-    games = moves = 0
-    batch = 10
-    t0 = time.perf_counter()
-    while True:
-        moves += _many_games(b0, st0, K.ZOBRIST, batch, max_moves)
-        games += batch
-        dt = time.perf_counter() - t0
-        if dt >= seconds:
-            return moves / dt, games / dt, games
-        batch = min(batch * 2, 2000)
+
+    def step(i: int) -> tuple[int, int]:
+        batch = min(10 << min(i, 8), 2000)  # 10, 20, 40, ... games: short runs stop near `seconds`
+        return _many_games(b0, st0, K.ZOBRIST, batch, max_moves), batch
+
+    def warm_up() -> None:  # compile / load from cache
+        _many_games(b0, st0, K.ZOBRIST, 2, max_moves)
+
+    r = measure(step, seconds, repeats, warm_up)
+    return r.rate, r.extra_rate, int(r.extra)
 
 
-def bench_position(size: int, seconds: float) -> tuple[float, int]:
+def bench_position(size: int, seconds: float, repeats: int = 1) -> tuple[float, int]:
     """(moves/s, games) calling one kernel per move from Python."""
     K.seed_rng(777)
-    games = moves = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
+
+    def game(i: int) -> tuple[int, int]:
         pos = Position(size)
+        moves = 0
         for _ in range(3 * size * size):
             if pos.passes >= 2:
                 break
@@ -81,23 +76,25 @@ def bench_position(size: int, seconds: float) -> tuple[float, int]:
             else:
                 K.place(pos.b, pos.st, K.ZOBRIST, p, c)
             moves += 1
-        games += 1
-    return moves / (time.perf_counter() - t0), games
+        return moves, 1
+
+    r = measure(game, seconds, repeats)
+    return r.rate, int(r.extra)
 
 
-def bench_game(size: int, seconds: float) -> tuple[float, int]:
+def bench_game(size: int, seconds: float, repeats: int = 1) -> tuple[float, int]:
     """(moves/s, games) through Game.legal_moves(reasonable=True) + Game.play."""
     rng = random.Random(99)
-    games = moves = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
+
+    def play(i: int) -> tuple[int, int]:
         game = Game.new(size, "chinese")
         while not game.over and len(game.moves) < 3 * size * size:
             legal = game.legal_moves(reasonable=True)
             game.play(rng.choice(legal) if legal else PASS)
-            moves += 1
-        games += 1
-    return moves / (time.perf_counter() - t0), games
+        return len(game.moves), 1
+
+    r = measure(play, seconds, repeats)
+    return r.rate, int(r.extra)
 
 
 def bench_gtp(size: int, gnugo: str, games: int = 3) -> tuple[float, float, int]:
@@ -132,21 +129,21 @@ def bench_gtp(size: int, gnugo: str, games: int = 3) -> tuple[float, float, int]
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="random-game moves per second through the rules core")
-    ap.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
+    ap = parser(__doc__)
+    add_timing(ap, 3.0)
     ap.add_argument("--sizes", type=int, nargs="+", default=[9, 19])
     ap.add_argument("--gnugo", action="store_true", help="also compare GTP play throughput with GNU Go")
     args = ap.parse_args(argv)
     print("random games (reasonable moves until two passes); shared 2-core machine, numbers are pessimistic")
     for size in args.sizes:
-        mps, gps, games = bench_numba(size, args.seconds)
+        mps, gps, games = bench_numba(size, args.seconds, args.repeats)
         print(f"{size}x{size} numba loop     : {mps:12,.0f} moves/s  ({gps:,.0f} games/s, {games} games)")
-        mps, games = bench_position(size, args.seconds)
+        mps, games = bench_position(size, args.seconds, args.repeats)
         print(f"{size}x{size} Python+kernels : {mps:12,.0f} moves/s  ({games} games)")
-        mps, games = bench_game(size, args.seconds)
+        mps, games = bench_game(size, args.seconds, args.repeats)
         print(f"{size}x{size} Game API       : {mps:12,.0f} moves/s  ({games} games)")
     if args.gnugo:
-        gnugo = shutil.which("gnugo") or shutil.which("/usr/games/gnugo")
+        gnugo = gnugo_path()
         if gnugo is None:
             print("GNU Go not found: skipping the GTP comparison")
         else:

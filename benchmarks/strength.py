@@ -8,37 +8,24 @@ referee: every move is checked against the rules (an illegal move forfeits),
 the game ends on two passes, a resignation or the move cap, and a finished
 game is counted by area with the dead stones GNU Go's ``final_status_list
 dead`` reports (all stones alive against a built-in opponent). Prints one
-line per game, then wins, losses, the win rate and its 95% Wilson interval.
+line per game, then wins, losses, the win rate (draws count half) with its 95%
+Wilson interval and the Elo difference, from :func:`gorilla.match.stats.summarize`.
 """
 
 from __future__ import annotations
 
-import argparse
-import math
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import need_gnugo, parser
 
-from gorilla.ai.agent import Agent, Budget, make_agent  # noqa: E402
-from gorilla.match.gtp_client import GtpClient  # noqa: E402
-from gorilla.rules.board import BLACK, RESIGN, WHITE  # noqa: E402
-from gorilla.rules.coords import format_vertex, parse_vertex  # noqa: E402
-from gorilla.rules.game import Game  # noqa: E402
-from gorilla.rules.position import IllegalMove  # noqa: E402
-
-GNUGO = "/usr/games/gnugo"
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
+from gorilla.ai.agent import Agent, Budget, make_agent
+from gorilla.match.gtp_client import GtpClient
+from gorilla.match.stats import elo, summarize
+from gorilla.rules.board import BLACK, RESIGN, WHITE
+from gorilla.rules.coords import format_vertex, parse_vertex
+from gorilla.rules.game import Game
+from gorilla.rules.position import IllegalMove
 
 
 class GnuGo:
@@ -73,16 +60,19 @@ class GnuGo:
         self.gtp.close()
 
 
+def warm_up(agent: Agent, size: int, komi: float) -> None:
+    """One small search, so that numba compiling does not eat the first timed move."""
+    agent.new_game()
+    agent.select_move(Game.new(size, "chinese", komi), Budget(playouts=50))
+
+
 def play_game(
     ours: Agent, opp: GnuGo | Agent, our_color: int, size: int, komi: float, seconds: float
 ) -> tuple[Game, int]:
     """One game; returns the game and the winner's colour (0 = draw)."""
     game = Game.new(size, "chinese", komi)
     ours.new_game()
-    if isinstance(opp, GnuGo):
-        opp.new_game()
-    else:
-        opp.new_game()
+    opp.new_game()
     cap = 3 * size * size
     while not game.over and len(game.moves) < cap:
         color = game.to_move
@@ -110,7 +100,7 @@ def play_game(
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument(
         "--time", type=float, default=2.0, help="seconds per move for Gorilla (and a built-in opponent)"
@@ -121,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--gorilla", default="mcts", help="agent spec for Gorilla (default mcts)")
     ap.add_argument("--opponent", default="gnugo", help="gnugo or an agent spec (montecarlo, random, ...)")
-    ap.add_argument("--gnugo", default=GNUGO)
+    ap.add_argument("--gnugo", default=None, help="path of gnugo (default: found on PATH or in /usr/games)")
     ap.add_argument("--seed", type=int, default=None)
     args = ap.parse_args(argv)
 
@@ -132,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         spec += ("," if ":" in spec else ":") + f"seed={args.seed}"
     ours = make_agent(spec)
     if args.opponent == "gnugo":
-        opp: GnuGo | Agent = GnuGo(args.gnugo, args.level, args.size, args.komi)
+        opp: GnuGo | Agent = GnuGo(need_gnugo(args.gnugo), args.level, args.size, args.komi)
         label = f"GNU Go level {args.level}"
     else:
         opp = make_agent(args.opponent)
@@ -141,19 +131,19 @@ def main(argv: list[str] | None = None) -> int:
         f"Gorilla {spec} vs {label}: {args.size}x{args.size}, komi {args.komi}, {args.time} s/move",
         flush=True,
     )
-    wins = losses = draws = 0
+    # the first search of a process compiles or loads numba's kernels: not inside game 1's clock
+    warm_up(ours, args.size, args.komi)
+    if not isinstance(opp, GnuGo):
+        warm_up(opp, args.size, args.komi)
+    records = []  # one per game, as gorilla.match.stats.summarize reads them: Gorilla is "A"
     t_start = time.time()
     try:
         for i in range(args.games):
             our_color = BLACK if i % 2 == 0 else WHITE
             t0 = time.time()
             game, winner = play_game(ours, opp, our_color, args.size, args.komi, args.time)
-            if winner == our_color:
-                wins += 1
-            elif winner == 0:
-                draws += 1
-            else:
-                losses += 1
+            outcome = "A" if winner == our_color else None if winner == 0 else "B"
+            records.append({"game": i, "black": "A" if our_color == BLACK else "B", "winner": outcome})
             res = game.result or ("B+" if winner == BLACK else "W+") + "F"
             moves = " ".join(
                 format_vertex(m.point, args.size) if m.point != RESIGN else "resign" for m in game.moves
@@ -168,15 +158,20 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(opp, GnuGo):
             opp.close()
         ours.close()
-    n = wins + losses + draws
-    lo, hi = wilson(wins, n)
-    print(
-        f"Gorilla wins {wins}, losses {losses}, draws {draws} of {n}: "
-        f"{100 * wins / max(1, n):.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%), "
-        f"{time.time() - t_start:.0f} s",
-        flush=True,
-    )
+    print(summary_line(summarize(records), time.time() - t_start), flush=True)
     return 0
+
+
+def summary_line(s: dict, seconds: float) -> str:
+    """Wins, losses, draws, win rate with its 95% Wilson interval and the Elo difference with its own."""
+    lo, hi = s["win_rate_A_95"]
+    rate = s["win_rate_A"] or 0.0
+    e = [f"{elo(p) + 0.0:+.0f}" for p in (rate, lo, hi)]  # + 0.0: no "-0"
+    elo_text = f"Elo {e[0]} ({e[1]} to {e[2]})" if s["games"] else "Elo n/a"
+    return (
+        f"Gorilla wins {s['wins']['A']}, losses {s['wins']['B']}, draws {s['draws']} of {s['games']}: "
+        f"{100 * rate:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%), {elo_text}, {seconds:.0f} s"
+    )
 
 
 if __name__ == "__main__":
