@@ -226,9 +226,9 @@ BROKEN = [
     (ANY + ":-1\n", 5, "invalid value"),
     (ANY + ":4294967296\n", 5, "32 bits"),
     (ANY + ":1,near,sideways\n", 5, "unknown property 'sideways'"),
-    ("%%%\n%*%\n%-%\n\n:1\n", 1, "edge"),
-    ("|%%\n%*%\n%%%\n\n:1\n", 1, "edge"),
-    ("-%%\n|*%\n|%%\n\n:1\n", 1, "'|'"),
+    ("%%%\n%*%\n.-%\n\n:1\n", 3, "edge"),
+    ("|.%\n.*%\n%%%\n\n:1\n", 1, "edge"),
+    ("|%|\n|*|\n|%|\n\n:1\n", 1, "opposite sides"),
     ("oOo\nO*O\noO?\n\n:0\n\n" + ANY + ":1\n\n%%%\n%*\n%%%\n:1\n", 14, "has 2 symbols"),
 ]
 

@@ -11,11 +11,50 @@ move ``*`` at the centre, then one or more colon lines ``:value[,property...]``:
     :10,ocap1,osafe
     :20,ocap2
 
-Symbols (from the mover's point of view): ``.`` empty, ``O`` own stone, ``X``
-opponent stone, ``o`` own or empty, ``x`` opponent or empty, ``?`` own,
-opponent or empty, ``%`` anything including off-board, and ``|`` ``-`` ``+``
-off-board (vertical edge, horizontal edge, corner). Values are unsigned 32-bit
-integers. The properties are those of GNU Go 3.8's manual (see ``PROPERTIES``).
+Symbols, from the mover's point of view, and the points of the 3x3
+neighbourhood each one matches (as GNU Go 3.8 expands them when it loads a
+database)::
+
+    symbol  on the board                      off the board
+    .       empty                             no
+    O       own stone                         no
+    X       opponent stone                    no
+    o       own stone or empty                no
+    x       opponent stone or empty           no
+    ?       own stone, opponent stone, empty  no
+    %       own stone, opponent stone, empty  yes
+    | - +   never                             yes
+    *       the move: the centre, and only there
+
+Only ``%`` matches both on and off the board; ``?`` is on the board only, so
+``???/?*?/???`` matches no point on the first line. The three edge symbols
+all mean "off the board" (by convention ``|`` a vertical edge, ``-`` a
+horizontal one, ``+`` the corner point, but GNU Go does not tell them apart
+and neither does this parser).
+
+The points of a neighbourhood that are off the board are those of one side
+(a point on the edge: a whole row or column) or of two adjacent sides (a
+point in the corner), never any other set. A diagram matches a neighbourhood
+when, in one of its 8 rotations and reflections, every symbol matches the
+point under it. So an edge is drawn as a whole row and/or column of ``|``
+``-`` ``+`` and ``%`` on the side of the diagram, and ``%`` lets one diagram
+cover both sides of that line::
+
+    ?X|
+    O*|
+    %%%
+
+matches a point on the right-hand edge (the bottom row on the board) and the
+bottom-right corner point (the bottom row off the board too), and so, turned
+and reflected, every edge and corner point with those stones around it.
+
+A diagram that no point of any board can match is refused (GNU Go loads it
+and never uses it), with the line of the offending symbol: an edge symbol
+whose row and column both hold a symbol that is on the board only (an edge
+symbol in the middle of a row, a partial edge row or column), edge symbols on
+opposite sides; so is a centre other than ``*`` or a ``*`` elsewhere. Values
+are unsigned 32-bit integers. The properties are those of GNU Go 3.8's manual
+(see ``PROPERTIES``).
 
 Files may be UTF-8 or Latin-1 (GNU Go's own are Latin-1). Anything that does
 not parse raises ``PatternError("FILE:LINE: reason")`` and nothing is returned.
@@ -30,7 +69,23 @@ import numpy as np
 
 MAX_VALUE = 2**32 - 1
 SYMBOLS = ".OXox?%|-+*"
-EDGE_SYMBOLS = "|-+"
+EDGE_SYMBOLS = "|-+"  # off the board only
+OFF_BOARD_SYMBOLS = EDGE_SYMBOLS + "%"  # may stand for a point off the board
+
+# The sides of a diagram, as (row, column) cells counted from the top left, and the
+# sets of cells that are off the board around some board point: none (the middle of
+# the board), one side (on an edge) or two adjacent sides (in a corner).
+SIDES: dict[str, frozenset[tuple[int, int]]] = {
+    "top row": frozenset((0, c) for c in range(3)),
+    "bottom row": frozenset((2, c) for c in range(3)),
+    "left column": frozenset((r, 0) for r in range(3)),
+    "right column": frozenset((r, 2) for r in range(3)),
+}
+OFF_BOARD_SETS: tuple[frozenset[tuple[int, int]], ...] = (
+    frozenset(),
+    *SIDES.values(),
+    *(SIDES[r] | SIDES[c] for r in ("top row", "bottom row") for c in ("left column", "right column")),
+)
 
 # Context bits of a candidate move, from the mover's point of view.
 NEAR = 1  # bit 0: near the previous move
@@ -126,18 +181,19 @@ def _check_diagram(rows: list[str], source: str, first: int) -> None:
             raise PatternError(f"{source}:{first + r}: '*' (the move) must be at the centre only")
     if rows[1][1] != "*":
         raise PatternError(f"{source}:{first + 1}: the centre of the diagram must be '*'")
-    off = {(r, c) for r in range(3) for c in range(3) if rows[r][c] in EDGE_SYMBOLS}
-    if not off:
+    need = {(r, c) for r in range(3) for c in range(3) if rows[r][c] in EDGE_SYMBOLS}
+    may = {(r, c) for r in range(3) for c in range(3) if rows[r][c] in OFF_BOARD_SYMBOLS}
+    if not need or any(need <= off <= may for off in OFF_BOARD_SETS):
         return
-    full_rows = [r for r in (0, 2) if all((r, c) in off for c in range(3))]
-    full_cols = [c for c in (0, 2) if all((r, c) in off for r in range(3))]
-    covered = {(r, c) for r in full_rows for c in range(3)} | {(r, c) for c in full_cols for r in range(3)}
-    if covered != off or (1, 1) in off or len(full_rows) > 1 or len(full_cols) > 1:
-        raise PatternError(f"{where}: off-board symbols must fill one edge row and/or one edge column")
-    for r, c in off:
-        want = "+" if (r in full_rows and c in full_cols) else ("-" if r in full_rows else "|")
-        if rows[r][c] != want:
-            raise PatternError(f"{where}: expected '{want}' for the edge at row {r + 1}, column {c + 1}")
+    for r, c in sorted(need):
+        sides = [name for name, cells in SIDES.items() if (r, c) in cells]
+        if not any(SIDES[name] <= may for name in sides):
+            raise PatternError(
+                f"{source}:{first + r}: edge symbol '{rows[r][c]}' at row {r + 1}, column {c + 1}"
+                f" needs a whole edge row or column of '|', '-', '+' or '%'"
+                f" (here the {' or the '.join(sides)})"
+            )
+    raise PatternError(f"{where}: edge symbols on opposite sides of the diagram (no board point has both)")
 
 
 def _parse_colon(text: str, where: str, lineno: int) -> ColonLine:
