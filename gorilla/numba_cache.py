@@ -6,10 +6,10 @@ only the callee's file changes; a changed signature then crashes at run time
 (an unresolved symbol, or a call through a null pointer). So the cache lives in
 a folder named by a hash of the source that kernels can depend on: any change
 there starts a fresh cache, and the old folders are removed (the newest few are
-kept, for switching between checkouts). Kernels live in ``rules/`` and ``ai/``,
-and those layers import nothing above them (``tests/test_layers.py``), so the hash
-covers the package's top-level files and those two folders: a change to the GUI,
-GTP, the app or the match runner keeps the compiled kernels. An explicit NUMBA_CACHE_DIR
+kept, for switching between checkouts). Kernels live in ``rules/``, ``ai/`` and
+``gomoku/``, and those layers import nothing above them (``tests/test_layers.py``),
+so the hash covers the package's top-level files and those folders: a change to the
+GUI, GTP, the app or the match runner keeps the compiled kernels. An explicit NUMBA_CACHE_DIR
 wins; if no cache folder can be written, numba's default (__pycache__) is used.
 
 This module must run before numba is imported: gorilla/__init__.py calls
@@ -24,7 +24,7 @@ import shutil
 from pathlib import Path
 
 KEEP = 3  # cache folders kept besides the current one
-KERNEL_FOLDERS = ("rules", "ai")  # the layers that hold numba kernels and everything they import
+KERNEL_FOLDERS = ("rules", "ai", "gomoku")  # the layers that hold numba kernels and all they import
 
 
 def source_key(package_dir: Path) -> str:

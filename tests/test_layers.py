@@ -22,6 +22,7 @@ LAYERS: dict[str, int] = {
     "gorilla.ai": 3,
     "gorilla.gtp": 4,
     "gorilla.littlego": 4,
+    "gorilla.gomoku": 4,  # five in a row: its own rules, engine and the Gomocup protocol
     "gorilla.match": 5,
     "gorilla.app": 6,
     "gorilla.gui": 7,
