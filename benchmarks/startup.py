@@ -106,23 +106,29 @@ def main() -> int:
     print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
     with tempfile.TemporaryDirectory(prefix="gorilla-startup-") as tmp:
         cache = Path(tmp)
+
+        def empty() -> None:
+            shutil.rmtree(cache)
+            cache.mkdir()
+
         for state in ("cold", "warm"):
-            for g in GROUPS if state == "cold" else ():
-                (cache / f"warm-{g}").unlink(missing_ok=True)
             if not args.skip_window:
+                if state == "cold":
+                    empty()
                 w = window(cache)
                 if w is None:
                     print(f"{state:5} window: no X display and no xvfb-run (skipped)")
                 else:
                     print(f"{state:5} window: first frame {w[0]:6.1f} s, every kernel ready {w[1]:6.1f} s")
-                if state == "cold":  # the window filled the cache: start again from empty for the rest
-                    shutil.rmtree(cache)
-                    cache.mkdir()
+            if state == "cold":
+                empty()
+            ready, took, move = gtp_first_move(cache)
+            print(f"{state:5} gtp: ready after {ready:6.1f} s, first genmove {took:5.2f} s ({move})")
+            if state == "cold":
+                empty()
             groups = compile_groups(cache)
             parts = "  ".join(f"{g} {s:.1f}" for g, s in groups.items())
             print(f"{state:5} compile: total {sum(groups.values()):6.1f} s   ({parts})")
-            ready, took, move = gtp_first_move(cache)
-            print(f"{state:5} gtp: ready after {ready:6.1f} s, first genmove {took:5.2f} s ({move})")
     return 0
 
 

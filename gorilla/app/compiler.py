@@ -40,6 +40,12 @@ class Compiler:
         self._proc: subprocess.Popen | None = None
         self._thread = threading.Thread(target=self._run, daemon=True, name="gorilla-compiler")
         if start:
+            self.start()
+
+    def start(self) -> None:
+        """Start compiling and loading (once; the window calls it after its first frame, so that
+        loading kernels, which holds the interpreter lock, does not delay the window)."""
+        if not self._thread.is_alive() and not self._done.is_set():
             self._thread.start()
 
     # --- state ------------------------------------------------------------------------
@@ -73,7 +79,8 @@ class Compiler:
         return f"Compiling the engine ({what}): {100 * self.fraction:.0f}%, once after an install or update"
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until every group is ready; False on timeout."""
+        """Block until every group is ready (starting the work if needed); False on timeout."""
+        self.start()
         return self._done.wait(timeout)
 
     def close(self) -> None:

@@ -172,6 +172,8 @@ class GorillaWindow(pyglet.window.Window):
         self.hud.set_prompt(None if self.prompt is None else f"Load SGF: {self.prompt}_")
         self.hud.draw(self.show_help)
         self.frames += 1
+        if self.frames == 1 and getattr(c, "compiler", None) is not None:
+            c.compiler.start()  # kernels compile or load once the window is on the screen
         now = time.perf_counter()
         self.frame_times.append(now)
         if len(self.frame_times) > 2000:

@@ -457,7 +457,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         groups = controller.groups_needed()
         if opts.gui:
-            controller.compiler = Compiler(groups)  # compiles in a child process while the window draws
+            controller.compiler = Compiler(groups, start=False)  # the window starts it after its first frame
             return run_gui(controller)
         from gorilla.app.terminal import run_terminal
 
