@@ -290,58 +290,61 @@ def play_pass(st: np.ndarray) -> None:
     st[S_MOVES] += 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
+def neighbour_groups(b: np.ndarray, w: int, p: int, c: int) -> tuple[int, int, int, int]:
+    """The heads of the distinct groups of colour c next to p, in neighbour order, then -1s."""
+    h0 = -1
+    h1 = -1
+    h2 = -1
+    h3 = -1
+    for q in (p - 1, p + 1, p - w, p + w):
+        if b[COLOR, q] == c:
+            h = b[HEAD, q]
+            if h0 < 0:
+                h0 = h
+            elif h != h0:
+                if h1 < 0:
+                    h1 = h
+                elif h != h1:
+                    if h2 < 0:
+                        h2 = h
+                    elif h != h2:
+                        h3 = h
+    return h0, h1, h2, h3
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _group_keys(b: np.ndarray, zob: np.ndarray, col: int, h: int) -> int:
+    """The XOR of the Zobrist keys of the stones of the group with head h (colour col)."""
+    k = zob[col, h]
+    s = b[NEXT, h]
+    while s != h:
+        k ^= zob[col, s]
+        s = b[NEXT, s]
+    return k
+
+
+@kernel
 def hash_after(b: np.ndarray, st: np.ndarray, zob: np.ndarray, p: int, c: int) -> int:
     """The position hash after c plays a move at p that passes check_move."""
     w = st[S_W]
     o = 3 - c
     hv = st[S_HASH] ^ zob[c, p]
-    seen = np.zeros(4, dtype=np.int64)
-    ns = 0
     lives = False
+    for g in neighbour_groups(b, w, p, o):
+        if g >= 0 and in_atari(b, g):
+            hv ^= _group_keys(b, zob, o, g)
+            lives = True
     for q in (p - 1, p + 1, p - w, p + w):
         col = b[COLOR, q]
-        if col == EMPTY:
+        if col == EMPTY or (col == c and not in_atari(b, b[HEAD, q])):
             lives = True
-        elif col == c:
-            if not in_atari(b, b[HEAD, q]):
-                lives = True
-        elif col == o:
-            g = b[HEAD, q]
-            if in_atari(b, g):
-                dup = False
-                for i in range(ns):
-                    if seen[i] == g:
-                        dup = True
-                if not dup:
-                    seen[ns] = g
-                    ns += 1
-                    lives = True
-                    s = g
-                    while True:
-                        hv ^= zob[o, s]
-                        s = b[NEXT, s]
-                        if s == g:
-                            break
     if not lives:
         # suicide: the stone and every friendly neighbour group leave the board
         hv ^= zob[c, p]
-        for q in (p - 1, p + 1, p - w, p + w):
-            if b[COLOR, q] == c:
-                g = b[HEAD, q]
-                dup = False
-                for i in range(ns):
-                    if seen[i] == g:
-                        dup = True
-                if not dup:
-                    seen[ns] = g
-                    ns += 1
-                    s = g
-                    while True:
-                        hv ^= zob[c, s]
-                        s = b[NEXT, s]
-                        if s == g:
-                            break
+        for g in neighbour_groups(b, w, p, c):
+            if g >= 0:
+                hv ^= _group_keys(b, zob, c, g)
     return hv
 
 
