@@ -54,18 +54,7 @@ _KO_KEY = np.int64(0x7FEB352D4B5A6978)
 @njit(cache=True, nogil=True)
 def _terminal(b: np.ndarray, st: np.ndarray, ctl: np.ndarray) -> int:
     """Black's exact margin in hundredths of a point (stones or area counting)."""
-    if ctl[C_STONES] != 0:
-        d = 0
-        w = st[S_W]
-        for p in range(w * w):
-            c = b[COLOR, p]
-            if c == BLACK:
-                d += 1
-            elif c == WHITE:
-                d -= 1
-    else:
-        d = K.quick_area_score(b, st)
-    return 100 * d - ctl[C_KOMI]
+    return 100 * K.quick_area_score(b, st, ctl[C_STONES] != 0) - ctl[C_KOMI]
 
 
 @njit(cache=True, nogil=True)
@@ -78,19 +67,12 @@ def _evaluate(b: np.ndarray, st: np.ndarray, ctl: np.ndarray, left: int) -> int:
     for p in range(w * w):
         c = b[COLOR, p]
         if c == EMPTY:
-            nb = 0
-            nw = 0
-            for q in (p - 1, p + 1, p - w, p + w):
-                cq = b[COLOR, q]
-                if cq == BLACK:
-                    nb += 1
-                elif cq == WHITE:
-                    nw += 1
             if ctl[C_STONES] != 0:
                 # an empty point walled in by one colour is room for a later stone
-                if nb > 0 and nw == 0:
+                owner = K.surrounding_colour(b, w, p)
+                if owner == BLACK:
                     extra += 40
-                elif nw > 0 and nb == 0:
+                elif owner == WHITE:
                     extra -= 40
         elif (c == BLACK or c == WHITE) and b[HEAD, p] == p and K.in_atari(b, p):
             # a group in atari: the side to move can take it (or must save it)

@@ -38,7 +38,7 @@ from numba import njit
 from gorilla.ai.agent import Agent, Budget, Candidate, Progress, ProgressFn
 from gorilla.ai.control_map import evaluate_arrays, new_workspace
 from gorilla.rules import board as K
-from gorilla.rules.board import BLACK, PASS, S_PASSES, S_TOMOVE, place, play_pass, random_reasonable_move
+from gorilla.rules.board import BLACK, PASS, S_TOMOVE, place, quick_area_score, random_game
 from gorilla.rules.game import Game
 
 CHUNK_SECONDS = 0.01
@@ -89,20 +89,11 @@ def sample_batch(
         b[:, :] = b0
         st[:] = st0
         place(b, st, zob, cands[i], color)
+        random_game(b, st, zob, turns if turns > 0 else max_moves)
         if turns > 0:
-            for _ in range(turns):
-                if st[S_PASSES] >= 2:
-                    break
-                c = st[S_TOMOVE]
-                p = random_reasonable_move(b, st, c)
-                if p == PASS:
-                    play_pass(st)
-                else:
-                    place(b, st, zob, p, c)
             ev = evaluate_arrays(b, st, color, acc, ws)
         else:
-            K.random_game(b, st, zob, max_moves)
-            area = float(K.quick_area_score(b, st))
+            area = float(quick_area_score(b, st))
             ev = area if color == BLACK else -area
         margin = ev - komi if color == BLACK else ev + komi
         sums[i] += ev

@@ -48,26 +48,12 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from gorilla.ai.playout.heavy import heavy_playout, safe_move
+from gorilla.ai.playout.heavy import heavy_playout, safe_playout
 from gorilla.ai.playout.light import run_playout
 from gorilla.ai.playout.pat3 import PAT3
 from gorilla.ai.tactics import seki_stones
 from gorilla.rules import board as K
-from gorilla.rules.board import (
-    BLACK,
-    BORDER,
-    COLOR,
-    EMPTY,
-    HEAD,
-    PASS,
-    S_PASSES,
-    S_TOMOVE,
-    WHITE,
-    area_owner,
-    kernel,
-    place,
-    play_pass,
-)
+from gorilla.rules.board import BLACK, BORDER, COLOR, EMPTY, HEAD, S_PASSES, S_TOMOVE, WHITE, area_owner
 from gorilla.rules.game import Game
 from gorilla.rules.position import Position
 
@@ -79,21 +65,6 @@ BATCH = 16  # playouts per kernel call while a cancel event is watched
 # playout policies
 LIGHT, HEAVY, SAFE = 0, 1, 2
 POLICIES = {"light": LIGHT, "heavy": HEAVY, "safe": SAFE}
-
-
-@kernel
-def safe_playout(b: np.ndarray, st: np.ndarray, zob: np.ndarray, max_moves: int) -> int:
-    """Play safe moves in place until two passes or max_moves; returns moves played."""
-    n = 0
-    while n < max_moves and st[S_PASSES] < 2:
-        c = st[S_TOMOVE]
-        p = safe_move(b, st, c)
-        if p == PASS:
-            play_pass(st)
-        else:
-            place(b, st, zob, p, c)
-        n += 1
-    return n
 
 
 @njit(cache=True, nogil=True)
@@ -128,7 +99,7 @@ def ownership_playouts(
         if policy == HEAVY:
             heavy_playout(b, st, zob, max_moves, moves, pat3, cand)
         elif policy == SAFE:
-            safe_playout(b, st, zob, max_moves)
+            safe_playout(b, st, zob, max_moves, moves)
         else:
             run_playout(b, st, zob, max_moves, moves)
         owner = area_owner(b, st, dead)
