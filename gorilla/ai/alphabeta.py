@@ -165,13 +165,14 @@ def _negamax(
     beta: int,
     left: int,
     ctl: np.ndarray,
-    tt_keys: np.ndarray,
-    tt_data: np.ndarray,
-    killers: np.ndarray,
-    history: np.ndarray,
-    mv: np.ndarray,
-    sc: np.ndarray,
+    tables: tuple,
 ) -> int:
+    """The value of (bs[ply], ss[ply]) for the side to move, searched depth plies in (alpha, beta).
+
+    tables is (tt_keys, tt_data, killers, history, mv, sc): the transposition table,
+    the ordering tables and the move lists by ply.
+    """
+    tt_keys, tt_data, killers, history, mv, sc = tables
     ctl[C_NODES] += 1
     if ctl[C_ABORT] != 0:
         return 0
@@ -207,59 +208,11 @@ def _negamax(
         else:
             K.place(bs[ply + 1], ss[ply + 1], zob, m, c)
         if i == 0 or not prune:
-            v = -_negamax(
-                bs,
-                ss,
-                zob,
-                ply + 1,
-                depth - 1,
-                -beta,
-                -alpha,
-                left - 1,
-                ctl,
-                tt_keys,
-                tt_data,
-                killers,
-                history,
-                mv,
-                sc,
-            )
-        else:
-            v = -_negamax(
-                bs,
-                ss,
-                zob,
-                ply + 1,
-                depth - 1,
-                -alpha - 1,
-                -alpha,
-                left - 1,
-                ctl,
-                tt_keys,
-                tt_data,
-                killers,
-                history,
-                mv,
-                sc,
-            )
+            v = -_negamax(bs, ss, zob, ply + 1, depth - 1, -beta, -alpha, left - 1, ctl, tables)
+        else:  # principal-variation search: a null window first, the full one if it fails high
+            v = -_negamax(bs, ss, zob, ply + 1, depth - 1, -alpha - 1, -alpha, left - 1, ctl, tables)
             if alpha < v < beta:
-                v = -_negamax(
-                    bs,
-                    ss,
-                    zob,
-                    ply + 1,
-                    depth - 1,
-                    -beta,
-                    -v,
-                    left - 1,
-                    ctl,
-                    tt_keys,
-                    tt_data,
-                    killers,
-                    history,
-                    mv,
-                    sc,
-                )
+                v = -_negamax(bs, ss, zob, ply + 1, depth - 1, -beta, -v, left - 1, ctl, tables)
         if ctl[C_ABORT] != 0:
             return 0
         if v > best:
@@ -290,15 +243,7 @@ def _negamax(
 
 
 @njit(cache=True, nogil=True)
-def _principal_variation(
-    b: np.ndarray,
-    st: np.ndarray,
-    zob: np.ndarray,
-    left: int,
-    tt_keys: np.ndarray,
-    tt_data: np.ndarray,
-    out: np.ndarray,
-) -> int:
+def _principal_variation(b, st, zob, left: int, tt_keys, tt_data, out: np.ndarray) -> int:
     """Follow the table's best moves from (b, st); returns how many were written."""
     b = b.copy()
     st = st.copy()
@@ -405,23 +350,8 @@ class AlphaBetaAgent(Agent):
         try:
             for depth in range(1, max_depth + 1):
                 ctl[C_ROOTDEPTH] = PASS
-                v = _negamax(
-                    bs,
-                    ss,
-                    K.ZOBRIST,
-                    0,
-                    depth,
-                    -INF,
-                    INF,
-                    left,
-                    ctl,
-                    t.tt_keys,
-                    t.tt_data,
-                    t.killers,
-                    t.history,
-                    mv,
-                    sc,
-                )
+                tables = (t.tt_keys, t.tt_data, t.killers, t.history, mv, sc)
+                v = _negamax(bs, ss, K.ZOBRIST, 0, depth, -INF, INF, left, ctl, tables)
                 if ctl[C_ABORT]:
                     break
                 move = int(ctl[C_ROOTDEPTH])
