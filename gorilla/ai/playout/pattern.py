@@ -502,6 +502,38 @@ def do_move(b, st, zob, ws, table, cidx, p: int, c: int) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _atari_lib(b: np.ndarray, r: int) -> int:
+    """The liberty of the string at r when r is a stone in atari, else 0 (off the board)."""
+    col = b[COLOR, r]
+    if col == 1 or col == 2:
+        h = b[HEAD, r]
+        if in_atari(b, h):
+            return atari_liberty(b, h)
+    return 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def near_points(b: np.ndarray, w: int, last: int) -> tuple:
+    """The points "near" the last move: its 8 neighbours (any colour), then the liberty of each
+    string in atari at or next to it (0, a border point, where there is none)."""
+    return (
+        last - w - 1,
+        last - w,
+        last - w + 1,
+        last - 1,
+        last + 1,
+        last + w - 1,
+        last + w,
+        last + w + 1,
+        _atari_lib(b, last),
+        _atari_lib(b, last - 1),
+        _atari_lib(b, last + 1),
+        _atari_lib(b, last - w),
+        _atari_lib(b, last + w),
+    )
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _near_one(ws: np.ndarray, k: int, q: int, ns: int) -> int:
     """Give q its near value for colour k + 1 (saving the base value); returns the new save count."""
     v = ws[VALN + k, q]
@@ -526,24 +558,8 @@ def apply_near(b: np.ndarray, st: np.ndarray, ws: np.ndarray, c: int) -> int:
     if last >= 0:
         # no emptiness or duplicate checks: stones and the border have near value = value = 0,
         # and giving a point its near value twice changes nothing the second time
-        w = st[S_W]
-        for r in (
-            last - w - 1,
-            last - w,
-            last - w + 1,
-            last - 1,
-            last + 1,
-            last + w - 1,
-            last + w,
-            last + w + 1,
-        ):
+        for r in near_points(b, st[S_W], last):
             ns = _near_one(ws, k, r, ns)
-        for r in (last, last - 1, last + 1, last - w, last + w):
-            col = b[COLOR, r]
-            if col == 1 or col == 2:
-                h = b[HEAD, r]
-                if in_atari(b, h):
-                    ns = _near_one(ws, k, atari_liberty(b, h), ns)
     ko = st[S_KO]
     if ko > 0 and st[S_KOCOL] == c:
         old = ws[VAL + k, ko]
@@ -648,21 +664,9 @@ def move_values(b: np.ndarray, st: np.ndarray, c: int, table: np.ndarray, cidx: 
     near = np.zeros(m, dtype=np.bool_)
     last = st[S_LAST]
     if last >= 0:
-        for r in (
-            last - w - 1,
-            last - w,
-            last - w + 1,
-            last - 1,
-            last + 1,
-            last + w - 1,
-            last + w,
-            last + w + 1,
-        ):
-            near[r] = b[COLOR, r] == EMPTY
-        for r in (last, last - 1, last + 1, last - w, last + w):
-            col = b[COLOR, r]
-            if (col == 1 or col == 2) and in_atari(b, b[HEAD, r]):
-                near[atari_liberty(b, b[HEAD, r])] = True
+        for r in near_points(b, w, last):
+            if b[COLOR, r] == EMPTY:
+                near[r] = True
     out = np.zeros(m, dtype=np.int64)
     for p in range(m):
         if b[COLOR, p] != EMPTY or (p == st[S_KO] and c == st[S_KOCOL]):
