@@ -20,7 +20,7 @@ import time
 import numpy as np
 from numba import njit
 
-from gorilla.ai.agent import Agent, Budget, Candidate, Progress, ProgressFn
+from gorilla.ai.agent import Agent, Candidate, MoveRequest, Progress, ProgressFn
 from gorilla.rules import board as K
 from gorilla.rules.board import (
     BLACK,
@@ -392,17 +392,13 @@ class AlphaBetaAgent(Agent):
     def _fallback(game: Game, legal: set[int]) -> int:
         return min(legal) if legal else PASS
 
-    def select_move(
-        self,
-        game: Game,
-        budget: Budget | None = None,
-        cancel: threading.Event | None = None,
-        progress: ProgressFn | None = None,
-    ) -> int:
-        seconds = budget.seconds if budget and budget.seconds else self.seconds
-        if self.max_depth is not None and (budget is None or budget.seconds is None):
+    def choose(self, req: MoveRequest) -> int:
+        """The best move of the deepest search finished in time (or to the fixed depth)."""
+        game = req.game
+        seconds = req.budget.seconds or self.seconds
+        if self.max_depth is not None and req.budget.seconds is None:
             seconds = None
-        move, _, _ = self.search(game, seconds, cancel, progress)
+        move, _, _ = self.search(game, seconds, req.cancel, req.progress)
         if move != PASS and not game.is_legal(move):
             move = PASS
         return move

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from gorilla.ai.agent import Agent, Budget, Candidate, Progress, ProgressFn
+from gorilla.ai.agent import Agent, Budget, Candidate, MoveRequest, Progress, ProgressFn
 from gorilla.ai.control_map import evaluate_arrays, new_workspace
 from gorilla.rules import board as K
 from gorilla.rules.board import BLACK, PASS, S_TOMOVE, place, quick_area_score, random_game
@@ -272,13 +272,9 @@ class MonteCarloAgent(Agent):
         self._calls = 0
         self.last_values: dict[int, MoveValue] = {}
 
-    def select_move(
-        self,
-        game: Game,
-        budget: Budget | None = None,
-        cancel: threading.Event | None = None,
-        progress: ProgressFn | None = None,
-    ) -> int:
+    def choose(self, req: MoveRequest) -> int:
+        """The reasonable move with the best mean sample value (its values stay in last_values)."""
+        game = req.game
         self._calls += 1
         self.last_values = {}
         if game.over:
@@ -290,9 +286,10 @@ class MonteCarloAgent(Agent):
             seed = _seed(None)
         else:
             seed = (self.seed * 1000003 + game.move_number * 7919 + self._calls) & 0x7FFFFFFF
-        if self.time is not None and (budget is None or (budget.playouts is None and budget.seconds is None)):
+        budget = req.budget
+        if self.time is not None and req.default_budget:
             budget = Budget(playouts=UNLIMITED, seconds=self.time)
-        s = _sample(game, moves, self.games, self.turns, budget, cancel, progress, seed)
+        s = _sample(game, moves, self.games, self.turns, budget, req.cancel, req.progress, seed)
         self.last_values = s.values()
         best = s.best()
         return self.rng.choice(moves) if best is None else best
