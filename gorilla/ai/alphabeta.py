@@ -295,6 +295,7 @@ class AlphaBetaAgent(Agent):
         self.last_nodes = 0
 
     def new_game(self) -> None:
+        """Drop the transposition and ordering tables."""
         self._tables = None
 
     @staticmethod

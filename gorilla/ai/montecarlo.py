@@ -295,6 +295,7 @@ class MonteCarloAgent(Agent):
         return self.rng.choice(moves) if best is None else best
 
     def new_game(self) -> None:
+        """Restart the per-game seed sequence."""
         self._calls = 0
 
 

@@ -13,7 +13,8 @@ Three playout policies (``policy=``): ``"heavy"``, the MCTS's heavy playouts
 (:func:`gorilla.ai.playout.heavy.heavy_playout`: tactics, 3x3 patterns, no
 self-atari of two or more stones), the default; ``"light"``, uniform
 reasonable moves (:func:`gorilla.ai.playout.light.run_playout`); and ``"safe"``,
-light moves with the heavy self-atari filter. Light playouts fill the shared
+light moves with the heavy self-atari filter
+(:func:`gorilla.ai.playout.heavy.safe_playout`). Light playouts fill the shared
 liberties of a seki and kill one side of it (in 20 of 20 seeds on the seki in
 ``tests/test_ownership.py``); heavy and safe ones leave it standing. On games
 that GNU Go finished all three agree with GNU Go's dead stones about equally
@@ -301,6 +302,7 @@ class StringEstimate:
 
     @property
     def dead(self) -> bool:
+        """Whether the string counts as dead (see :func:`dead_stones` for the rule)."""
         if self.pass_alive:
             return False
         if self.opponent_share > DEAD_THRESHOLD:

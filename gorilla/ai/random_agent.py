@@ -17,5 +17,6 @@ class RandomAgent(Agent):
         self.rng = random.Random(seed)
 
     def choose(self, req: MoveRequest) -> int:
+        """A random reasonable move for the side to move, or PASS when there is none."""
         moves = req.game.legal_moves(reasonable=True)
         return self.rng.choice(moves) if moves else PASS

@@ -15,6 +15,9 @@ liberty cost O(1).
 
 Every kernel is ``@njit(cache=True, nogil=True)``; playouts and search threads
 call these same functions, so there is one implementation of the rules.
+Playouts share one loop, :func:`playout`, and one random choice among
+candidate points, :func:`random_move`; each takes the policy (or the test a
+point must pass) as a kernel, bound when the caller is compiled.
 """
 
 from __future__ import annotations
@@ -282,6 +285,7 @@ def play(b: np.ndarray, st: np.ndarray, zob: np.ndarray, p: int, c: int) -> int:
 
 @kernel
 def play_pass(st: np.ndarray) -> None:
+    """The side to move passes: the ko point clears and the move goes to the other side."""
     st[S_KO] = 0
     st[S_LAST2] = st[S_LAST]
     st[S_LAST] = PASS

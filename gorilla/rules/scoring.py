@@ -36,6 +36,7 @@ class Score:
 
     @property
     def result(self) -> str:
+        """The SGF result string, like 'B+3.5' (see :func:`result_string`)."""
         return result_string(self.margin)
 
     def breakdown(self) -> str:
@@ -68,6 +69,7 @@ def result_string(margin: float) -> str:
 
 
 def dead_mask(pos: Position, dead: Iterable[int]) -> np.ndarray:
+    """An int8 array over the points: 1 at each stone listed in dead (empty points ignored), else 0."""
     mask = np.zeros(pos.b.shape[1], dtype=np.int8)
     for p in dead:
         if pos.color_at(p) in (BLACK, WHITE):

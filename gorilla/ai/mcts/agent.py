@@ -110,18 +110,22 @@ class MCTSAgent(Agent):
 
     # --- agent interface ---------------------------------------------------
     def new_game(self) -> None:
+        """Forget the tree kept for reuse and the dynamic komi."""
         self._key = None
         self._hist = []
         self._dyn_adjust = 0.0
         self._moves_made = 0
 
     def set_time(self, main_time: float, byo_yomi_time: float, byo_yomi_stones: int) -> None:
+        """GTP time_settings: the clock plans each move's time from now on (see Clock)."""
         self.clock.set_time(main_time, byo_yomi_time, byo_yomi_stones)
 
     def time_left(self, color: int, seconds: float, stones: int) -> None:
+        """GTP time_left: correct the clock."""
         self.clock.time_left(seconds, stones)
 
     def close(self) -> None:
+        """Stop any search and free the tree and the scratch arrays."""
         self.ctl[T.C_STOP] = 1
         self._bufs = []
         self._scratch = {}

@@ -13,8 +13,10 @@ Each move, in order:
 
 Atari tests are O(1) through the pseudo-liberty counters of the board;
 liberties after a move are counted up to a small cap by walking the groups
-next to it. The moves are recorded like ``gorilla.ai.playout.light.run_playout``
-so the search can update its AMAF statistics from either playout.
+next to it. ``heavy_playout`` (and ``safe_playout``, step 3 alone) is
+:func:`gorilla.rules.board.playout` with this policy: the moves are recorded
+like ``gorilla.ai.playout.light.run_playout`` so the search can update its
+AMAF statistics from either playout.
 """
 
 from __future__ import annotations

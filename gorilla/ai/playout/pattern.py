@@ -658,7 +658,10 @@ def run_pattern_playout(
 
 @njit(cache=True, nogil=True)
 def move_values(b: np.ndarray, st: np.ndarray, c: int, table: np.ndarray, cidx: np.ndarray) -> np.ndarray:
-    """Every point's value for c computed from scratch (near = the last move's), int64 per point."""
+    """Every point's value for c computed from scratch (near = the last move's), int64 per point.
+
+    The reference :func:`checked_playout` holds the incremental bookkeeping to.
+    """
     w = st[S_W]
     m = w * w
     near = np.zeros(m, dtype=np.bool_)
