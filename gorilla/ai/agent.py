@@ -1,9 +1,18 @@
 """The one interface every AI implements, and agent specs like ``mcts:time=2,threads=2``.
 
-An agent is asked for a move in a game's current position within a budget.
-It must stop within 50 ms of ``cancel`` being set (returning its best move
-so far) and may call ``progress`` with what it is thinking, which the
-desktop app and the GTP analysis commands draw live.
+Callers ask ``agent.select_move(game, budget=None, cancel=None, progress=None)``
+for a move (a point, PASS or RESIGN) for the side to move in game's current
+position: within ``budget`` (None: the agent's own default), stopping within
+50 ms of ``cancel`` being set (with its best move so far), and calling
+``progress`` with snapshots of its thinking, which the desktop app and the GTP
+analysis commands draw live. An agent never changes the game it is given.
+
+An agent subclasses :class:`Agent` and implements one method,
+``choose(req) -> int``: :meth:`Agent.select_move` hands it its arguments as
+one :class:`MoveRequest` whose ``budget`` is never None (``Budget()`` leaves
+the limits to the agent, see :attr:`MoveRequest.default_budget`). The other
+hooks (new_game, reseed, set_time, time_left, close) have do-nothing or
+generic defaults. ``make_agent`` builds an agent from a spec string.
 """
 
 from __future__ import annotations
@@ -11,7 +20,6 @@ from __future__ import annotations
 import importlib
 import random
 import threading
-from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -53,12 +61,30 @@ class Progress:
 ProgressFn = Callable[[Progress], None]
 
 
-class Agent(ABC):
-    """Base class of every AI."""
+@dataclass(frozen=True)
+class MoveRequest:
+    """One question to an agent: select_move's arguments; a budget of None becomes ``Budget()``."""
+
+    game: Game
+    budget: Budget = Budget()  # Budget() (no playouts, no seconds): the agent's own default
+    cancel: threading.Event | None = None  # once set, answer within 50 ms
+    progress: ProgressFn | None = None  # called with snapshots of the thinking
+
+    def __post_init__(self) -> None:
+        if self.budget is None:
+            object.__setattr__(self, "budget", Budget())
+
+    @property
+    def default_budget(self) -> bool:
+        """Whether the caller left the limits to the agent (neither playouts nor seconds)."""
+        return self.budget.playouts is None and self.budget.seconds is None
+
+
+class Agent:
+    """Base class of every AI: subclasses implement :meth:`choose` (or, alone, select_move)."""
 
     name: str = "agent"
 
-    @abstractmethod
     def select_move(
         self,
         game: Game,
@@ -67,8 +93,13 @@ class Agent(ABC):
         progress: ProgressFn | None = None,
     ) -> int:
         """A move for the side to move in game: a point, PASS or RESIGN. Never changes game."""
+        return self.choose(MoveRequest(game, budget, cancel, progress))
 
-    def new_game(self) -> None:  # noqa: B027 - an optional hook
+    def choose(self, req: MoveRequest) -> int:
+        """The move for ``req.game`` within the request's budget: what each agent implements."""
+        raise NotImplementedError(f"{type(self).__name__} implements neither choose nor select_move")
+
+    def new_game(self) -> None:
         """Forget anything kept between moves (search trees, clocks)."""
 
     def reseed(self, seed: int) -> None:
@@ -82,13 +113,13 @@ class Agent(ABC):
         if hasattr(self, "rng"):
             self.rng = random.Random(seed)
 
-    def set_time(self, main_time: float, byo_yomi_time: float, byo_yomi_stones: int) -> None:  # noqa: B027 - an optional hook
+    def set_time(self, main_time: float, byo_yomi_time: float, byo_yomi_stones: int) -> None:
         """GTP time_settings; agents without time management ignore it."""
 
-    def time_left(self, color: int, seconds: float, stones: int) -> None:  # noqa: B027 - an optional hook
+    def time_left(self, color: int, seconds: float, stones: int) -> None:
         """GTP time_left; agents without time management ignore it."""
 
-    def close(self) -> None:  # noqa: B027 - an optional hook
+    def close(self) -> None:
         """Stop worker threads, if any."""
 
     def __str__(self) -> str:

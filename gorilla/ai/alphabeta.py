@@ -20,7 +20,7 @@ import time
 import numpy as np
 from numba import njit
 
-from gorilla.ai.agent import Agent, Budget, Candidate, Progress, ProgressFn
+from gorilla.ai.agent import Agent, Candidate, MoveRequest, Progress, ProgressFn
 from gorilla.rules import board as K
 from gorilla.rules.board import (
     BLACK,
@@ -54,18 +54,7 @@ _KO_KEY = np.int64(0x7FEB352D4B5A6978)
 @njit(cache=True, nogil=True)
 def _terminal(b: np.ndarray, st: np.ndarray, ctl: np.ndarray) -> int:
     """Black's exact margin in hundredths of a point (stones or area counting)."""
-    if ctl[C_STONES] != 0:
-        d = 0
-        w = st[S_W]
-        for p in range(w * w):
-            c = b[COLOR, p]
-            if c == BLACK:
-                d += 1
-            elif c == WHITE:
-                d -= 1
-    else:
-        d = K.quick_area_score(b, st)
-    return 100 * d - ctl[C_KOMI]
+    return 100 * K.quick_area_score(b, st, ctl[C_STONES] != 0) - ctl[C_KOMI]
 
 
 @njit(cache=True, nogil=True)
@@ -78,19 +67,12 @@ def _evaluate(b: np.ndarray, st: np.ndarray, ctl: np.ndarray, left: int) -> int:
     for p in range(w * w):
         c = b[COLOR, p]
         if c == EMPTY:
-            nb = 0
-            nw = 0
-            for q in (p - 1, p + 1, p - w, p + w):
-                cq = b[COLOR, q]
-                if cq == BLACK:
-                    nb += 1
-                elif cq == WHITE:
-                    nw += 1
             if ctl[C_STONES] != 0:
                 # an empty point walled in by one colour is room for a later stone
-                if nb > 0 and nw == 0:
+                owner = K.surrounding_colour(b, w, p)
+                if owner == BLACK:
                     extra += 40
-                elif nw > 0 and nb == 0:
+                elif owner == WHITE:
                     extra -= 40
         elif (c == BLACK or c == WHITE) and b[HEAD, p] == p and K.in_atari(b, p):
             # a group in atari: the side to move can take it (or must save it)
@@ -183,13 +165,14 @@ def _negamax(
     beta: int,
     left: int,
     ctl: np.ndarray,
-    tt_keys: np.ndarray,
-    tt_data: np.ndarray,
-    killers: np.ndarray,
-    history: np.ndarray,
-    mv: np.ndarray,
-    sc: np.ndarray,
+    tables: tuple,
 ) -> int:
+    """The value of (bs[ply], ss[ply]) for the side to move, searched depth plies in (alpha, beta).
+
+    tables is (tt_keys, tt_data, killers, history, mv, sc): the transposition table,
+    the ordering tables and the move lists by ply.
+    """
+    tt_keys, tt_data, killers, history, mv, sc = tables
     ctl[C_NODES] += 1
     if ctl[C_ABORT] != 0:
         return 0
@@ -225,59 +208,11 @@ def _negamax(
         else:
             K.place(bs[ply + 1], ss[ply + 1], zob, m, c)
         if i == 0 or not prune:
-            v = -_negamax(
-                bs,
-                ss,
-                zob,
-                ply + 1,
-                depth - 1,
-                -beta,
-                -alpha,
-                left - 1,
-                ctl,
-                tt_keys,
-                tt_data,
-                killers,
-                history,
-                mv,
-                sc,
-            )
-        else:
-            v = -_negamax(
-                bs,
-                ss,
-                zob,
-                ply + 1,
-                depth - 1,
-                -alpha - 1,
-                -alpha,
-                left - 1,
-                ctl,
-                tt_keys,
-                tt_data,
-                killers,
-                history,
-                mv,
-                sc,
-            )
+            v = -_negamax(bs, ss, zob, ply + 1, depth - 1, -beta, -alpha, left - 1, ctl, tables)
+        else:  # principal-variation search: a null window first, the full one if it fails high
+            v = -_negamax(bs, ss, zob, ply + 1, depth - 1, -alpha - 1, -alpha, left - 1, ctl, tables)
             if alpha < v < beta:
-                v = -_negamax(
-                    bs,
-                    ss,
-                    zob,
-                    ply + 1,
-                    depth - 1,
-                    -beta,
-                    -v,
-                    left - 1,
-                    ctl,
-                    tt_keys,
-                    tt_data,
-                    killers,
-                    history,
-                    mv,
-                    sc,
-                )
+                v = -_negamax(bs, ss, zob, ply + 1, depth - 1, -beta, -v, left - 1, ctl, tables)
         if ctl[C_ABORT] != 0:
             return 0
         if v > best:
@@ -308,15 +243,7 @@ def _negamax(
 
 
 @njit(cache=True, nogil=True)
-def _principal_variation(
-    b: np.ndarray,
-    st: np.ndarray,
-    zob: np.ndarray,
-    left: int,
-    tt_keys: np.ndarray,
-    tt_data: np.ndarray,
-    out: np.ndarray,
-) -> int:
+def _principal_variation(b, st, zob, left: int, tt_keys, tt_data, out: np.ndarray) -> int:
     """Follow the table's best moves from (b, st); returns how many were written."""
     b = b.copy()
     st = st.copy()
@@ -368,6 +295,7 @@ class AlphaBetaAgent(Agent):
         self.last_nodes = 0
 
     def new_game(self) -> None:
+        """Drop the transposition and ordering tables."""
         self._tables = None
 
     @staticmethod
@@ -423,23 +351,8 @@ class AlphaBetaAgent(Agent):
         try:
             for depth in range(1, max_depth + 1):
                 ctl[C_ROOTDEPTH] = PASS
-                v = _negamax(
-                    bs,
-                    ss,
-                    K.ZOBRIST,
-                    0,
-                    depth,
-                    -INF,
-                    INF,
-                    left,
-                    ctl,
-                    t.tt_keys,
-                    t.tt_data,
-                    t.killers,
-                    t.history,
-                    mv,
-                    sc,
-                )
+                tables = (t.tt_keys, t.tt_data, t.killers, t.history, mv, sc)
+                v = _negamax(bs, ss, K.ZOBRIST, 0, depth, -INF, INF, left, ctl, tables)
                 if ctl[C_ABORT]:
                     break
                 move = int(ctl[C_ROOTDEPTH])
@@ -480,17 +393,13 @@ class AlphaBetaAgent(Agent):
     def _fallback(game: Game, legal: set[int]) -> int:
         return min(legal) if legal else PASS
 
-    def select_move(
-        self,
-        game: Game,
-        budget: Budget | None = None,
-        cancel: threading.Event | None = None,
-        progress: ProgressFn | None = None,
-    ) -> int:
-        seconds = budget.seconds if budget and budget.seconds else self.seconds
-        if self.max_depth is not None and (budget is None or budget.seconds is None):
+    def choose(self, req: MoveRequest) -> int:
+        """The best move of the deepest search finished in time (or to the fixed depth)."""
+        game = req.game
+        seconds = req.budget.seconds or self.seconds
+        if self.max_depth is not None and req.budget.seconds is None:
             seconds = None
-        move, _, _ = self.search(game, seconds, cancel, progress)
+        move, _, _ = self.search(game, seconds, req.cancel, req.progress)
         if move != PASS and not game.is_legal(move):
             move = PASS
         return move

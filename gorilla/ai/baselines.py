@@ -9,9 +9,8 @@ minimax (no pruning) on the alpha-beta player's evaluation.
 from __future__ import annotations
 
 import random
-import threading
 
-from gorilla.ai.agent import Agent, Budget, ProgressFn
+from gorilla.ai.agent import Agent, MoveRequest
 from gorilla.ai.alphabeta import AlphaBetaAgent
 from gorilla.rules.board import PASS
 from gorilla.rules.game import Game
@@ -40,15 +39,11 @@ class _OneStepAgent(Agent):
         self.rng = random.Random(seed)
 
     def _value(self, game: Game, after: Position, captured: int, color: int) -> float:
+        """How good the position after c's move is for c (captured: the stones it took)."""
         raise NotImplementedError
 
-    def select_move(
-        self,
-        game: Game,
-        budget: Budget | None = None,
-        cancel: threading.Event | None = None,
-        progress: ProgressFn | None = None,
-    ) -> int:
+    def choose(self, req: MoveRequest) -> int:
+        game = req.game
         color = game.to_move
         best: list[int] = []
         best_value = float("-inf")
@@ -64,6 +59,8 @@ class _OneStepAgent(Agent):
 
 
 class GreedyAgent(_OneStepAgent):
+    """Captures most, else gains most on the score right after the move."""
+
     name = "greedy"
 
     def _value(self, game: Game, after: Position, captured: int, color: int) -> float:
@@ -73,6 +70,8 @@ class GreedyAgent(_OneStepAgent):
 
 
 class AggressiveAgent(_OneStepAgent):
+    """Captures most, else puts the most opposing stones in atari."""
+
     name = "aggressive"
 
     def _value(self, game: Game, after: Position, captured: int, color: int) -> float:

@@ -35,10 +35,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from gorilla.ai.agent import Agent, Budget, Candidate, Progress, ProgressFn
+from gorilla.ai.agent import Agent, Budget, Candidate, MoveRequest, Progress, ProgressFn
 from gorilla.ai.control_map import evaluate_arrays, new_workspace
 from gorilla.rules import board as K
-from gorilla.rules.board import BLACK, PASS, S_PASSES, S_TOMOVE, place, play_pass, random_reasonable_move
+from gorilla.rules.board import BLACK, PASS, S_TOMOVE, place, quick_area_score, random_game
 from gorilla.rules.game import Game
 
 CHUNK_SECONDS = 0.01
@@ -89,20 +89,11 @@ def sample_batch(
         b[:, :] = b0
         st[:] = st0
         place(b, st, zob, cands[i], color)
+        random_game(b, st, zob, turns if turns > 0 else max_moves)
         if turns > 0:
-            for _ in range(turns):
-                if st[S_PASSES] >= 2:
-                    break
-                c = st[S_TOMOVE]
-                p = random_reasonable_move(b, st, c)
-                if p == PASS:
-                    play_pass(st)
-                else:
-                    place(b, st, zob, p, c)
             ev = evaluate_arrays(b, st, color, acc, ws)
         else:
-            K.random_game(b, st, zob, max_moves)
-            area = float(K.quick_area_score(b, st))
+            area = float(quick_area_score(b, st))
             ev = area if color == BLACK else -area
         margin = ev - komi if color == BLACK else ev + komi
         sums[i] += ev
@@ -281,13 +272,9 @@ class MonteCarloAgent(Agent):
         self._calls = 0
         self.last_values: dict[int, MoveValue] = {}
 
-    def select_move(
-        self,
-        game: Game,
-        budget: Budget | None = None,
-        cancel: threading.Event | None = None,
-        progress: ProgressFn | None = None,
-    ) -> int:
+    def choose(self, req: MoveRequest) -> int:
+        """The reasonable move with the best mean sample value (its values stay in last_values)."""
+        game = req.game
         self._calls += 1
         self.last_values = {}
         if game.over:
@@ -299,14 +286,16 @@ class MonteCarloAgent(Agent):
             seed = _seed(None)
         else:
             seed = (self.seed * 1000003 + game.move_number * 7919 + self._calls) & 0x7FFFFFFF
-        if self.time is not None and (budget is None or (budget.playouts is None and budget.seconds is None)):
+        budget = req.budget
+        if self.time is not None and req.default_budget:
             budget = Budget(playouts=UNLIMITED, seconds=self.time)
-        s = _sample(game, moves, self.games, self.turns, budget, cancel, progress, seed)
+        s = _sample(game, moves, self.games, self.turns, budget, req.cancel, req.progress, seed)
         self.last_values = s.values()
         best = s.best()
         return self.rng.choice(moves) if best is None else best
 
     def new_game(self) -> None:
+        """Restart the per-game seed sequence."""
         self._calls = 0
 
 

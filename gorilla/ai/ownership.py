@@ -13,7 +13,8 @@ Three playout policies (``policy=``): ``"heavy"``, the MCTS's heavy playouts
 (:func:`gorilla.ai.playout.heavy.heavy_playout`: tactics, 3x3 patterns, no
 self-atari of two or more stones), the default; ``"light"``, uniform
 reasonable moves (:func:`gorilla.ai.playout.light.run_playout`); and ``"safe"``,
-light moves with the heavy self-atari filter. Light playouts fill the shared
+light moves with the heavy self-atari filter
+(:func:`gorilla.ai.playout.heavy.safe_playout`). Light playouts fill the shared
 liberties of a seki and kill one side of it (in 20 of 20 seeds on the seki in
 ``tests/test_ownership.py``); heavy and safe ones leave it standing. On games
 that GNU Go finished all three agree with GNU Go's dead stones about equally
@@ -48,26 +49,12 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from gorilla.ai.playout.heavy import heavy_playout, safe_move
+from gorilla.ai.playout.heavy import heavy_playout, safe_playout
 from gorilla.ai.playout.light import run_playout
 from gorilla.ai.playout.pat3 import PAT3
 from gorilla.ai.tactics import seki_stones
 from gorilla.rules import board as K
-from gorilla.rules.board import (
-    BLACK,
-    BORDER,
-    COLOR,
-    EMPTY,
-    HEAD,
-    PASS,
-    S_PASSES,
-    S_TOMOVE,
-    WHITE,
-    area_owner,
-    kernel,
-    place,
-    play_pass,
-)
+from gorilla.rules.board import BLACK, BORDER, COLOR, EMPTY, HEAD, S_PASSES, S_TOMOVE, WHITE, area_owner
 from gorilla.rules.game import Game
 from gorilla.rules.position import Position
 
@@ -79,21 +66,6 @@ BATCH = 16  # playouts per kernel call while a cancel event is watched
 # playout policies
 LIGHT, HEAVY, SAFE = 0, 1, 2
 POLICIES = {"light": LIGHT, "heavy": HEAVY, "safe": SAFE}
-
-
-@kernel
-def safe_playout(b: np.ndarray, st: np.ndarray, zob: np.ndarray, max_moves: int) -> int:
-    """Play safe moves in place until two passes or max_moves; returns moves played."""
-    n = 0
-    while n < max_moves and st[S_PASSES] < 2:
-        c = st[S_TOMOVE]
-        p = safe_move(b, st, c)
-        if p == PASS:
-            play_pass(st)
-        else:
-            place(b, st, zob, p, c)
-        n += 1
-    return n
 
 
 @njit(cache=True, nogil=True)
@@ -128,7 +100,7 @@ def ownership_playouts(
         if policy == HEAVY:
             heavy_playout(b, st, zob, max_moves, moves, pat3, cand)
         elif policy == SAFE:
-            safe_playout(b, st, zob, max_moves)
+            safe_playout(b, st, zob, max_moves, moves)
         else:
             run_playout(b, st, zob, max_moves, moves)
         owner = area_owner(b, st, dead)
@@ -330,6 +302,7 @@ class StringEstimate:
 
     @property
     def dead(self) -> bool:
+        """Whether the string counts as dead (see :func:`dead_stones` for the rule)."""
         if self.pass_alive:
             return False
         if self.opponent_share > DEAD_THRESHOLD:

@@ -3,25 +3,20 @@
 from __future__ import annotations
 
 import random
-import threading
 
-from gorilla.ai.agent import Agent, Budget, ProgressFn
+from gorilla.ai.agent import Agent, MoveRequest
 from gorilla.rules.board import PASS
-from gorilla.rules.game import Game
 
 
 class RandomAgent(Agent):
+    """Plays a uniformly random reasonable move (legal, filling no own eye), or passes."""
+
     name = "random"
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def select_move(
-        self,
-        game: Game,
-        budget: Budget | None = None,
-        cancel: threading.Event | None = None,
-        progress: ProgressFn | None = None,
-    ) -> int:
-        moves = game.legal_moves(reasonable=True)
+    def choose(self, req: MoveRequest) -> int:
+        """A random reasonable move for the side to move, or PASS when there is none."""
+        moves = req.game.legal_moves(reasonable=True)
         return self.rng.choice(moves) if moves else PASS

@@ -31,12 +31,44 @@ from gorilla.rules.board import (
     check_move,
     in_atari,
     kernel,
+    neighbour_groups,
     place,
 )
 from gorilla.rules.position import Position
 from gorilla.rules.scoring import ownership
 
 MAX_LADDER = 60
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _add_point(n: int, l0: int, l1: int, l2: int, r: int) -> tuple[int, int, int, int]:
+    """Add r to the n distinct points (l0, l1, l2) kept so far (a fourth overwrites l2)."""
+    if r == l0 or r == l1 or r == l2:
+        return n, l0, l1, l2
+    if n == 0:
+        return 1, r, l1, l2
+    if n == 1:
+        return 2, l0, r, l2
+    return n + 1, l0, l1, r
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _add_group_libs(
+    b: np.ndarray, w: int, h: int, skip: int, cap: int, n: int, l0: int, l1: int, l2: int
+) -> tuple[int, int, int, int]:
+    """Add the liberties of the group with head h other than skip to the set (n, l0, l1, l2)
+    (see :func:`_add_point`), stopping once it holds cap points."""
+    s = h
+    while True:
+        for r in (s - 1, s + 1, s - w, s + w):
+            if r != skip and b[COLOR, r] == EMPTY:
+                n, l0, l1, l2 = _add_point(n, l0, l1, l2, r)
+                if n >= cap:
+                    return n, l0, l1, l2
+        s = b[NEXT, s]
+        if s == h:
+            break
+    return n, l0, l1, l2
 
 
 @kernel
@@ -54,96 +86,32 @@ def libs_after(b: np.ndarray, st: np.ndarray, p: int, c: int, cap: int) -> int:
     l2 = -1
     for q in (p - 1, p + 1, p - w, p + w):
         col = b[COLOR, q]
-        free = col == EMPTY or (col == o and in_atari(b, b[HEAD, q]))
-        if free and q != l0 and q != l1 and q != l2:  # noqa: SIM102
-            if n == 0:
-                l0 = q
-            elif n == 1:
-                l1 = q
-            else:
-                l2 = q
-            n += 1
+        if col == EMPTY or (col == o and in_atari(b, b[HEAD, q])):
+            n, l0, l1, l2 = _add_point(n, l0, l1, l2, q)
             if n >= cap:
                 return n
-    h0 = -1
-    h1 = -1
-    h2 = -1
-    for q in (p - 1, p + 1, p - w, p + w):
-        if b[COLOR, q] != c:
-            continue
-        h = b[HEAD, q]
-        if h == h0 or h == h1 or h == h2:
-            continue
-        if h0 < 0:
-            h0 = h
-        elif h1 < 0:
-            h1 = h
-        else:
-            h2 = h
-        if in_atari(b, h):
-            continue  # its only liberty is p
-        s = h
-        while True:
-            for r in (s - 1, s + 1, s - w, s + w):
-                if r != p and b[COLOR, r] == EMPTY and r != l0 and r != l1 and r != l2:
-                    if n == 0:
-                        l0 = r
-                    elif n == 1:
-                        l1 = r
-                    else:
-                        l2 = r
-                    n += 1
-                    if n >= cap:
-                        return n
-            s = b[NEXT, s]
-            if s == h:
-                break
+    for h in neighbour_groups(b, w, p, c):
+        if h >= 0 and not in_atari(b, h):  # an atari group's only liberty is p
+            n, l0, l1, l2 = _add_group_libs(b, w, h, p, cap, n, l0, l1, l2)
+            if n >= cap:
+                return n
     return n
 
 
 @kernel
 def size_after(b: np.ndarray, st: np.ndarray, p: int, c: int) -> int:
     """Stones in c's group at p after c plays p."""
-    w = st[S_W]
     total = 1
-    h0 = -1
-    h1 = -1
-    h2 = -1
-    for q in (p - 1, p + 1, p - w, p + w):
-        if b[COLOR, q] == c:
-            h = b[HEAD, q]
-            if h != h0 and h != h1 and h != h2:
-                total += b[GSIZE, h]
-                if h0 < 0:
-                    h0 = h
-                elif h1 < 0:
-                    h1 = h
-                else:
-                    h2 = h
+    for h in neighbour_groups(b, st[S_W], p, c):
+        if h >= 0:
+            total += b[GSIZE, h]
     return total
 
 
 @kernel
 def two_libs(b: np.ndarray, st: np.ndarray, h: int) -> tuple[int, int, int]:
     """(count up to 3, first, second) distinct liberties of the group with head h."""
-    w = st[S_W]
-    n = 0
-    l0 = -1
-    l1 = -1
-    s = h
-    while True:
-        for r in (s - 1, s + 1, s - w, s + w):
-            if b[COLOR, r] == EMPTY and r != l0 and r != l1:
-                if n == 0:
-                    l0 = r
-                elif n == 1:
-                    l1 = r
-                n += 1
-                if n >= 3:
-                    return n, l0, l1
-        s = b[NEXT, s]
-        if s == h:
-            break
+    n, l0, l1, _ = _add_group_libs(b, st[S_W], h, -1, 3, 0, -1, -1, -1)
     return n, l0, l1
 
 

@@ -15,6 +15,9 @@ liberty cost O(1).
 
 Every kernel is ``@njit(cache=True, nogil=True)``; playouts and search threads
 call these same functions, so there is one implementation of the rules.
+Playouts share one loop, :func:`playout`, and one random choice among
+candidate points, :func:`random_move`; each takes the policy (or the test a
+point must pass) as a kernel, bound when the caller is compiled.
 """
 
 from __future__ import annotations
@@ -284,6 +287,7 @@ def play(b: np.ndarray, st: np.ndarray, zob: np.ndarray, p: int, c: int) -> int:
 
 @kernel
 def play_pass(st: np.ndarray) -> None:
+    """The side to move passes: the ko point clears and the move goes to the other side."""
     st[S_KO] = 0
     st[S_LAST2] = st[S_LAST]
     st[S_LAST] = PASS
@@ -292,58 +296,61 @@ def play_pass(st: np.ndarray) -> None:
     st[S_MOVES] += 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
+def neighbour_groups(b: np.ndarray, w: int, p: int, c: int) -> tuple[int, int, int, int]:
+    """The heads of the distinct groups of colour c next to p, in neighbour order, then -1s."""
+    h0 = -1
+    h1 = -1
+    h2 = -1
+    h3 = -1
+    for q in (p - 1, p + 1, p - w, p + w):
+        if b[COLOR, q] == c:
+            h = b[HEAD, q]
+            if h0 < 0:
+                h0 = h
+            elif h != h0:
+                if h1 < 0:
+                    h1 = h
+                elif h != h1:
+                    if h2 < 0:
+                        h2 = h
+                    elif h != h2:
+                        h3 = h
+    return h0, h1, h2, h3
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _group_keys(b: np.ndarray, zob: np.ndarray, col: int, h: int) -> int:
+    """The XOR of the Zobrist keys of the stones of the group with head h (colour col)."""
+    k = zob[col, h]
+    s = b[NEXT, h]
+    while s != h:
+        k ^= zob[col, s]
+        s = b[NEXT, s]
+    return k
+
+
+@kernel
 def hash_after(b: np.ndarray, st: np.ndarray, zob: np.ndarray, p: int, c: int) -> int:
     """The position hash after c plays a move at p that passes check_move."""
     w = st[S_W]
     o = 3 - c
     hv = st[S_HASH] ^ zob[c, p]
-    seen = np.zeros(4, dtype=np.int64)
-    ns = 0
     lives = False
+    for g in neighbour_groups(b, w, p, o):
+        if g >= 0 and in_atari(b, g):
+            hv ^= _group_keys(b, zob, o, g)
+            lives = True
     for q in (p - 1, p + 1, p - w, p + w):
         col = b[COLOR, q]
-        if col == EMPTY:
+        if col == EMPTY or (col == c and not in_atari(b, b[HEAD, q])):
             lives = True
-        elif col == c:
-            if not in_atari(b, b[HEAD, q]):
-                lives = True
-        elif col == o:
-            g = b[HEAD, q]
-            if in_atari(b, g):
-                dup = False
-                for i in range(ns):
-                    if seen[i] == g:
-                        dup = True
-                if not dup:
-                    seen[ns] = g
-                    ns += 1
-                    lives = True
-                    s = g
-                    while True:
-                        hv ^= zob[o, s]
-                        s = b[NEXT, s]
-                        if s == g:
-                            break
     if not lives:
         # suicide: the stone and every friendly neighbour group leave the board
         hv ^= zob[c, p]
-        for q in (p - 1, p + 1, p - w, p + w):
-            if b[COLOR, q] == c:
-                g = b[HEAD, q]
-                dup = False
-                for i in range(ns):
-                    if seen[i] == g:
-                        dup = True
-                if not dup:
-                    seen[ns] = g
-                    ns += 1
-                    s = g
-                    while True:
-                        hv ^= zob[c, s]
-                        s = b[NEXT, s]
-                        if s == g:
-                            break
+        for g in neighbour_groups(b, w, p, c):
+            if g >= 0:
+                hv ^= _group_keys(b, zob, c, g)
     return hv
 
 
@@ -385,37 +392,66 @@ def legal_moves(b: np.ndarray, st: np.ndarray, c: int, reasonable: bool, out: np
     return n
 
 
-@kernel
-def random_reasonable_move(b: np.ndarray, st: np.ndarray, c: int) -> int:
-    """A random legal move for c that fills none of its own eyes, or PASS.
+@njit(cache=True, nogil=True, inline="always")
+def random_move(b: np.ndarray, st: np.ndarray, c: int, points: np.ndarray, n: int, accept) -> int:
+    """A random one of points[:n] that ``accept(b, st, p, c)`` allows, or PASS when none does.
 
-    Starts at a random point of the empty list and walks it cyclically (the
-    libEGO scheme); cheap because most moves are legal.
+    Tries them cyclically from a random start (libEGO's walk over the empty
+    points); cheap when most pass. ``accept`` is a kernel, bound at compile time:
+    pass it by name from a kernel. This helper is inlined, so the function value
+    never reaches machine code (where numba could not cache it).
     """
-    ne = st[S_NEMPTY]
-    if ne == 0:
+    if n == 0:
         return PASS
-    start = np.random.randint(ne)
-    for i in range(ne):
-        p = b[ELIST, (start + i) % ne]
-        if check_move(b, st, p, c) == OK and not is_eye(b, st, p, c):
+    start = np.random.randint(n)
+    for i in range(n):
+        p = points[(start + i) % n]
+        if accept(b, st, p, c):
             return p
     return PASS
+
+
+@njit(cache=True, nogil=True, inline="always")
+def is_reasonable(b: np.ndarray, st: np.ndarray, p: int, c: int) -> bool:
+    """Whether empty p is a legal move for c (simple ko) that fills none of c's own true eyes."""
+    return check_move(b, st, p, c) == OK and not is_eye(b, st, p, c)
+
+
+@kernel
+def random_reasonable_move(b: np.ndarray, st: np.ndarray, c: int) -> int:
+    """A random legal move for c that fills none of its own eyes, or PASS."""
+    return random_move(b, st, c, b[ELIST], st[S_NEMPTY], is_reasonable)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def playout(b: np.ndarray, st: np.ndarray, zob: np.ndarray, max_moves: int, moves, policy, args) -> int:
+    """Play ``policy(b, st, c, *args)`` for the side to move c until two passes or max_moves.
+
+    The one playout loop: random games and the light, heavy and safe playouts are
+    this loop with another policy (a kernel returning a point or PASS, passed by name
+    from a kernel and bound at compile time; inlined like :func:`random_move`). Plays
+    in place on (b, st) and returns the number of moves played; when ``moves`` is an
+    array (not None) it records the points played (PASS = -1) as far as it has room,
+    move i by the side to move at the start when i is even.
+    """
+    n = 0
+    while n < max_moves and st[S_PASSES] < 2:
+        c = st[S_TOMOVE]
+        p = policy(b, st, c, *args)
+        if p == PASS:
+            play_pass(st)
+        else:
+            place(b, st, zob, p, c)
+        if moves is not None and n < moves.shape[0]:
+            moves[n] = p
+        n += 1
+    return n
 
 
 @kernel
 def random_game(b: np.ndarray, st: np.ndarray, zob: np.ndarray, max_moves: int) -> int:
     """Play random reasonable moves until two passes or max_moves; returns moves played."""
-    k = 0
-    while k < max_moves and st[S_PASSES] < 2:
-        c = st[S_TOMOVE]
-        p = random_reasonable_move(b, st, c)
-        if p == PASS:
-            play_pass(st)
-        else:
-            place(b, st, zob, p, c)
-        k += 1
-    return k
+    return playout(b, st, zob, max_moves, None, random_reasonable_move, ())
 
 
 @kernel
@@ -474,33 +510,40 @@ def area_owner(b: np.ndarray, st: np.ndarray, dead: np.ndarray) -> np.ndarray:
     return owner
 
 
-@njit(cache=True, nogil=True)
-def quick_area_score(b: np.ndarray, st: np.ndarray) -> int:
+@njit(cache=True, nogil=True, inline="always")
+def surrounding_colour(b: np.ndarray, w: int, p: int) -> int:
+    """BLACK or WHITE when the stones next to p are all of that colour, else EMPTY (none or both)."""
+    nb = 0
+    nw = 0
+    for q in (p - 1, p + 1, p - w, p + w):
+        cq = b[COLOR, q]
+        if cq == BLACK:
+            nb += 1
+        elif cq == WHITE:
+            nw += 1
+    if nw == 0 and nb > 0:
+        return BLACK
+    if nb == 0 and nw > 0:
+        return WHITE
+    return EMPTY
+
+
+@kernel
+def quick_area_score(b: np.ndarray, st: np.ndarray, stones_only: bool = False) -> int:
     """Black minus White area (no komi) for a playout's end position.
 
     Counts stones, and each empty point for the colour of its neighbours
     when they are all one colour: exact once only single-point eyes remain.
+    With ``stones_only`` it counts the stones alone (Little-Go's count).
     """
     w = st[S_W]
-    m = w * w
     s = 0
-    for p in range(m):
+    for p in range(w * w):
         c = b[COLOR, p]
+        if c == EMPTY and not stones_only:
+            c = surrounding_colour(b, w, p)
         if c == BLACK:
             s += 1
         elif c == WHITE:
             s -= 1
-        elif c == EMPTY:
-            nb = 0
-            nw = 0
-            for q in (p - 1, p + 1, p - w, p + w):
-                cq = b[COLOR, q]
-                if cq == BLACK:
-                    nb += 1
-                elif cq == WHITE:
-                    nw += 1
-            if nb > 0 and nw == 0:
-                s += 1
-            elif nw > 0 and nb == 0:
-                s -= 1
     return s

@@ -22,10 +22,12 @@ class IllegalMove(ValueError):
 
 
 def opponent(color: int) -> int:
+    """The other colour: WHITE for BLACK and BLACK for WHITE."""
     return 3 - color
 
 
 def parse_color(text: str) -> int:
+    """BLACK or WHITE from 'b', 'black', 'w' or 'white' (any case); ValueError otherwise."""
     t = text.strip().lower()
     if t in ("b", "black"):
         return BLACK
@@ -45,6 +47,7 @@ class Position:
 
     # --- copying -------------------------------------------------------
     def copy(self) -> Position:
+        """An independent copy (its own board arrays)."""
         new = Position.__new__(Position)
         new.size = self.size
         new.b = self.b.copy()
@@ -54,14 +57,17 @@ class Position:
     # --- state ---------------------------------------------------------
     @property
     def to_move(self) -> int:
+        """The colour to play next (settable)."""
         return int(self.st[K.S_TOMOVE])
 
     @to_move.setter
     def to_move(self, color: int) -> None:
+        """Give the move to color (no move is played)."""
         self.st[K.S_TOMOVE] = color
 
     @property
     def hash(self) -> int:
+        """The Zobrist hash of the stones on the board (side to move and ko left out)."""
         return int(self.st[K.S_HASH])
 
     @property
@@ -71,14 +77,17 @@ class Position:
 
     @property
     def last_move(self) -> int:
+        """The point last played, or PASS."""
         return int(self.st[K.S_LAST])
 
     @property
     def passes(self) -> int:
+        """Consecutive passes at the end of the moves so far (0 after a stone is played)."""
         return int(self.st[K.S_PASSES])
 
     @property
     def suicide_allowed(self) -> bool:
+        """Whether the rules allow suicide (the mover's group is then taken off the board)."""
         return bool(self.st[K.S_SUICIDE])
 
     def captures(self, color: int) -> int:
@@ -86,6 +95,7 @@ class Position:
         return int(self.st[K.S_CAP_B if color == BLACK else K.S_CAP_W])
 
     def color_at(self, p: int) -> int:
+        """EMPTY, BLACK, WHITE or BORDER at point p."""
         return int(self.b[K.COLOR, p])
 
     def points(self) -> list[int]:
@@ -94,9 +104,11 @@ class Position:
         return [r * w + c for r in range(1, self.size + 1) for c in range(1, self.size + 1)]
 
     def on_board(self, p: int) -> bool:
+        """Whether p is an index of an on-board point (not the border, not out of range)."""
         return 0 <= p < self.b.shape[1] and self.b[K.COLOR, p] != BORDER
 
     def stones(self, color: int) -> list[int]:
+        """The points holding a stone of color, in board order."""
         return [int(p) for p in np.flatnonzero(self.b[K.COLOR] == color)]
 
     def group(self, p: int) -> list[int]:
@@ -136,6 +148,7 @@ class Position:
         return _REASONS.get(err)
 
     def is_legal(self, p: int, color: int | None = None) -> bool:
+        """Whether color (default: the side to move) may play at p (simple ko); PASS always may."""
         return self.check(p, color) is None
 
     def play(self, p: int, color: int | None = None) -> int:
@@ -154,6 +167,7 @@ class Position:
         return int(K.place(self.b, self.st, K.ZOBRIST, p, c))
 
     def played(self, p: int, color: int | None = None) -> Position:
+        """A copy with the move played (IllegalMove if it is illegal); this position is unchanged."""
         new = self.copy()
         new.play(p, color)
         return new
@@ -182,6 +196,7 @@ class Position:
         return [int(p) for p in out[:n]]
 
     def is_eye(self, p: int, color: int) -> bool:
+        """Whether empty p is a single-point true eye of color."""
         return self.b[K.COLOR, p] == EMPTY and bool(K.is_eye(self.b, self.st, p, color))
 
     # --- text ----------------------------------------------------------

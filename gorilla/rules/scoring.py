@@ -36,6 +36,7 @@ class Score:
 
     @property
     def result(self) -> str:
+        """The SGF result string, like 'B+3.5' (see :func:`result_string`)."""
         return result_string(self.margin)
 
     def breakdown(self) -> str:
@@ -68,6 +69,7 @@ def result_string(margin: float) -> str:
 
 
 def dead_mask(pos: Position, dead: Iterable[int]) -> np.ndarray:
+    """An int8 array over the points: 1 at each stone listed in dead (empty points ignored), else 0."""
     mask = np.zeros(pos.b.shape[1], dtype=np.int8)
     for p in dead:
         if pos.color_at(p) in (BLACK, WHITE):
@@ -97,32 +99,11 @@ def score(pos: Position, ruleset: Ruleset, komi: float | None = None, dead: Iter
     empty_or_dead = (colors == K.EMPTY) | (mask != 0)
     bt = int(np.count_nonzero((owner == BLACK) & empty_or_dead))
     wt = int(np.count_nonzero((owner == WHITE) & empty_or_dead))
+    parts = dict(black_territory=bt, white_territory=wt, black_stones=bs, white_stones=ws, dead=dead_pts)
     if ruleset.scoring == "territory":
         dead_b = int(np.count_nonzero((colors == BLACK) & ~alive))
         dead_w = int(np.count_nonzero((colors == WHITE) & ~alive))
         bp = pos.captures(BLACK) + dead_w
         wp = pos.captures(WHITE) + dead_b
-        return Score(
-            bt + bp,
-            wt + wp + k,
-            k,
-            "territory",
-            black_territory=bt,
-            white_territory=wt,
-            black_stones=bs,
-            white_stones=ws,
-            black_prisoners=bp,
-            white_prisoners=wp,
-            dead=dead_pts,
-        )
-    return Score(
-        bs + bt,
-        ws + wt + k,
-        k,
-        "area",
-        black_territory=bt,
-        white_territory=wt,
-        black_stones=bs,
-        white_stones=ws,
-        dead=dead_pts,
-    )
+        return Score(bt + bp, wt + wp + k, k, "territory", black_prisoners=bp, white_prisoners=wp, **parts)
+    return Score(bs + bt, ws + wt + k, k, "area", **parts)

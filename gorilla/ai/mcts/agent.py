@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from gorilla.ai.agent import Agent, Budget, Candidate, Progress, ProgressFn
+from gorilla.ai.agent import Agent, Budget, Candidate, MoveRequest, Progress
 from gorilla.ai.mcts import tree as T
 from gorilla.ai.mcts.clock import Clock
 from gorilla.ai.mcts.priors import PRIOR
@@ -114,50 +114,44 @@ class MCTSAgent(Agent):
 
     # --- agent interface ---------------------------------------------------
     def new_game(self) -> None:
+        """Forget the tree kept for reuse and the dynamic komi."""
         self._key = None
         self._hist = []
         self._dyn_adjust = 0.0
         self._moves_made = 0
 
     def set_time(self, main_time: float, byo_yomi_time: float, byo_yomi_stones: int) -> None:
+        """GTP time_settings: the clock plans each move's time from now on (see Clock)."""
         self.clock.set_time(main_time, byo_yomi_time, byo_yomi_stones)
 
     def time_left(self, color: int, seconds: float, stones: int) -> None:
+        """GTP time_left: correct the clock."""
         self.clock.time_left(seconds, stones)
 
     def close(self) -> None:
+        """Stop any search and free the tree and the scratch arrays."""
         self.ctl[T.C_STOP] = 1
         self._bufs = []
         self._scratch = {}
         self._key = None
 
-    def select_move(
-        self,
-        game: Game,
-        budget: Budget | None = None,
-        cancel: threading.Event | None = None,
-        progress: ProgressFn | None = None,
-    ) -> int:
+    def choose(self, req: MoveRequest) -> int:
+        """The most visited move after a search; PASS when passing wins or nothing is left, or RESIGN."""
         t0 = time.perf_counter()
-        move = self._select(game, budget, cancel, progress, t0)
-        if budget is None or (budget.seconds is None and budget.playouts is None):
+        move = self._select(req, t0)
+        if req.default_budget:
             self.clock.spent(time.perf_counter() - t0)
         self._moves_made += 1
         return move
 
-    def analyze(
-        self,
-        game: Game,
-        budget: Budget | None = None,
-        cancel: threading.Event | None = None,
-        progress: ProgressFn | None = None,
-    ) -> list[Candidate]:
-        """Search like select_move and return the root candidates (most visited first)."""
-        self._search(game, budget, cancel, progress, time.perf_counter())
+    def analyze(self, game: Game, *limits, **named) -> list[Candidate]:
+        """Search like select_move (same arguments) and return the root candidates, most visited first."""
+        self._search(MoveRequest(game, *limits, **named), time.perf_counter())
         return list(self.last_candidates)
 
     # --- the move decision ---------------------------------------------------
-    def _select(self, game: Game, budget, cancel, progress, t0: float) -> int:
+    def _select(self, req: MoveRequest, t0: float) -> int:
+        game = req.game
         if game.over:
             return PASS
         color = game.to_move
@@ -170,7 +164,7 @@ class MCTSAgent(Agent):
         if last == PASS and (margin > 0) == (color == BLACK) and margin != 0:
             self.last_candidates = []
             return PASS  # the opponent passed and we win the count as it stands
-        best, wr = self._search(game, budget, cancel, progress, t0)
+        best, wr = self._search(req, t0)
         if best is None:
             return PASS
         if best != PASS and not stones and _own_area(game, best, color):
@@ -184,10 +178,10 @@ class MCTSAgent(Agent):
             return RESIGN
         return best
 
-    def _limits(self, game: Game, budget: Budget | None) -> tuple[int, float | None, float | None]:
+    def _limits(self, game: Game, budget: Budget) -> tuple[int, float | None, float | None]:
         """(playout limit or 0, target seconds, hard limit seconds)."""
-        playouts = budget.playouts if budget and budget.playouts else None
-        seconds = budget.seconds if budget and budget.seconds else None
+        playouts = budget.playouts or None
+        seconds = budget.seconds or None
         if playouts is None and seconds is None:
             playouts, seconds = self.playouts, self.time
         if playouts is None and seconds is None:
@@ -198,8 +192,10 @@ class MCTSAgent(Agent):
             seconds = DEFAULT_SECONDS
         return int(playouts or 0), seconds, seconds
 
-    def _search(self, game: Game, budget, cancel, progress, t0: float) -> tuple[int | None, float]:
-        limit, target, hard = self._limits(game, budget)
+    def _search(self, req: MoveRequest, t0: float) -> tuple[int | None, float]:
+        """Search req.game's position; returns (most visited move or None, its win rate)."""
+        game, cancel, progress = req.game, req.cancel, req.progress
+        limit, target, hard = self._limits(game, req.budget)
         color = game.to_move
         pos = game.position
         size = game.size

@@ -33,6 +33,7 @@ class Clock:
         self.stones = 0  # 0 while in main time, else stones left in the period
 
     def set_time(self, main: float, byo_time: float, byo_stones: int) -> None:
+        """GTP time_settings (see the module docstring); starts the clock afresh."""
         self.enabled = not (byo_time > 0 and byo_stones == 0)
         self.main = float(main)
         self.byo_time = float(byo_time)
@@ -43,6 +44,7 @@ class Clock:
             self.left, self.stones = float(byo_time), int(byo_stones)
 
     def time_left(self, seconds: float, stones: int) -> None:
+        """GTP time_left: the controller's word on the time and stones left."""
         self.left = float(seconds)
         self.stones = int(stones)
 

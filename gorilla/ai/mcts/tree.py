@@ -38,16 +38,10 @@ from gorilla.ai.playout.light import run_playout
 from gorilla.ai.playout.pattern import run_pattern_playout
 from gorilla.rules.board import (
     BLACK,
-    COLOR,
-    EMPTY,
-    OK,
     PASS,
     S_PASSES,
     S_TOMOVE,
-    S_W,
-    WHITE,
-    check_move,
-    is_eye,
+    legal_moves,
     place,
     play_pass,
     quick_area_score,
@@ -130,13 +124,7 @@ def expand_moves(fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, moves, nmo
 @njit(cache=True, nogil=True)
 def _expand(fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, pat3, prior, buf) -> bool:
     """Expand node with every legal move (simple ko) that fills no own eye, plus PASS."""
-    c = st[S_TOMOVE]
-    m = st[S_W] * st[S_W]
-    n = 0
-    for p in range(m):
-        if b[COLOR, p] == EMPTY and check_move(b, st, p, c) == OK and not is_eye(b, st, p, c):
-            buf[n] = p
-            n += 1
+    n = legal_moves(b, st, st[S_TOMOVE], True, buf)
     return expand_moves(fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, buf, n, pat3, prior)
 
 
@@ -269,7 +257,7 @@ def search(
             else:
                 n = run_playout(b, st, zob, max_moves, seq)
             n = min(n, seq.shape[0])
-        area = stone_margin(b, st) if stones else quick_area_score(b, st)
+        area = quick_area_score(b, st, stones)
         margin = area - real_komi
         bw = 1.0 if area - komi > 0.0 else 0.0
         # back up: the mover into path[d] is root_color for odd d
@@ -310,20 +298,6 @@ def search(
         done += 1
         ctl[C_DONE] += 1
     return done
-
-
-@njit(cache=True, nogil=True)
-def stone_margin(b: np.ndarray, st: np.ndarray) -> int:
-    """Black's stones minus White's (Little-Go's partial-area count, komi aside)."""
-    d = 0
-    w = st[S_W]
-    for p in range(w * w):
-        c = b[COLOR, p]
-        if c == BLACK:
-            d += 1
-        elif c == WHITE:
-            d -= 1
-    return d
 
 
 @njit(cache=True, nogil=True)

@@ -13,13 +13,16 @@ Each move, in order:
 
 Atari tests are O(1) through the pseudo-liberty counters of the board;
 liberties after a move are counted up to a small cap by walking the groups
-next to it. The moves are recorded like ``gorilla.ai.playout.light.run_playout``
-so the search can update its AMAF statistics from either playout.
+next to it. ``heavy_playout`` (and ``safe_playout``, step 3 alone) is
+:func:`gorilla.rules.board.playout` with this policy: the moves are recorded
+like ``gorilla.ai.playout.light.run_playout`` so the search can update its
+AMAF statistics from either playout.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from gorilla.ai.playout.pat3 import pat3_code
 from gorilla.ai.tactics import libs_after, size_after
@@ -34,21 +37,30 @@ from gorilla.rules.board import (
     S_LAST,
     S_LAST2,
     S_NEMPTY,
-    S_PASSES,
-    S_TOMOVE,
     S_W,
     atari_liberty,
     check_move,
     in_atari,
-    is_eye,
+    is_reasonable,
     kernel,
-    place,
-    play_pass,
+    playout,
+    random_move,
 )
 
 P_TACTICS = 0.9
 P_PATTERN = 0.95
 P_SELFATARI_ONE = 0.8
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _add_capture(b: np.ndarray, q: int, o: int, cand: np.ndarray, nc: int) -> int:
+    """Append the liberty of the o group at q to cand[nc:] when it is in atari; returns the new count."""
+    if b[COLOR, q] == o:
+        h = b[HEAD, q]
+        if in_atari(b, h) and nc < cand.shape[0]:
+            cand[nc] = atari_liberty(b, h)
+            nc += 1
+    return nc
 
 
 @kernel
@@ -57,31 +69,23 @@ def _tactical_moves(b: np.ndarray, st: np.ndarray, c: int, last: int, cand: np.n
     w = st[S_W]
     o = 3 - c
     nc = 0
-    m = cand.shape[0]
     for q in (last, last - 1, last + 1, last - w, last + w):
         col = b[COLOR, q]
         if col == o:
-            h = b[HEAD, q]
-            if in_atari(b, h) and nc < m:
-                cand[nc] = atari_liberty(b, h)
-                nc += 1
+            nc = _add_capture(b, q, o, cand, nc)
         elif col == c:
             h = b[HEAD, q]
             if not in_atari(b, h):
                 continue
             lib = atari_liberty(b, h)
-            if check_move(b, st, lib, c) == OK and libs_after(b, st, lib, c, 3) >= 2 and nc < m:
+            if check_move(b, st, lib, c) == OK and libs_after(b, st, lib, c, 3) >= 2 and nc < cand.shape[0]:
                 cand[nc] = lib
                 nc += 1
             # capture an attacker in atari
             s = h
             while True:
                 for r in (s - 1, s + 1, s - w, s + w):
-                    if b[COLOR, r] == o:
-                        g = b[HEAD, r]
-                        if in_atari(b, g) and nc < m:
-                            cand[nc] = atari_liberty(b, g)
-                            nc += 1
+                    nc = _add_capture(b, r, o, cand, nc)
                 s = b[NEXT, s]
                 if s == h:
                     break
@@ -89,16 +93,13 @@ def _tactical_moves(b: np.ndarray, st: np.ndarray, c: int, last: int, cand: np.n
     if last2 >= 0 and b[COLOR, last2] == c:
         # an atari made by our previous move that the opponent ignored
         for q in (last2 - 1, last2 + 1, last2 - w, last2 + w):
-            if b[COLOR, q] == o:
-                h = b[HEAD, q]
-                if in_atari(b, h) and nc < m:
-                    cand[nc] = atari_liberty(b, h)
-                    nc += 1
+            nc = _add_capture(b, q, o, cand, nc)
     return nc
 
 
 @kernel
 def _pattern_moves(b: np.ndarray, st: np.ndarray, last: int, pat3: np.ndarray, cand: np.ndarray) -> int:
+    """Empty points around the last move whose 3x3 neighbourhood matches a pattern, into cand."""
     w = st[S_W]
     nc = 0
     for q in (last - w - 1, last - w, last - w + 1, last - 1, last + 1, last + w - 1, last + w, last + w + 1):
@@ -108,6 +109,18 @@ def _pattern_moves(b: np.ndarray, st: np.ndarray, last: int, pat3: np.ndarray, c
     return nc
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _is_legal(b: np.ndarray, st: np.ndarray, p: int, c: int) -> bool:
+    """Whether c may play at p (simple ko)."""
+    return check_move(b, st, p, c) == OK
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _is_good_shape(b: np.ndarray, st: np.ndarray, p: int, c: int) -> bool:
+    """Whether c may play the pattern move p: reasonable and leaving at least two liberties."""
+    return is_reasonable(b, st, p, c) and libs_after(b, st, p, c, 2) >= 2
+
+
 @kernel
 def choose_move(b: np.ndarray, st: np.ndarray, c: int, pat3: np.ndarray, cand: np.ndarray) -> int:
     """The heavy policy's move for c (a point or PASS)."""
@@ -115,25 +128,28 @@ def choose_move(b: np.ndarray, st: np.ndarray, c: int, pat3: np.ndarray, cand: n
     if last >= 0:
         if np.random.random() < P_TACTICS:
             nc = _tactical_moves(b, st, c, last, cand)
-            if nc > 0:
-                start = np.random.randint(nc)
-                for i in range(nc):
-                    p = cand[(start + i) % nc]
-                    if check_move(b, st, p, c) == OK:
-                        return p
+            p = random_move(b, st, c, cand, nc, _is_legal)
+            if p != PASS:
+                return p
         if np.random.random() < P_PATTERN:
             nc = _pattern_moves(b, st, last, pat3, cand)
-            if nc > 0:
-                start = np.random.randint(nc)
-                for i in range(nc):
-                    p = cand[(start + i) % nc]
-                    if (
-                        check_move(b, st, p, c) == OK
-                        and not is_eye(b, st, p, c)
-                        and libs_after(b, st, p, c, 2) >= 2
-                    ):
-                        return p
+            p = random_move(b, st, c, cand, nc, _is_good_shape)
+            if p != PASS:
+                return p
     return safe_move(b, st, c)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _is_safe(b: np.ndarray, st: np.ndarray, p: int, c: int) -> bool:
+    """Whether p is reasonable for c and no self-atari of two or more stones.
+
+    A one-stone self-atari is refused with probability P_SELFATARI_ONE.
+    """
+    if not is_reasonable(b, st, p, c):
+        return False
+    if libs_after(b, st, p, c, 2) < 2:
+        return size_after(b, st, p, c) < 2 and np.random.random() >= P_SELFATARI_ONE
+    return True
 
 
 @kernel
@@ -145,21 +161,7 @@ def safe_move(b: np.ndarray, st: np.ndarray, c: int) -> int:
     ownership estimate's "safe" policy, under which nobody fills the shared
     liberties of a seki.
     """
-    ne = st[S_NEMPTY]
-    if ne == 0:
-        return PASS
-    start = np.random.randint(ne)
-    for i in range(ne):
-        p = b[ELIST, (start + i) % ne]
-        if check_move(b, st, p, c) != OK or is_eye(b, st, p, c):
-            continue
-        if libs_after(b, st, p, c, 2) < 2:
-            if size_after(b, st, p, c) >= 2:
-                continue
-            if np.random.random() < P_SELFATARI_ONE:
-                continue
-        return p
-    return PASS
+    return random_move(b, st, c, b[ELIST], st[S_NEMPTY], _is_safe)
 
 
 @kernel
@@ -173,15 +175,10 @@ def heavy_playout(
     cand: np.ndarray,
 ) -> int:
     """Play the heavy policy in place until two passes or max_moves; returns moves played."""
-    n = 0
-    while n < max_moves and st[S_PASSES] < 2:
-        c = st[S_TOMOVE]
-        p = choose_move(b, st, c, pat3, cand)
-        if p == PASS:
-            play_pass(st)
-        else:
-            place(b, st, zob, p, c)
-        if n < moves.shape[0]:
-            moves[n] = p
-        n += 1
-    return n
+    return playout(b, st, zob, max_moves, moves, choose_move, (pat3, cand))
+
+
+@kernel
+def safe_playout(b: np.ndarray, st: np.ndarray, zob: np.ndarray, max_moves: int, moves: np.ndarray) -> int:
+    """Play safe moves (:func:`safe_move`) in place until two passes or max_moves; returns moves played."""
+    return playout(b, st, zob, max_moves, moves, safe_move, ())

@@ -42,7 +42,6 @@ from numba import njit
 from gorilla.ai.playout.database import NEAR, OCAP_SHIFT, OSAFE, XCAP_SHIFT, XSAFE, XSUICIDE
 from gorilla.ai.playout.pat3 import pat3_code
 from gorilla.rules.board import (
-    BORDER,
     COLOR,
     EMPTY,
     GSIZE,
@@ -63,6 +62,7 @@ from gorilla.rules.board import (
     atari_liberty,
     in_atari,
     kernel,
+    neighbour_groups,
     place,
     play_pass,
 )
@@ -156,7 +156,6 @@ def _context_full(b: np.ndarray, w: int, q: int, c: int) -> int:
     up to two distinct liberties are tracked per side, and liberties freed by captured
     stones that do not touch q are found by walking the captured group (rare).
     """
-    o = 3 - c
     cn = 0
     ca = -1
     cb = -1
@@ -165,48 +164,38 @@ def _context_full(b: np.ndarray, w: int, q: int, c: int) -> int:
     ob = -1
     ccap = 0
     xcap = 0
-    h0 = -1
-    h1 = -1
-    h2 = -1
     for r in (q - 1, q + 1, q - w, q + w):
-        col = b[COLOR, r]
-        if col == EMPTY:
+        if b[COLOR, r] == EMPTY:
             cn, ca, cb = _addlib(cn, ca, cb, r)
             on, oa, ob = _addlib(on, oa, ob, r)
-            continue
-        if col == BORDER:
-            continue
-        h = b[HEAD, r]
-        if h == h0 or h == h1 or h == h2:
-            continue
-        if h0 < 0:
-            h0 = h
-        elif h1 < 0:
-            h1 = h
-        else:
-            h2 = h
-        lib = _libs_besides(b, w, q, h, col)
-        if lib == 0:
-            sz = np.int64(b[GSIZE, h])
-            if col == c:
-                xcap += sz
-                for t in (q - 1, q + 1, q - w, q + w):
-                    if b[COLOR, t] == col and b[HEAD, t] == h:
-                        on, oa, ob = _addlib(on, oa, ob, t)
+    o = 3 - c
+    for col in (c, o):
+        for h in neighbour_groups(b, w, q, col):
+            if h < 0:
+                break
+            lib = _libs_besides(b, w, q, h, col)
+            if lib == 0:
+                # captured by the move: its stones next to q become liberties of the other side
+                sz = np.int64(b[GSIZE, h])
+                if col == c:
+                    xcap += sz
+                    for t in (q - 1, q + 1, q - w, q + w):
+                        if b[COLOR, t] == col and b[HEAD, t] == h:
+                            on, oa, ob = _addlib(on, oa, ob, t)
+                else:
+                    ccap += sz
+                    for t in (q - 1, q + 1, q - w, q + w):
+                        if b[COLOR, t] == col and b[HEAD, t] == h:
+                            cn, ca, cb = _addlib(cn, ca, cb, t)
+            elif lib > 0:
+                if col == c:
+                    cn, ca, cb = _addlib(cn, ca, cb, lib)
+                else:
+                    on, oa, ob = _addlib(on, oa, ob, lib)
+            elif col == c:
+                cn = 2
             else:
-                ccap += sz
-                for t in (q - 1, q + 1, q - w, q + w):
-                    if b[COLOR, t] == col and b[HEAD, t] == h:
-                        cn, ca, cb = _addlib(cn, ca, cb, t)
-        elif lib > 0:
-            if col == c:
-                cn, ca, cb = _addlib(cn, ca, cb, lib)
-            else:
-                on, oa, ob = _addlib(on, oa, ob, lib)
-        elif col == c:
-            cn = 2
-        else:
-            on = 2
+                on = 2
     if cn < 2 and ccap > 0:
         cn, ca, cb = _extra_libs(b, w, q, c, cn, ca, cb)
     if on < 2 and xcap > 0:
@@ -466,36 +455,13 @@ def do_move(b, st, zob, ws, table, cidx, p: int, c: int) -> int:
     # before the stone goes down: the enemy groups next to p, and the single liberty each of
     # c's groups next to p keeps besides p (it merges into p's group, whose liberties may be
     # many: that liberty's context changes all the same)
-    e0 = -1
-    e1 = -1
-    e2 = -1
-    e3 = -1
-    h0 = -1
-    h1 = -1
-    for r in (p - 1, p + 1, p - w, p + w):
-        col = b[COLOR, r]
-        if col == o:
-            h = b[HEAD, r]
-            if h != e0 and h != e1 and h != e2:
-                if e0 < 0:
-                    e0 = h
-                elif e1 < 0:
-                    e1 = h
-                elif e2 < 0:
-                    e2 = h
-                else:
-                    e3 = h
-        elif col == c:
-            h = b[HEAD, r]
-            if h == h0 or h == h1:
-                continue
-            if h0 < 0:
-                h0 = h
-            else:
-                h1 = h
-            lib = _libs_besides(b, w, p, h, c)
-            if lib > 0:
-                n = _queue(ws, stamp, n, lib)
+    enemies = neighbour_groups(b, w, p, o)
+    for h in neighbour_groups(b, w, p, c):
+        if h < 0:
+            break
+        lib = _libs_besides(b, w, p, h, c)
+        if lib > 0:
+            n = _queue(ws, stamp, n, lib)
     place(b, st, zob, p, c)
     _shift_code(ws, w, p, c)
     n = _queue(ws, stamp, n, p)
@@ -513,7 +479,7 @@ def do_move(b, st, zob, ws, table, cidx, p: int, c: int) -> int:
     # enemy groups: captured (their stones are empty now, the NEXT ring intact) or with at
     # most two liberties left
     captured = False
-    for e in (e0, e1, e2, e3):
+    for e in enemies:
         if e >= 0:
             if b[COLOR, e] == EMPTY:
                 if not captured:
@@ -523,7 +489,7 @@ def do_move(b, st, zob, ws, table, cidx, p: int, c: int) -> int:
             else:
                 n = _queue_libs_if_low(b, ws, w, stamp, n, e)
     if captured:
-        for e in (e0, e1, e2, e3):
+        for e in enemies:
             if e >= 0 and b[COLOR, e] == EMPTY:
                 n = _queue_captured(b, ws, w, stamp, n, e, c)
     _update(b, ws, w, n, table, cidx)
@@ -533,6 +499,38 @@ def do_move(b, st, zob, ws, table, cidx, p: int, c: int) -> int:
         if b[COLOR, r] == EMPTY and ws[QMARK, r] != stamp:
             _revalue(ws, r, ws[CTX, r], table, cidx)
     return n
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _atari_lib(b: np.ndarray, r: int) -> int:
+    """The liberty of the string at r when r is a stone in atari, else 0 (off the board)."""
+    col = b[COLOR, r]
+    if col == 1 or col == 2:
+        h = b[HEAD, r]
+        if in_atari(b, h):
+            return atari_liberty(b, h)
+    return 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def near_points(b: np.ndarray, w: int, last: int) -> tuple:
+    """The points "near" the last move: its 8 neighbours (any colour), then the liberty of each
+    string in atari at or next to it (0, a border point, where there is none)."""
+    return (
+        last - w - 1,
+        last - w,
+        last - w + 1,
+        last - 1,
+        last + 1,
+        last + w - 1,
+        last + w,
+        last + w + 1,
+        _atari_lib(b, last),
+        _atari_lib(b, last - 1),
+        _atari_lib(b, last + 1),
+        _atari_lib(b, last - w),
+        _atari_lib(b, last + w),
+    )
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -560,24 +558,8 @@ def apply_near(b: np.ndarray, st: np.ndarray, ws: np.ndarray, c: int) -> int:
     if last >= 0:
         # no emptiness or duplicate checks: stones and the border have near value = value = 0,
         # and giving a point its near value twice changes nothing the second time
-        w = st[S_W]
-        for r in (
-            last - w - 1,
-            last - w,
-            last - w + 1,
-            last - 1,
-            last + 1,
-            last + w - 1,
-            last + w,
-            last + w + 1,
-        ):
+        for r in near_points(b, st[S_W], last):
             ns = _near_one(ws, k, r, ns)
-        for r in (last, last - 1, last + 1, last - w, last + w):
-            col = b[COLOR, r]
-            if col == 1 or col == 2:
-                h = b[HEAD, r]
-                if in_atari(b, h):
-                    ns = _near_one(ws, k, atari_liberty(b, h), ns)
     ko = st[S_KO]
     if ko > 0 and st[S_KOCOL] == c:
         old = ws[VAL + k, ko]
@@ -676,27 +658,18 @@ def run_pattern_playout(
 
 @njit(cache=True, nogil=True)
 def move_values(b: np.ndarray, st: np.ndarray, c: int, table: np.ndarray, cidx: np.ndarray) -> np.ndarray:
-    """Every point's value for c computed from scratch (near = the last move's), int64 per point."""
+    """Every point's value for c computed from scratch (near = the last move's), int64 per point.
+
+    The reference :func:`checked_playout` holds the incremental bookkeeping to.
+    """
     w = st[S_W]
     m = w * w
     near = np.zeros(m, dtype=np.bool_)
     last = st[S_LAST]
     if last >= 0:
-        for r in (
-            last - w - 1,
-            last - w,
-            last - w + 1,
-            last - 1,
-            last + 1,
-            last + w - 1,
-            last + w,
-            last + w + 1,
-        ):
-            near[r] = b[COLOR, r] == EMPTY
-        for r in (last, last - 1, last + 1, last - w, last + w):
-            col = b[COLOR, r]
-            if (col == 1 or col == 2) and in_atari(b, b[HEAD, r]):
-                near[atari_liberty(b, b[HEAD, r])] = True
+        for r in near_points(b, w, last):
+            if b[COLOR, r] == EMPTY:
+                near[r] = True
     out = np.zeros(m, dtype=np.int64)
     for p in range(m):
         if b[COLOR, p] != EMPTY or (p == st[S_KO] and c == st[S_KOCOL]):
