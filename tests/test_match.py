@@ -252,3 +252,84 @@ def test_report_writes_markdown_and_a_png(tmp_path: Path, capsys: pytest.Capture
     assert BLUE in colours and RED in colours  # both running curves are drawn
     assert cli.main(["--report", str(tmp_path / "nothing")]) == 1
     assert "no results.jsonl" in capsys.readouterr().err
+
+
+def test_sprt_llr_against_hand_computed_values() -> None:
+    import itertools
+    import math
+
+    from gorilla.match.sprt import Sprt, bounds, expected_score, llr
+
+    assert bounds(0.05, 0.05) == pytest.approx((-2.944439, 2.944439), abs=1e-6)  # log(1/19), log(19)
+    assert bounds(0.05, 0.1) == pytest.approx((math.log(0.1 / 0.95), math.log(0.9 / 0.05)))
+    assert expected_score(0) == 0.5 and expected_score(400) == pytest.approx(10 / 11)
+    # without draws the trinomial GSPRT is the binomial SPRT: W log(s1/s0) + L log((1-s1)/(1-s0));
+    # by hand for 30 wins, 20 losses, elo0 = 0, elo1 = 50 (s1 = 0.571463): 4.0083 - 3.0852
+    s1 = 1 / (1 + 10 ** (-50 / 400))
+    assert s1 == pytest.approx(0.571463, abs=1e-6)
+    assert llr(20, 0, 30, 0, 50) == pytest.approx(0.92313, abs=1e-3)
+    assert llr(0, 0, 10, 0, 50) == pytest.approx(10 * math.log(s1 / 0.5), abs=1e-3)  # 1.3359
+    # with draws: the maximum-likelihood distributions of mean s0 and s1, checked by brute force
+    losses, draws, wins = 20, 20, 60
+    n = losses + draws + wins
+
+    def best_loglik(s: float) -> float:  # max over (pL, pD, pW) with pD/2 + pW = s
+        best = -math.inf
+        for k in range(1, 4000):
+            pd = k / 4000
+            pw = s - pd / 2
+            pl = 1 - pd - pw
+            if pw > 0 and pl > 0:
+                best = max(best, losses * math.log(pl) + draws * math.log(pd) + wins * math.log(pw))
+        return best
+
+    brute = best_loglik(expected_score(10)) - best_loglik(expected_score(0))
+    assert llr(losses, draws, wins, 0, 10) == pytest.approx(brute, abs=2e-3)
+    assert llr(losses, draws, wins, 0, 10) == pytest.approx(1.3898, abs=1e-3)
+    # a draw is half a point: 2 draws move the LLR the way one win and one loss do, not like nothing
+    assert llr(10, 2, 10, 0, 20) != llr(10, 0, 10, 0, 20)
+    assert llr(10, 10, 10, 0, 20) < 0 < llr(5, 10, 15, 0, 20)
+    # the LLR rises with every extra win and falls with every extra loss
+    for w, d, l in itertools.product(range(0, 6, 2), repeat=3):
+        assert llr(l, d, w + 1, -10, 10) > llr(l, d, w, -10, 10) > llr(l + 1, d, w, -10, 10)
+    t = Sprt.parse("0,50")
+    assert (t.alpha, t.beta) == (0.05, 0.05) and t.decide(3.0) == "H1" and t.decide(-3.0) == "H0"
+    assert t.decide(0.0) is None
+
+
+@pytest.mark.parametrize(
+    ("flag", "words"),
+    [("0", "ELO0,ELO1"), ("10,0", "ELO0 < ELO1"), ("0,10,0.6,0.05", "between 0 and 0.5"), ("a,b", "numbers")],
+)
+def test_bad_sprt_gives_one_line(flag: str, words: str, capsys: pytest.CaptureFixture) -> None:
+    assert cli.main(["random", "random", "--sprt", flag]) == 2
+    err = capsys.readouterr().err.strip()
+    assert words in err and len(err.splitlines()) == 1, err
+
+
+def test_sprt_stops_early_for_a_strong_agent(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "s"
+    argv = ["mcts:playouts=60", "random", "-n", "60", "--size", "5", "--sprt", "0,100", "-o", str(out)]
+    assert cli.main(argv) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    t = summary["sprt"]
+    assert t["decision"] == "H1" and t["llr"] >= t["upper"] == pytest.approx(2.944, abs=1e-3)
+    assert summary["games"] == t["decided_at"] < 60  # stopped as soon as it crossed
+    err = capsys.readouterr().err
+    assert "LLR" in err and "H1 accepted" in err
+    # the report says it too
+    assert cli.main(["--report", str(out)]) == 0
+    md = (out / "report.md").read_text()
+    assert "SPRT" in md and "H1 accepted" in md
+    # --resume of a decided match plays nothing more
+    assert cli.main(["--resume", "-o", str(out)]) == 0
+    assert len(load_results(out)) == summary["games"]
+
+
+def test_sprt_between_equal_agents_does_not_accept_h1(tmp_path: Path) -> None:
+    out = tmp_path / "eq"
+    argv = ["random", "random", "-n", "40", "--size", "5", "--seed", "1", "--sprt", "0,300", "-o", str(out)]
+    assert cli.main(argv) == 0
+    t = json.loads((out / "summary.json").read_text())["sprt"]
+    assert t["decision"] != "H1"
+    assert t["decision"] == "H0" and t["decided_at"] <= 40  # a 300 Elo gap is soon ruled out
