@@ -147,7 +147,8 @@ class Cluster:
         assert ray is not None, "use Cluster as a context manager"
         log = sys.stderr if self.log is None else self.log
         slots = min(config.jobs if config.jobs > 0 else self.cpus(), len(todo))
-        remote = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(GameWorker)
+        # two threads: pid() answers while a game is played (the driver gives an actor one game at a time)
+        remote = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0, max_concurrency=2)(GameWorker)
         run = uuid.uuid4().hex[:8]
         serial = itertools.count()
         lost_errors = _lost_worker_errors(ray)
@@ -187,8 +188,8 @@ class Cluster:
                     queue.appendleft(i)
                     next_game(new_actor())
                     continue
-                next_game(actor)
                 yield save_game(config, i, record, sgf_text)
+                next_game(actor)  # after the driver has counted this game: the SPRT may have stopped
         finally:
             _close_actors(ray, actors)
 
