@@ -150,3 +150,13 @@ def test_sprt_on_the_cluster(ray_cluster: None, tmp_path: Path) -> None:
     assert t["decision"] == "H1"
     # the games under way when it decided are recorded too, none started after
     assert t["decided_at"] <= summary["games"] <= t["decided_at"] + 1 < 40
+
+
+def test_selfplay_on_the_cluster(ray_cluster: None, tmp_path: Path) -> None:
+    from gorilla.match.selfplay_cli import main
+
+    argv = ["random", "-n", "4", "--size", "5", "--seed", "3"]
+    assert main([*argv, "--cluster", "-o", str(tmp_path / "c")]) == 0
+    assert main([*argv, "-o", str(tmp_path / "l")]) == 0
+    assert len(list((tmp_path / "c" / "games").glob("*.sgf"))) == 4
+    assert games_of(tmp_path / "c") == games_of(tmp_path / "l")

@@ -271,7 +271,6 @@ def test_sprt_llr_against_hand_computed_values() -> None:
     assert llr(0, 0, 10, 0, 50) == pytest.approx(10 * math.log(s1 / 0.5), abs=1e-3)  # 1.3359
     # with draws: the maximum-likelihood distributions of mean s0 and s1, checked by brute force
     losses, draws, wins = 20, 20, 60
-    n = losses + draws + wins
 
     def best_loglik(s: float) -> float:  # max over (pL, pD, pW) with pD/2 + pW = s
         best = -math.inf
@@ -333,3 +332,39 @@ def test_sprt_between_equal_agents_does_not_accept_h1(tmp_path: Path) -> None:
     t = json.loads((out / "summary.json").read_text())["sprt"]
     assert t["decision"] != "H1"
     assert t["decision"] == "H0" and t["decided_at"] <= 40  # a 300 Elo gap is soon ruled out
+
+
+def test_selfplay_writes_distinct_games_as_sgf(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    from gorilla.cli import main as gorilla_main
+
+    out = tmp_path / "sp"
+    argv = ["selfplay", "mcts:playouts=30", "-n", "4", "--size", "5", "--openings", "3", "--seed", "2"]
+    assert gorilla_main([*argv, "-o", str(out)]) == 0
+    assert capsys.readouterr().out.strip() == str(out / "games")
+    sgfs = sorted((out / "games").glob("*.sgf"))
+    assert len(sgfs) == 4
+    games = [load_sgf(p) for p in sgfs]
+    assert all(g.info.black_name == g.info.white_name == "mcts:playouts=30" for g in games)
+    assert all(g.result for g in games)
+    openings = [tuple(m.point for m in g.moves[:3]) for g in games]
+    assert len(set(openings)) == 4  # every game its own random opening
+    # the same seed gives the same games; --resume plays only what is missing
+    assert gorilla_main(["selfplay", "--resume", "-o", str(out), "-n", "5"]) == 0
+    assert len(list((out / "games").glob("*.sgf"))) == 5
+    assert [tuple(load_sgf(p).moves) for p in sgfs] == [tuple(g.moves) for g in games]
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        ([], "give the player"),
+        (["random", "--size", "1"], "outside"),
+        (["random", "--bogus"], "unrecognized"),
+    ],
+)
+def test_selfplay_bad_command_lines(argv: list[str], words: str, capsys: pytest.CaptureFixture) -> None:
+    from gorilla.match.selfplay_cli import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert words in err and len(err.splitlines()) == 1, err
