@@ -160,3 +160,18 @@ def test_selfplay_on_the_cluster(ray_cluster: None, tmp_path: Path) -> None:
     assert main([*argv, "-o", str(tmp_path / "l")]) == 0
     assert len(list((tmp_path / "c" / "games").glob("*.sgf"))) == 4
     assert games_of(tmp_path / "c") == games_of(tmp_path / "l")
+
+
+def test_tune_on_the_cluster(ray_cluster: None, tmp_path: Path) -> None:
+    import csv
+
+    from gorilla.match.tune import main
+
+    argv = ["mcts:playouts=20", "--param", "fpu=1.1:0.6:1.5", "--iterations", "2", "--games", "2"]
+    assert main([*argv, "--size", "5", "--cluster", "-o", str(tmp_path / "c")]) == 0
+    assert main([*argv, "--size", "5", "-o", str(tmp_path / "l")]) == 0
+    assert ray.is_initialized()  # the test's cluster was used, not closed
+    # the same seed gives the same trajectory, on the cluster or not
+    assert list(csv.DictReader((tmp_path / "c" / "tune.csv").open())) == list(
+        csv.DictReader((tmp_path / "l" / "tune.csv").open())
+    )

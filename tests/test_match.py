@@ -368,3 +368,90 @@ def test_selfplay_bad_command_lines(argv: list[str], words: str, capsys: pytest.
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert words in err and len(err.splitlines()) == 1, err
+
+
+def test_spsa_finds_a_known_optimum() -> None:
+    import random
+
+    from gorilla.match.spsa import Param, SpsaSettings, spsa
+
+    # a toy "match": strength in Elo peaks at x = 7 (an integer in 0..10) and y = -0.5 (in -1..1);
+    # each iteration plays 16 simulated games with the logistic Elo model, so the scores are noisy
+    def strength(p: dict[str, float]) -> float:
+        return -2000 * ((p["x"] - 7) / 10) ** 2 - 1500 * ((p["y"] + 0.5) / 2) ** 2
+
+    rng = random.Random(5)
+
+    def match(plus: dict[str, float], minus: dict[str, float], k: int) -> float:
+        s = 1 / (1 + 10 ** (-(strength(plus) - strength(minus)) / 400))
+        return sum(rng.random() < s for _ in range(16)) / 16
+
+    params = [Param.parse("x=2:0:10"), Param.parse("y=0.8:-1:1")]
+    assert params[0].integer and not params[1].integer
+    rows = spsa(params, match, SpsaSettings(iterations=200, seed=1))
+    assert len(rows) == 200
+    final = rows[-1].values
+    assert final["x"] == 7 and abs(final["y"] + 0.5) < 0.15, final
+    # it moved towards the optimum and kept every setting inside its range
+    assert all(0 <= r.values["x"] <= 10 and -1 <= r.values["y"] <= 1 for r in rows)
+    assert all(r.plus["x"] == round(r.plus["x"]) for r in rows)
+    a, c = rows[0].a_k, rows[0].c_k
+    assert rows[-1].a_k < a and rows[-1].c_k < c  # decreasing gains
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [("fpu", "NAME=START:MIN:MAX"), ("fpu=2:0:1", "START between"), ("fpu=a:0:1", "numbers")],
+)
+def test_spsa_bad_param(text: str, words: str) -> None:
+    from gorilla.match.spsa import Param
+
+    with pytest.raises(ValueError, match=words):
+        Param.parse(text)
+
+
+def test_tune_a_real_agent_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    import csv
+
+    from gorilla.cli import main as gorilla_main
+    from gorilla.match.players import check_spec
+    from gorilla.match.plot import read_png
+
+    out = tmp_path / "t"
+    argv = ["tune", "mcts:playouts=20", "--param", "c_uct=0.5:0:2", "--param", "expand=2:1:8"]
+    argv += ["--iterations", "3", "--games", "2", "--size", "5", "-o", str(out)]
+    assert gorilla_main(argv) == 0
+    final = capsys.readouterr().out.strip()
+    assert final.startswith("mcts:playouts=20,c_uct=") and ",expand=" in final
+    assert check_spec(final) is None and (out / "final.txt").read_text().strip() == final
+    rows = list(csv.DictReader((out / "tune.csv").open()))
+    assert [r["iteration"] for r in rows] == ["1", "2", "3"]
+    columns = {"a_k", "c_k", "c_uct_plus", "c_uct_minus", "score_plus", "elo_plus_minus", "expand"}
+    assert columns <= set(rows[0])
+    last = rows[-1]
+    assert final == f"mcts:playouts=20,c_uct={float(last['c_uct']):.6g},expand={int(last['expand'])}"
+    for r in rows:  # every iteration a real match between the two perturbed settings
+        k = int(r["iteration"])
+        summary = json.loads((out / "matches" / f"iter-{k:04d}" / "summary.json").read_text())
+        assert summary["games"] == 2
+        plus = f"mcts:playouts=20,c_uct={r['c_uct_plus']},expand={r['expand_plus']}"
+        assert summary["players"]["A"] == plus
+        assert float(r["score_plus"]) == (summary["wins"]["A"] + 0.5 * summary["draws"]) / 2
+    assert read_png((out / "tune.png").read_bytes()).shape == (600, 900, 3)
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["mcts:playouts=20"], "--param"),
+        (["mcts:playouts=20", "--param", "bogus=1:0:2"], "bad settings"),
+        (["gnugo --mode gtp", "--param", "x=1:0:2"], "not a built-in"),
+        (["mcts:playouts=20", "--param", "fpu=1:0:2", "--games", "3"], "even"),
+    ],
+)
+def test_tune_bad_command_lines(argv: list[str], words: str, capsys: pytest.CaptureFixture) -> None:
+    from gorilla.match.tune import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert words in err and len(err.splitlines()) == 1, err
