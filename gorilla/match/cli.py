@@ -34,6 +34,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TextIO
 
 from gorilla.ai.agent import parse_spec
 from gorilla.ai.playout import catalog
@@ -279,15 +280,15 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def play(cfg: MatchConfig, resume: bool = False, **kwargs: object) -> dict:
+def play(cfg: MatchConfig, resume: bool = False, log: TextIO | None = None) -> dict:
     """run_match for cfg: on the Ray cluster with cfg.cluster set, else in local processes.
 
     Raises ClusterError (one line, with its exit status) for a missing Ray or an unreachable cluster.
     """
     if cfg.cluster is None:
-        return run_match(cfg, resume=resume, **kwargs)  # type: ignore[arg-type]
+        return run_match(cfg, resume=resume, log=log)
     with Cluster(cfg.cluster, num_cpus=cfg.jobs or None) as c:
-        return run_match(cfg, resume=resume, games=c.games, **kwargs)  # type: ignore[arg-type]
+        return run_match(cfg, resume=resume, log=log, games=c.games)
 
 
 def _final_line(s: dict) -> str:
