@@ -175,3 +175,14 @@ def test_tune_on_the_cluster(ray_cluster: None, tmp_path: Path) -> None:
     assert list(csv.DictReader((tmp_path / "c" / "tune.csv").open())) == list(
         csv.DictReader((tmp_path / "l" / "tune.csv").open())
     )
+
+
+def test_no_ray_import_outside_a_cluster_run() -> None:
+    import subprocess
+
+    code = (
+        "import sys, gorilla.cli, gorilla.match.cli, gorilla.match.cluster, gorilla.match.selfplay_cli, "
+        "gorilla.match.tune, gorilla.match.sprt; print('ray' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"  # the desktop install needs no Ray
