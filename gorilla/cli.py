@@ -18,6 +18,8 @@ SUBCOMMANDS: dict[str, str] = {
     "gtp": "gorilla.gtp.main:main",
     "match": "gorilla.match.cli:main",
     "little-go-agent": "gorilla.littlego.cli:main",
+    "selfplay": "gorilla.match.selfplay_cli:main",
+    "tune": "gorilla.match.tune:main",
 }
 DEFAULT = "gorilla.launcher.cli:main"
 

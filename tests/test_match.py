@@ -252,3 +252,206 @@ def test_report_writes_markdown_and_a_png(tmp_path: Path, capsys: pytest.Capture
     assert BLUE in colours and RED in colours  # both running curves are drawn
     assert cli.main(["--report", str(tmp_path / "nothing")]) == 1
     assert "no results.jsonl" in capsys.readouterr().err
+
+
+def test_sprt_llr_against_hand_computed_values() -> None:
+    import itertools
+    import math
+
+    from gorilla.match.sprt import Sprt, bounds, expected_score, llr
+
+    assert bounds(0.05, 0.05) == pytest.approx((-2.944439, 2.944439), abs=1e-6)  # log(1/19), log(19)
+    assert bounds(0.05, 0.1) == pytest.approx((math.log(0.1 / 0.95), math.log(0.9 / 0.05)))
+    assert expected_score(0) == 0.5 and expected_score(400) == pytest.approx(10 / 11)
+    # without draws the trinomial GSPRT is the binomial SPRT: W log(s1/s0) + L log((1-s1)/(1-s0));
+    # by hand for 30 wins, 20 losses, elo0 = 0, elo1 = 50 (s1 = 0.571463): 4.0083 - 3.0852
+    s1 = 1 / (1 + 10 ** (-50 / 400))
+    assert s1 == pytest.approx(0.571463, abs=1e-6)
+    assert llr(20, 0, 30, 0, 50) == pytest.approx(0.92313, abs=1e-3)
+    assert llr(0, 0, 10, 0, 50) == pytest.approx(10 * math.log(s1 / 0.5), abs=1e-3)  # 1.3359
+    # with draws: the maximum-likelihood distributions of mean s0 and s1, checked by brute force
+    losses, draws, wins = 20, 20, 60
+
+    def best_loglik(s: float) -> float:  # max over (pL, pD, pW) with pD/2 + pW = s
+        best = -math.inf
+        for k in range(1, 4000):
+            pd = k / 4000
+            pw = s - pd / 2
+            pl = 1 - pd - pw
+            if pw > 0 and pl > 0:
+                best = max(best, losses * math.log(pl) + draws * math.log(pd) + wins * math.log(pw))
+        return best
+
+    brute = best_loglik(expected_score(10)) - best_loglik(expected_score(0))
+    assert llr(losses, draws, wins, 0, 10) == pytest.approx(brute, abs=2e-3)
+    assert llr(losses, draws, wins, 0, 10) == pytest.approx(1.3898, abs=1e-3)
+    # a draw is half a point: 2 draws move the LLR the way one win and one loss do, not like nothing
+    assert llr(10, 2, 10, 0, 20) != llr(10, 0, 10, 0, 20)
+    assert llr(10, 10, 10, 0, 20) < 0 < llr(5, 10, 15, 0, 20)
+    # the LLR rises with every extra win and falls with every extra loss
+    for w, d, l in itertools.product(range(0, 6, 2), repeat=3):
+        assert llr(l, d, w + 1, -10, 10) > llr(l, d, w, -10, 10) > llr(l + 1, d, w, -10, 10)
+    t = Sprt.parse("0,50")
+    assert (t.alpha, t.beta) == (0.05, 0.05) and t.decide(3.0) == "H1" and t.decide(-3.0) == "H0"
+    assert t.decide(0.0) is None
+
+
+@pytest.mark.parametrize(
+    ("flag", "words"),
+    [("0", "ELO0,ELO1"), ("10,0", "ELO0 < ELO1"), ("0,10,0.6,0.05", "between 0 and 0.5"), ("a,b", "numbers")],
+)
+def test_bad_sprt_gives_one_line(flag: str, words: str, capsys: pytest.CaptureFixture) -> None:
+    assert cli.main(["random", "random", "--sprt", flag]) == 2
+    err = capsys.readouterr().err.strip()
+    assert words in err and len(err.splitlines()) == 1, err
+
+
+def test_sprt_stops_early_for_a_strong_agent(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "s"
+    argv = ["mcts:playouts=60", "random", "-n", "60", "--size", "5", "--sprt", "0,100", "-o", str(out)]
+    assert cli.main(argv) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    t = summary["sprt"]
+    assert t["decision"] == "H1" and t["llr"] >= t["upper"] == pytest.approx(2.944, abs=1e-3)
+    assert summary["games"] == t["decided_at"] < 60  # stopped as soon as it crossed
+    err = capsys.readouterr().err
+    assert "LLR" in err and "H1 accepted" in err
+    # the report says it too
+    assert cli.main(["--report", str(out)]) == 0
+    md = (out / "report.md").read_text()
+    assert "SPRT" in md and "H1 accepted" in md
+    # --resume of a decided match plays nothing more
+    assert cli.main(["--resume", "-o", str(out)]) == 0
+    assert len(load_results(out)) == summary["games"]
+
+
+def test_sprt_between_equal_agents_does_not_accept_h1(tmp_path: Path) -> None:
+    out = tmp_path / "eq"
+    argv = ["random", "random", "-n", "40", "--size", "5", "--seed", "1", "--sprt", "0,300", "-o", str(out)]
+    assert cli.main(argv) == 0
+    t = json.loads((out / "summary.json").read_text())["sprt"]
+    assert t["decision"] != "H1"
+    assert t["decision"] == "H0" and t["decided_at"] <= 40  # a 300 Elo gap is soon ruled out
+
+
+def test_selfplay_writes_distinct_games_as_sgf(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    from gorilla.cli import main as gorilla_main
+
+    out = tmp_path / "sp"
+    argv = ["selfplay", "mcts:playouts=30", "-n", "4", "--size", "5", "--openings", "3", "--seed", "2"]
+    assert gorilla_main([*argv, "-o", str(out)]) == 0
+    assert capsys.readouterr().out.strip() == str(out / "games")
+    sgfs = sorted((out / "games").glob("*.sgf"))
+    assert len(sgfs) == 4
+    games = [load_sgf(p) for p in sgfs]
+    assert all(g.info.black_name == g.info.white_name == "mcts:playouts=30" for g in games)
+    assert all(g.result for g in games)
+    openings = [tuple(m.point for m in g.moves[:3]) for g in games]
+    assert len(set(openings)) == 4  # every game its own random opening
+    # the same seed gives the same games; --resume plays only what is missing
+    assert gorilla_main(["selfplay", "--resume", "-o", str(out), "-n", "5"]) == 0
+    assert len(list((out / "games").glob("*.sgf"))) == 5
+    assert [tuple(load_sgf(p).moves) for p in sgfs] == [tuple(g.moves) for g in games]
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        ([], "give the player"),
+        (["random", "--size", "1"], "outside"),
+        (["random", "--bogus"], "unrecognized"),
+    ],
+)
+def test_selfplay_bad_command_lines(argv: list[str], words: str, capsys: pytest.CaptureFixture) -> None:
+    from gorilla.match.selfplay_cli import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert words in err and len(err.splitlines()) == 1, err
+
+
+def test_spsa_finds_a_known_optimum() -> None:
+    import random
+
+    from gorilla.match.spsa import Param, SpsaSettings, spsa
+
+    # a toy "match": strength in Elo peaks at x = 7 (an integer in 0..10) and y = -0.5 (in -1..1);
+    # each iteration plays 16 simulated games with the logistic Elo model, so the scores are noisy
+    def strength(p: dict[str, float]) -> float:
+        return -2000 * ((p["x"] - 7) / 10) ** 2 - 1500 * ((p["y"] + 0.5) / 2) ** 2
+
+    rng = random.Random(5)
+
+    def match(plus: dict[str, float], minus: dict[str, float], k: int) -> float:
+        s = 1 / (1 + 10 ** (-(strength(plus) - strength(minus)) / 400))
+        return sum(rng.random() < s for _ in range(16)) / 16
+
+    params = [Param.parse("x=2:0:10"), Param.parse("y=0.8:-1:1")]
+    assert params[0].integer and not params[1].integer
+    rows = spsa(params, match, SpsaSettings(iterations=200, seed=1))
+    assert len(rows) == 200
+    final = rows[-1].values
+    assert final["x"] == 7 and abs(final["y"] + 0.5) < 0.15, final
+    # it moved towards the optimum and kept every setting inside its range
+    assert all(0 <= r.values["x"] <= 10 and -1 <= r.values["y"] <= 1 for r in rows)
+    assert all(r.plus["x"] == round(r.plus["x"]) for r in rows)
+    a, c = rows[0].a_k, rows[0].c_k
+    assert rows[-1].a_k < a and rows[-1].c_k < c  # decreasing gains
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [("fpu", "NAME=START:MIN:MAX"), ("fpu=2:0:1", "START between"), ("fpu=a:0:1", "numbers")],
+)
+def test_spsa_bad_param(text: str, words: str) -> None:
+    from gorilla.match.spsa import Param
+
+    with pytest.raises(ValueError, match=words):
+        Param.parse(text)
+
+
+def test_tune_a_real_agent_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    import csv
+
+    from gorilla.cli import main as gorilla_main
+    from gorilla.match.players import check_spec
+    from gorilla.match.plot import read_png
+
+    out = tmp_path / "t"
+    argv = ["tune", "mcts:playouts=20", "--param", "c_uct=0.5:0:2", "--param", "expand=2:1:8"]
+    argv += ["--iterations", "3", "--games", "2", "--size", "5", "-o", str(out)]
+    assert gorilla_main(argv) == 0
+    final = capsys.readouterr().out.strip()
+    assert final.startswith("mcts:playouts=20,c_uct=") and ",expand=" in final
+    assert check_spec(final) is None and (out / "final.txt").read_text().strip() == final
+    rows = list(csv.DictReader((out / "tune.csv").open()))
+    assert [r["iteration"] for r in rows] == ["1", "2", "3"]
+    columns = {"a_k", "c_k", "c_uct_plus", "c_uct_minus", "score_plus", "elo_plus_minus", "expand"}
+    assert columns <= set(rows[0])
+    last = rows[-1]
+    assert final == f"mcts:playouts=20,c_uct={float(last['c_uct']):.6g},expand={int(last['expand'])}"
+    for r in rows:  # every iteration a real match between the two perturbed settings
+        k = int(r["iteration"])
+        summary = json.loads((out / "matches" / f"iter-{k:04d}" / "summary.json").read_text())
+        assert summary["games"] == 2
+        plus = f"mcts:playouts=20,c_uct={r['c_uct_plus']},expand={r['expand_plus']}"
+        assert summary["players"]["A"] == plus
+        assert float(r["score_plus"]) == (summary["wins"]["A"] + 0.5 * summary["draws"]) / 2
+    assert read_png((out / "tune.png").read_bytes()).shape == (600, 900, 3)
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["mcts:playouts=20"], "--param"),
+        (["mcts:playouts=20", "--param", "bogus=1:0:2"], "bad settings"),
+        (["gnugo --mode gtp", "--param", "x=1:0:2"], "not a built-in"),
+        (["mcts:playouts=20", "--param", "fpu=1:0:2", "--games", "3"], "even"),
+    ],
+)
+def test_tune_bad_command_lines(argv: list[str], words: str, capsys: pytest.CaptureFixture) -> None:
+    from gorilla.match.tune import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert words in err and len(err.splitlines()) == 1, err

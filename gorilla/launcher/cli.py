@@ -92,6 +92,8 @@ Other commands (each has its own --help):
   gorilla gtp [--ai SPEC ...]      a GTP engine on stdin/stdout (GoGui, Sabaki, Lizzie, twogtp)
   gorilla match A B [-n N ...]     play a match between players or GTP engines, with SGFs and a report
   gorilla little-go-agent          one move of a Little-Go tournament (input.txt -> output.txt)
+  gorilla selfplay SPEC [-n N ...] self-play games of one player as SGFs (--cluster: on Ray)
+  gorilla tune SPEC --param ...    tune an AI's numeric settings by SPSA self-play matches
 
 The first start after an install or update compiles the engine (about a minute on
 two cores): the window opens at once and shows the progress; gtp and match compile

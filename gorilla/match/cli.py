@@ -2,7 +2,8 @@
 
     gorilla match PLAYER_A PLAYER_B [-n GAMES] [--size 9] [--komi 7.5] [--rules chinese]
                   [--handicap H] [--openings K] [--seed S] [--move-timeout SEC] [--jobs J]
-                  [--out DIR] [--referee CMD] [--no-alternate]
+                  [--out DIR] [--referee CMD] [--no-alternate] [--sprt ELO0,ELO1[,ALPHA,BETA]]
+                  [--cluster [ADDRESS]]
     gorilla match --rules little-go --black-file-agent CMD PLAYER   (or --white-file-agent CMD)
     gorilla match --resume --out DIR [-n GAMES]
     gorilla match --report DIR
@@ -18,6 +19,13 @@ Player A takes Black in the first game; colours alternate.
 ``--no-alternate`` (the file agent always plays Black against the one PLAYER
 given); ``--white-file-agent CMD`` makes it player B, always White.
 The board size defaults to the rules' own for Little-Go (5x5), else 9.
+
+``--sprt ELO0,ELO1[,ALPHA,BETA]`` stops the match (at most ``-n`` games) as soon
+as the trinomial SPRT (:mod:`gorilla.match.sprt`) accepts H0 (A - B = ELO0) or
+H1 (A - B = ELO1); alpha and beta default to 0.05.
+``--cluster [ADDRESS]`` plays the games as Ray tasks (:mod:`gorilla.match.cluster`):
+on the cluster at ADDRESS or ``RAY_ADDRESS``, else on a local Ray instance;
+``-j`` is then the number of worker actors (default: one per cluster CPU).
 """
 
 from __future__ import annotations
@@ -26,11 +34,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TextIO
 
 from gorilla.ai.agent import parse_spec
 from gorilla.ai.playout import catalog
+from gorilla.match.cluster import Cluster, ClusterError
 from gorilla.match.players import check_spec, is_builtin
 from gorilla.match.runner import CONFIG, MatchConfig, run_match
+from gorilla.match.sprt import Sprt
 from gorilla.rules.handicap import fixed_handicap_points
 from gorilla.rules.rulesets import get_ruleset
 
@@ -57,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
             '  gorilla match mcts:playouts=2000 "gnugo --mode gtp --level 10" -n 10 -j 2 -o runs/gnugo\n'
             '  gorilla match --rules little-go "file:python my_player.py" alphabeta:time=0.5 -n 20\n'
             '  gorilla match --rules little-go --black-file-agent "python my_player.py" greedy\n'
+            "  gorilla match mcts:playouts=800 mcts:playouts=400 -n 2000 --sprt 0,30 --cluster ray://head:10001\n"
             "  gorilla match --resume --out runs/gnugo\n"
             "  gorilla match --report runs/gnugo"
         ),
@@ -92,6 +104,20 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="a file agent that always plays White, as player B",
     )
+    p.add_argument(
+        "--sprt",
+        metavar="ELO0,ELO1[,ALPHA,BETA]",
+        default=None,
+        help="stop once the SPRT decides between Elo A-B = ELO0 and = ELO1 (alpha, beta 0.05); -n is the cap",
+    )
+    p.add_argument(
+        "--cluster",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="play on a Ray cluster (ray://host:10001; default RAY_ADDRESS, else a local Ray instance)",
+    )
     p.add_argument("--resume", action="store_true", help="continue the match in --out, playing missing games")
     p.add_argument("--report", metavar="DIR", default=None, help="write report.md and report.png for DIR")
     catalog.add_options(p, "built-in mcts players")
@@ -120,10 +146,12 @@ def _config_from_args(a: argparse.Namespace) -> MatchConfig:
         if a.players and a.players != cfg.players:
             a_, b_ = cfg.players
             raise _UsageError(f"--resume: {cfg_path} is a match between {a_!r} and {b_!r}")
-        for name in ("games", "jobs", "move_timeout"):
+        for name in ("games", "jobs", "move_timeout", "cluster"):
             v = getattr(a, name)
             if v is not None:
                 setattr(cfg, name, v)
+        if a.sprt is not None:
+            cfg.sprt = _sprt(a.sprt)
         cfg.out = a.out
         return cfg
     players = _with_patterns(_players_from_args(a), a)
@@ -139,9 +167,20 @@ def _config_from_args(a: argparse.Namespace) -> MatchConfig:
             raise _UsageError(str(e)) from None
     cfg.referee = a.referee
     cfg.max_moves = a.max_moves
+    cfg.sprt = _sprt(a.sprt) if a.sprt is not None else None
+    cfg.cluster = a.cluster
+    if cfg.cluster is not None and a.jobs is None:
+        cfg.jobs = 0  # one worker per cluster CPU
     cfg.alternate = not a.no_alternate and not (a.black_file_agent or a.white_file_agent)
     cfg.out = a.out or f"match-{_slug(cfg.players[0])}-vs-{_slug(cfg.players[1])}"
     return cfg
+
+
+def _sprt(text: str) -> list[float]:
+    try:
+        return Sprt.parse(text).as_list()
+    except ValueError as e:
+        raise _UsageError(str(e)) from None
 
 
 def _players_from_args(a: argparse.Namespace) -> list[str]:
@@ -174,7 +213,7 @@ def _with_patterns(players: list[str], a: argparse.Namespace) -> list[str]:
 def _validate(cfg: MatchConfig) -> None:
     if cfg.games < 1:
         raise _UsageError("--games must be at least 1")
-    if cfg.jobs < 1:
+    if cfg.jobs < (0 if cfg.cluster is not None else 1):
         raise _UsageError("--jobs must be at least 1")
     if cfg.move_timeout is not None and cfg.move_timeout <= 0:
         raise _UsageError("--move-timeout must be positive")
@@ -226,7 +265,10 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     try:
-        summary = run_match(cfg, resume=a.resume)
+        summary = play(cfg, resume=a.resume)
+    except ClusterError as e:
+        print(f"gorilla match: {e}", file=sys.stderr)
+        return e.status
     except KeyboardInterrupt:
         print(f"gorilla match: stopped; finished games are in {cfg.out} (--resume goes on)", file=sys.stderr)
         return 130
@@ -236,6 +278,17 @@ def main(argv: list[str] | None = None) -> int:
     print(_final_line(summary), file=sys.stderr)
     print(str(Path(cfg.out) / "summary.json"))
     return 0
+
+
+def play(cfg: MatchConfig, resume: bool = False, log: TextIO | None = None) -> dict:
+    """run_match for cfg: on the Ray cluster with cfg.cluster set, else in local processes.
+
+    Raises ClusterError (one line, with its exit status) for a missing Ray or an unreachable cluster.
+    """
+    if cfg.cluster is None:
+        return run_match(cfg, resume=resume, log=log)
+    with Cluster(cfg.cluster, num_cpus=cfg.jobs or None) as c:
+        return run_match(cfg, resume=resume, log=log, games=c.games)
 
 
 def _final_line(s: dict) -> str:
@@ -249,12 +302,19 @@ def _final_line(s: dict) -> str:
         return inf if x is None else f"{x + 0.0:+.0f}"
 
     point_inf = "-inf" if s["win_rate_A"] == 0 else "+inf"
-    return (
+    line = (
         f"A won {s['wins']['A']}, B won {s['wins']['B']}, draws {s['draws']} of {s['games']}: "
         f"A win rate {100 * s['win_rate_A']:.1f}% (95% {100 * lo:.1f}-{100 * hi:.1f}%), "
         f"Elo A-B {fmt(elo, point_inf)} ({fmt(elo_lo, '-inf')} .. {fmt(elo_hi, '+inf')}), "
         f"{len(s['forfeits'])} forfeits"
     )
+    if s.get("sprt"):
+        from gorilla.match.sprt import sprt_text
+
+        t = s["sprt"]
+        verdict = f" after {t['decided_at']} games" if t["decision"] else " (undecided)"
+        line += f"; SPRT {sprt_text(t)}{verdict}"
+    return line
 
 
 if __name__ == "__main__":

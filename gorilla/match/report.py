@@ -12,6 +12,7 @@ from pathlib import Path
 
 from gorilla.match.plot import Canvas
 from gorilla.match.runner import CONFIG, load_results, player_label
+from gorilla.match.sprt import Sprt, sprt_state, sprt_text
 from gorilla.match.stats import elo, running, summarize
 
 REPORT_MD = "report.md"
@@ -134,6 +135,19 @@ def report_text(out: Path, records: list[dict], summary: dict, config: dict) -> 
         f"- Black won {s['color_wins']['black']}, White won {s['color_wins']['white']}",
         "- Games ended by: " + ", ".join(f"{k} {v}" for k, v in sorted(s["end_reasons"].items())),
         "",
+    ]
+    if s.get("sprt"):
+        t = s["sprt"]
+        when = f"after {t['decided_at']} games" if t["decision"] else f"undecided after {s['games']} games"
+        lines += [
+            "## SPRT",
+            "",
+            f"- Trinomial GSPRT (wins, draws, losses of A), H0: Elo A-B = {t['elo0']:g}, "
+            f"H1: Elo A-B = {t['elo1']:g}, alpha {t['alpha']:g}, beta {t['beta']:g}",
+            f"- {sprt_text(t)}, {when}",
+            "",
+        ]
+    lines += [
         "## Time per move",
         "",
         "| player | moves | mean (s) | max (s) |",
@@ -172,9 +186,12 @@ def write_report(out_dir: str | Path) -> list[str]:
             config = json.loads((out / CONFIG).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             config = {}
-    records = sorted(load_results(out), key=lambda r: r["game"])
+    finished = load_results(out)  # in the order the games finished, which the SPRT follows
+    records = sorted(finished, key=lambda r: r["game"])
     players = config.get("players") or [records[0]["black_player"] if records else "A", "B"]
     summary = summarize(records, {"A": players[0], "B": players[1]})
+    if config.get("sprt"):
+        summary["sprt"] = sprt_state(Sprt.from_list(config["sprt"]), finished)
     summary["labels"] = {"A": player_label(players[0]), "B": player_label(players[1])}
     md = out / REPORT_MD
     md.write_text(report_text(out, records, summary, config), encoding="utf-8")

@@ -20,7 +20,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -28,6 +28,7 @@ from typing import TextIO
 
 from gorilla.ai.warmup import groups_for, stderr_progress, warm
 from gorilla.match.players import Forfeit, GtpPlayer, Player, is_builtin, make_player, short_label
+from gorilla.match.sprt import Sprt, SprtTracker, sprt_text
 from gorilla.match.stats import summarize, wilson
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
 from gorilla.rules.coords import format_vertex, to_xy
@@ -58,6 +59,8 @@ class MatchConfig:
     out: str = "match"
     max_moves: int | None = None  # adjudicate by counting after this many moves (default 3*size*size)
     referee: str | None = None  # a GTP engine that says which stones are dead at the end
+    sprt: list[float] | None = None  # [elo0, elo1, alpha, beta]: stop once the SPRT decides
+    cluster: str | None = None  # play on Ray: an address, or "" for RAY_ADDRESS or a local instance
 
     def to_json(self) -> dict:
         """The config as a JSON-ready dict (what match.json holds)."""
@@ -270,14 +273,25 @@ def game_file(index: int) -> str:
 
 def play_and_save(config: MatchConfig, index: int, players: dict[str, Player]) -> dict:
     """Play one game, write its SGF under config.out and return its result record."""
-    from gorilla.rules.sgf import write_sgf
+    record, sgf_text = play_to_text(config, index, players)
+    return save_game(config, index, record, sgf_text)
+
+
+def play_to_text(config: MatchConfig, index: int, players: dict[str, Player]) -> tuple[dict, str]:
+    """Play one game; its result record and its SGF text (for a worker with no access to config.out)."""
+    from gorilla.rules.sgf import save_sgf
 
     outcome = play_game(config, index, players)
+    return outcome.record, save_sgf(outcome.game)
+
+
+def save_game(config: MatchConfig, index: int, record: dict, sgf_text: str) -> dict:
+    """Write game index's SGF text under config.out; returns record with its 'sgf' path."""
     path = Path(config.out) / game_file(index)
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_sgf(outcome.game, path)
-    outcome.record["sgf"] = game_file(index)
-    return outcome.record
+    path.write_bytes(sgf_text.encode("utf-8"))
+    record["sgf"] = game_file(index)
+    return record
 
 
 def player_label(spec: str) -> str:
@@ -350,11 +364,34 @@ def append_result(out: str | os.PathLike[str], record: dict) -> None:
         os.fsync(f.fileno())
 
 
-def write_summary(config: MatchConfig, records: list[dict]) -> dict:
+# a game source: plays the games of config with the given numbers, yielding each result record as it
+# finishes; once stop() is true it starts no new game but still yields the games already under way
+GameSource = Callable[["MatchConfig", list[int], Callable[[], bool]], Iterator[dict]]
+
+
+def match_sprt(config: MatchConfig) -> Sprt | None:
+    """config's SPRT, or None for a match of a fixed number of games."""
+    return Sprt.from_list(config.sprt) if config.sprt else None
+
+
+def sprt_tracker(config: MatchConfig, records: list[dict]) -> SprtTracker | None:
+    """config's SPRT followed over records (in finishing order), or None without --sprt."""
+    test = match_sprt(config)
+    if test is None:
+        return None
+    tracker = SprtTracker(test)
+    for r in records:
+        tracker.add(r)
+    return tracker
+
+
+def write_summary(config: MatchConfig, records: list[dict], sprt: SprtTracker | None = None) -> dict:
     """Write summary.json for config's records (atomically); returns the summary."""
     summary = summarize(records, dict(zip(IDS, config.players, strict=True)))
     summary["labels"] = dict(zip(IDS, (player_label(s) for s in config.players), strict=True))
     summary["config"] = config.to_json()
+    if sprt is not None:
+        summary["sprt"] = sprt.state()
     path = Path(config.out) / SUMMARY
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
@@ -362,8 +399,9 @@ def write_summary(config: MatchConfig, records: list[dict]) -> dict:
     return summary
 
 
-def progress_line(config: MatchConfig, records: list[dict], last: dict) -> str:
-    """The log line after a finished game: progress bar, score, A's win rate and interval, last result."""
+def progress_line(config: MatchConfig, records: list[dict], last: dict, sprt: dict | None = None) -> str:
+    """The log line after a finished game: progress bar, score, A's win rate and interval, the SPRT's
+    LLR and bounds (with --sprt), last result."""
     n = len(records)
     a = sum(r.get("winner") == "A" for r in records)
     b = sum(r.get("winner") == "B" for r in records)
@@ -377,10 +415,44 @@ def progress_line(config: MatchConfig, records: list[dict], last: dict) -> str:
         tail += f" ({f['player']} forfeits: {f['kind']})"
     done = round(20 * n / max(1, config.games))
     bar = "#" * done + "." * (20 - done)
+    test = f" | {sprt_text(sprt)}" if sprt else ""
     return (
         f"[{bar}] {n}/{config.games} A {pa} {a} - {b} {pb} B{draws} | "
-        f"A {100 * (a + 0.5 * d) / n:.0f}% [{100 * lo:.0f}-{100 * hi:.0f}%] | {tail}"
+        f"A {100 * (a + 0.5 * d) / n:.0f}% [{100 * lo:.0f}-{100 * hi:.0f}%]{test} | {tail}"
     )
+
+
+def local_games(config: MatchConfig, todo: list[int], stop: Callable[[], bool]) -> Iterator[dict]:
+    """Play games todo in this process (config.jobs 1) or in config.jobs worker processes."""
+    if config.jobs <= 1 or len(todo) <= 1:
+        players = build_players(config)
+        try:
+            for i in todo:
+                if stop():
+                    return
+                yield play_and_save(config, i, players)
+        finally:
+            close_players(players)
+        return
+    ctx = multiprocessing.get_context("spawn")
+    with cf.ProcessPoolExecutor(
+        max_workers=min(config.jobs, len(todo)),
+        mp_context=ctx,
+        initializer=_init_worker,
+        initargs=(config.to_json(),),
+    ) as pool:
+        futures = [pool.submit(_worker_game, i) for i in todo]
+        try:
+            for fut in cf.as_completed(futures):
+                if stop():
+                    for f in futures:
+                        f.cancel()
+                if not fut.cancelled():
+                    yield fut.result()
+        except BaseException:
+            for f in futures:
+                f.cancel()
+            raise
 
 
 def run_match(
@@ -388,8 +460,14 @@ def run_match(
     resume: bool = False,
     log: TextIO | None = None,
     on_result: Callable[[dict], None] | None = None,
+    games: GameSource | None = None,
 ) -> dict:
-    """Play every game of config that results.jsonl does not have yet; returns the summary."""
+    """Play every game of config that results.jsonl does not have yet; returns the summary.
+
+    games plays them (default :func:`local_games`; :mod:`gorilla.match.cluster` plays them on Ray).
+    With config.sprt the match stops as soon as the SPRT decides: no new game starts, and the
+    games already under way are still recorded.
+    """
     log = sys.stderr if log is None else log
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -399,44 +477,33 @@ def run_match(
     (out / CONFIG).write_text(json.dumps(config.to_json(), indent=2) + "\n", encoding="utf-8")
     done = {r["game"] for r in records}
     todo = [i for i in range(config.games) if i not in done]
+    sprt = sprt_tracker(config, records)
+    if sprt is not None and sprt.decision:
+        print(f"the SPRT has decided already: {sprt_text(sprt.state())}", file=log, flush=True)
+        todo = []
     if done:
         print(f"resuming: {len(done)} games done, {len(todo)} to play", file=log, flush=True)
 
     def finished(rec: dict) -> None:
         append_result(out, rec)
         records.append(rec)
-        write_summary(config, records)
-        print(progress_line(config, records, rec), file=log, flush=True)
+        if sprt is not None:
+            sprt.add(rec)
+        write_summary(config, records, sprt)
+        print(progress_line(config, records, rec, sprt.state() if sprt else None), file=log, flush=True)
         if on_result:
             on_result(rec)
 
-    # compile the built-in agents' kernels before the first game (once: -j workers load them)
-    groups = groups_for([s for s in config.players if is_builtin(s)], extra=("ownership",))
-    warm(groups, stderr_progress("gorilla match", groups, log))
+    def stop() -> bool:
+        return sprt is not None and sprt.decision is not None
+
+    if games is None:  # compile the built-in agents' kernels before the first game (-j workers load them)
+        groups = groups_for([s for s in config.players if is_builtin(s)], extra=("ownership",))
+        warm(groups, stderr_progress("gorilla match", groups, log))
     try:
-        if config.jobs <= 1 or len(todo) <= 1:
-            players = build_players(config)
-            try:
-                for i in todo:
-                    finished(play_and_save(config, i, players))
-            finally:
-                close_players(players)
-        else:
-            ctx = multiprocessing.get_context("spawn")
-            with cf.ProcessPoolExecutor(
-                max_workers=min(config.jobs, len(todo)),
-                mp_context=ctx,
-                initializer=_init_worker,
-                initargs=(config.to_json(),),
-            ) as pool:
-                futures = [pool.submit(_worker_game, i) for i in todo]
-                try:
-                    for fut in cf.as_completed(futures):
-                        finished(fut.result())
-                except BaseException:
-                    for f in futures:
-                        f.cancel()
-                    raise
+        if todo:
+            for rec in (games or local_games)(config, todo, stop):
+                finished(rec)
     finally:
-        summary = write_summary(config, records)
+        summary = write_summary(config, records, sprt)
     return summary
