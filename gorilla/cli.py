@@ -18,6 +18,7 @@ SUBCOMMANDS: dict[str, str] = {
     "gtp": "gorilla.gtp.main:main",
     "match": "gorilla.match.cli:main",
     "little-go-agent": "gorilla.littlego.cli:main",
+    "pbrain": "gorilla.gomoku.pbrain:main",
 }
 DEFAULT = "gorilla.launcher.cli:main"
 
