@@ -20,6 +20,7 @@ SUBCOMMANDS: dict[str, str] = {
     "little-go-agent": "gorilla.littlego.cli:main",
     "selfplay": "gorilla.match.selfplay_cli:main",
     "tune": "gorilla.match.tune:main",
+    "pbrain": "gorilla.gomoku.pbrain:main",
 }
 DEFAULT = "gorilla.launcher.cli:main"
 

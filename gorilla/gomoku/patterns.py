@@ -1,0 +1,251 @@
+"""Line-code tables: what one stone makes along one line, and what a point makes in all four.
+
+A *line code* describes the ten points around a point ``p`` on one line (offsets
+-5..-1 and +1..+5), two bits each: 0 empty, 1 black, 2 white, 3 off the board.
+Offset ``k`` sits in bits ``2 * slot(k)`` with ``slot(k) = k + 5`` for ``k < 0`` and
+``k + 4`` for ``k > 0``. The tables give, for a stone of one colour placed at ``p``,
+the *direction class* it makes on that line (five, open four, four, open three, ...).
+They are computed once per five-rule (``K_FREE``: five or more wins, ``K_EXACT``:
+exactly five, ``K_CARO``: exactly five not blocked by the opponent at both ends),
+by a numba kernel that classifies codes from the fullest lines down:
+
+- ``C_FIVE``: the stone completes a winning five; ``C_OVER``: a run of six or more
+  where that does not win;
+- ``C_F4``: a straight four (``_XXXX_``: two points complete a five);
+  ``C_F4D``: two points complete a five but not as a straight four (``X_XXX_X``,
+  two fours on one line); ``C_FOUR``: exactly one point completes a five;
+- ``C_THREE``: one more stone can make ``C_F4``/``C_F4D`` (an open three);
+  ``C_THREE_B``: one more stone can make a four (a closed three);
+- ``C_TWO``, ``C_TWO_B``, ``C_ONE``: the same one step further down.
+
+The four direction classes of a point combine into a *point class* (``P_*``:
+five, open/double four, four-three, three-three, four, three, ...), and weights
+(data: ``DIR_WEIGHTS`` and ``POINT_BONUS``) into a point score.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# direction classes
+C_NONE, C_ONE, C_TWO_B, C_TWO, C_THREE_B, C_THREE, C_FOUR, C_F4D, C_F4, C_FIVE, C_OVER = range(11)
+NCLASSES = 11
+CLASS_NAMES = (
+    "none",
+    "one",
+    "two-b",
+    "two",
+    "three-b",
+    "three",
+    "four",
+    "four-d",
+    "open-four",
+    "five",
+    "overline",
+)
+
+# point classes (for one colour at an empty point)
+P_NONE, P_LOW, P_THREE, P_FOUR, P_33, P_43, P_F4, P_FIVE, P_FORBID = range(9)
+NPCLASSES = 9
+PCLASS_NAMES = ("none", "low", "three", "four", "three-three", "four-three", "open-four", "five", "forbidden")
+
+# five-rules of the tables
+K_FREE, K_EXACT, K_CARO = range(3)
+
+NCODES = 4**10
+
+# weights as data: the value of each direction class and the bonus of each point class
+DIR_WEIGHTS = np.array([0, 2, 6, 20, 25, 100, 120, 1000, 1000, 10000, 0], dtype=np.int32)
+POINT_BONUS = np.array([0, 0, 0, 0, 500, 800, 2000, 20000, 0], dtype=np.int32)
+
+
+def slot(k: int) -> int:
+    """The slot (bit pair) of offset k in a line code, k in -5..5 without 0."""
+    return k + 5 if k < 0 else k + 4
+
+
+def encode(cells: dict[int, int]) -> int:
+    """A line code from {offset: value}; offsets not given are empty."""
+    return sum(v << (2 * slot(k)) for k, v in cells.items())
+
+
+@njit(cache=True, nogil=True)
+def _is_five(cells: np.ndarray, kind: int) -> bool:
+    """Whether the run of own stones (1) through the centre (index 5) of cells[11] wins."""
+    lo = 5
+    while lo > 0 and cells[lo - 1] == 1:
+        lo -= 1
+    hi = 5
+    while hi < 10 and cells[hi + 1] == 1:
+        hi += 1
+    n = hi - lo + 1
+    if kind == K_FREE:
+        return n >= 5
+    if n != 5:
+        return False
+    if kind == K_CARO:
+        left = cells[lo - 1] if lo > 0 else 0
+        right = cells[hi + 1] if hi < 10 else 0
+        return not (left == 2 and right == 2)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _run_len(cells: np.ndarray) -> int:
+    lo = 5
+    while lo > 0 and cells[lo - 1] == 1:
+        lo -= 1
+    hi = 5
+    while hi < 10 and cells[hi + 1] == 1:
+        hi += 1
+    return hi - lo + 1
+
+
+@njit(cache=True, nogil=True)
+def build_table(kind: int) -> np.ndarray:
+    """The direction class of an own stone (1) at the centre of every line code (2 = opponent)."""
+    tab = np.zeros(NCODES, dtype=np.int8)
+    owns = np.zeros(NCODES, dtype=np.int8)
+    for code in range(NCODES):
+        n = 0
+        for s in range(10):
+            if (code >> (2 * s)) & 3 == 1:
+                n += 1
+        owns[code] = n
+    cells = np.zeros(11, dtype=np.int8)
+    fives = np.zeros(11, dtype=np.int8)
+    for count in range(10, -1, -1):
+        for code in range(NCODES):
+            if owns[code] != count:
+                continue
+            for s in range(10):
+                idx = s if s < 5 else s + 1
+                cells[idx] = (code >> (2 * s)) & 3
+            cells[5] = 1
+            if _is_five(cells, kind):
+                tab[code] = C_FIVE
+                continue
+            if _run_len(cells) >= 6:
+                tab[code] = C_OVER
+                continue
+            nfive = 0
+            for i in range(1, 10):
+                fives[i] = 0
+                if i != 5 and cells[i] == 0:
+                    cells[i] = 1
+                    if _is_five(cells, kind):
+                        fives[i] = 1
+                        nfive += 1
+                    cells[i] = 0
+            if nfive >= 2:
+                straight = False
+                for i in range(0, 6):
+                    if fives[i] == 1 and i + 5 <= 10 and fives[i + 5] == 1:
+                        ok = True
+                        for j in range(i + 1, i + 5):
+                            if cells[j] != 1:
+                                ok = False
+                        if ok:
+                            straight = True
+                tab[code] = C_F4 if straight else C_F4D
+                continue
+            if nfive == 1:
+                tab[code] = C_FOUR
+                continue
+            best = C_NONE
+            for i in range(1, 10):
+                if i == 5 or cells[i] != 0:
+                    continue
+                s = i if i < 5 else i - 1
+                sub = tab[code | (1 << (2 * s))]
+                if sub == C_F4 or sub == C_F4D:
+                    v = C_THREE
+                elif sub == C_FOUR:
+                    v = C_THREE_B
+                elif sub == C_THREE:
+                    v = C_TWO
+                elif sub == C_THREE_B:
+                    v = C_TWO_B
+                elif sub == C_TWO or sub == C_TWO_B:
+                    v = C_ONE
+                else:
+                    v = C_NONE
+                if v > best:
+                    best = v
+            tab[code] = best
+    return tab
+
+
+def _swap_colours() -> np.ndarray:
+    """For every code, the code with black and white exchanged."""
+    codes = np.arange(NCODES, dtype=np.int64)
+    out = np.zeros(NCODES, dtype=np.int64)
+    swap = np.array([0, 2, 1, 3], dtype=np.int64)
+    for s in range(10):
+        out |= swap[(codes >> (2 * s)) & 3] << (2 * s)
+    return out
+
+
+_KIND_TABLES: dict[int, np.ndarray] = {}
+_SWAP: list[np.ndarray] = []
+
+
+def kind_table(kind: int) -> np.ndarray:
+    """Rows 1 (black) and 2 (white) of the direction-class table of one five-rule, indexed by line code."""
+    if kind not in _KIND_TABLES:
+        if not _SWAP:
+            _SWAP.append(_swap_colours())
+        own = build_table(kind)
+        t = np.zeros((3, NCODES), dtype=np.int8)
+        t[1] = own
+        t[2] = own[_SWAP[0]]
+        _KIND_TABLES[kind] = t
+    return _KIND_TABLES[kind]
+
+
+@njit(cache=True, nogil=True)
+def combine(c0: int, c1: int, c2: int, c3: int, renju_black: bool) -> int:
+    """The point class of four direction classes (renju_black: Black under renju, where
+    double fours and overlines are forbidden; a double three is left as P_33 to be checked)."""
+    n5 = 0
+    nf4 = 0
+    n4 = 0
+    n3 = 0
+    nover = 0
+    nfours = 0
+    for c in (c0, c1, c2, c3):
+        if c == C_FIVE:
+            n5 += 1
+        elif c == C_F4:
+            nf4 += 1
+            nfours += 1
+        elif c == C_F4D:
+            nf4 += 1
+            nfours += 2
+        elif c == C_FOUR:
+            n4 += 1
+            nfours += 1
+        elif c == C_THREE:
+            n3 += 1
+        elif c == C_OVER:
+            nover += 1
+    if n5 > 0:
+        return P_FIVE
+    if renju_black and (nover > 0 or nfours >= 2):
+        return P_FORBID
+    if renju_black and n3 >= 2:
+        return P_33  # forbidden if both threes are real (rules.is_forbidden)
+    if nf4 > 0 or n4 >= 2:
+        return P_F4
+    if n4 == 1 and n3 >= 1:
+        return P_43
+    if n3 >= 2:
+        return P_33
+    if n4 == 1:
+        return P_FOUR
+    if n3 == 1:
+        return P_THREE
+    if c0 + c1 + c2 + c3 > 0:
+        return P_LOW
+    return P_NONE

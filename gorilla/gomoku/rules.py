@@ -1,0 +1,401 @@
+"""Gomoku's rules core: a flat padded board with incremental line codes, as numba kernels.
+
+A board of size N (5..25) is a flat array of ``(N + 10)**2`` cells: the board with a
+five-point border (``BORDER``) on every side, so every walk of five steps along a
+line stays inside the array. Point ``(x, y)`` (0-based, from the top-left) is
+``(y + PAD) * W + x + PAD`` with ``W = N + 2 * PAD``.
+
+Every point keeps, for each of the four line directions, the line code of its ten
+neighbours on that line (:mod:`gorilla.gomoku.patterns`), updated incrementally
+when a stone is placed or removed; from the codes come the direction classes of
+both colours at every empty point, its point class (five, open four, four-three,
+three-three, ...) and its score, and the running sums of the scores (the static
+evaluation). A placement touches the 40 points within five steps on its lines.
+
+The board's arrays travel together as a tuple ``bd`` (see :func:`new_board`):
+
+``cell`` int8[M], ``code`` int32[4, M], ``dcls`` int8[3, 4, M] (direction class of
+colour c), ``pcls`` int8[3, M] (point class), ``psc`` int32[3, M] (point score),
+``near`` int16[M] (stones within two steps, the candidate moves), ``st`` int64[NS]
+(scalars), ``tab`` int8[3, 4**10] (the direction-class tables of this rule),
+``wts`` int32[NCLASSES + NPCLASSES] (weights) and ``zob`` int64[3, M] (Zobrist keys).
+
+Rules: ``FREESTYLE`` (five or more wins), ``STANDARD`` (exactly five), ``RENJU``
+(Black: exactly five, and double-three with real threes, double-four and overline
+are forbidden; White: five or more) and ``CARO`` (exactly five, not blocked by the
+opponent's stones at both ends; the board edge blocks nothing). A full board is a draw.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gorilla.gomoku.patterns import (
+    C_F4,
+    C_THREE,
+    DIR_WEIGHTS,
+    K_CARO,
+    K_EXACT,
+    K_FREE,
+    NCLASSES,
+    P_33,
+    P_FIVE,
+    P_FORBID,
+    POINT_BONUS,
+    combine,
+    kind_table,
+)
+
+EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
+PAD = 5
+MIN_SIZE, MAX_SIZE = 5, 25
+
+FREESTYLE, STANDARD, RENJU, CARO = range(4)
+RULE_NAMES = ("freestyle", "standard", "renju", "caro")
+
+# scalar slots
+S_N, S_W, S_RULE, S_HASH, S_STONES, S_TOTAL_B, S_TOTAL_W = range(7)
+NSLOTS = 8
+
+MAX_CELLS = (MAX_SIZE + 2 * PAD) ** 2
+ZOBRIST = np.random.default_rng(0x60_40_15).integers(
+    np.iinfo(np.int64).min, np.iinfo(np.int64).max, size=(3, MAX_CELLS), dtype=np.int64
+)
+ZOBRIST[EMPTY] = 0
+
+
+def rule_from_name(name: str) -> int:
+    """FREESTYLE/STANDARD/RENJU/CARO from its name; ValueError with one line if unknown."""
+    key = name.strip().lower()
+    if key == "exact":
+        key = "standard"
+    if key not in RULE_NAMES:
+        raise ValueError(f"unknown gomoku rule {name!r} (one of {', '.join(RULE_NAMES)})")
+    return RULE_NAMES.index(key)
+
+
+def _kinds(rule: int) -> tuple[int, int]:
+    """The five-rule tables of Black and White under a rule."""
+    if rule == FREESTYLE:
+        return K_FREE, K_FREE
+    if rule == STANDARD:
+        return K_EXACT, K_EXACT
+    if rule == RENJU:
+        return K_EXACT, K_FREE
+    if rule == CARO:
+        return K_CARO, K_CARO
+    raise ValueError(f"unknown gomoku rule {rule}")
+
+
+_RULE_TABLES: dict[int, np.ndarray] = {}
+
+
+def rule_table(rule: int) -> np.ndarray:
+    """The int8[3, 4**10] direction-class table of a rule (row 1 Black, row 2 White)."""
+    if rule not in _RULE_TABLES:
+        kb, kw = _kinds(rule)
+        t = np.zeros_like(kind_table(kb))
+        t[1] = kind_table(kb)[1]
+        t[2] = kind_table(kw)[2]
+        _RULE_TABLES[rule] = t
+    return _RULE_TABLES[rule]
+
+
+def default_weights() -> np.ndarray:
+    """The weights array: direction-class values then point-class bonuses."""
+    return np.concatenate([DIR_WEIGHTS, POINT_BONUS]).astype(np.int32)
+
+
+def new_board(n: int, rule: int, weights: np.ndarray | None = None) -> tuple:
+    """An empty n x n board under a rule, as the ``bd`` tuple of arrays."""
+    if not MIN_SIZE <= n <= MAX_SIZE:
+        raise ValueError(f"board size {n} out of range {MIN_SIZE}..{MAX_SIZE}")
+    w = n + 2 * PAD
+    m = w * w
+    cell = np.full(m, BORDER, dtype=np.int8)
+    for y in range(n):
+        cell[(y + PAD) * w + PAD : (y + PAD) * w + PAD + n] = EMPTY
+    code = np.zeros((4, m), dtype=np.int32)
+    dcls = np.zeros((3, 4, m), dtype=np.int8)
+    pcls = np.zeros((3, m), dtype=np.int8)
+    psc = np.zeros((3, m), dtype=np.int32)
+    near = np.zeros(m, dtype=np.int16)
+    st = np.zeros(NSLOTS, dtype=np.int64)
+    st[S_N], st[S_W], st[S_RULE] = n, w, rule
+    wts = default_weights() if weights is None else np.asarray(weights, dtype=np.int32)
+    bd = (cell, code, dcls, pcls, psc, near, st, rule_table(rule), wts, ZOBRIST[:, :m].copy())
+    init_board(bd)
+    return bd
+
+
+@njit(cache=True, nogil=True)
+def dirs(w: int) -> tuple[int, int, int, int]:
+    """The four line steps: horizontal, vertical, diagonal, anti-diagonal."""
+    return (1, w, w + 1, w - 1)
+
+
+@njit(cache=True, nogil=True)
+def _slot(k: int) -> int:
+    return k + 5 if k < 0 else k + 4
+
+
+@njit(cache=True, nogil=True)
+def _refresh_point(bd, q: int) -> None:
+    """Recompute the point class and score of empty point q for both colours."""
+    cell, code, dcls, pcls, psc, near, st, tab, wts, zob = bd
+    renju = st[S_RULE] == RENJU
+    for c in (1, 2):
+        c0 = dcls[c, 0, q]
+        c1 = dcls[c, 1, q]
+        c2 = dcls[c, 2, q]
+        c3 = dcls[c, 3, q]
+        pc = combine(c0, c1, c2, c3, renju and c == 1)
+        sc = wts[c0] + wts[c1] + wts[c2] + wts[c3] + wts[NCLASSES + pc]
+        if pc == P_FORBID:
+            sc = 0
+        st[S_TOTAL_B + c - 1] += sc - psc[c, q]
+        psc[c, q] = sc
+        pcls[c, q] = pc
+
+
+@njit(cache=True, nogil=True)
+def init_board(bd) -> None:
+    """Fill the line codes, classes and scores of a board from its cells (any stones on it)."""
+    cell, code, dcls, pcls, psc, near, st, tab, wts, zob = bd
+    w = st[S_W]
+    m = cell.shape[0]
+    ds = dirs(w)
+    st[S_TOTAL_B] = 0
+    st[S_TOTAL_W] = 0
+    st[S_HASH] = 0
+    st[S_STONES] = 0
+    for p in range(m):
+        psc[1, p] = 0
+        psc[2, p] = 0
+        pcls[1, p] = 0
+        pcls[2, p] = 0
+        near[p] = 0
+    for p in range(m):
+        if cell[p] == BLACK or cell[p] == WHITE:
+            st[S_HASH] ^= zob[cell[p], p]
+            st[S_STONES] += 1
+            for dy in range(-2, 3):
+                for dx in range(-2, 3):
+                    q = p + dy * w + dx
+                    if 0 <= q < m:
+                        near[q] += 1
+    for p in range(m):
+        if cell[p] == BORDER:
+            continue
+        for d in range(4):
+            v = 0
+            for k in range(-5, 6):
+                if k == 0:
+                    continue
+                q = p + k * ds[d]
+                c = cell[q] if 0 <= q < m else BORDER
+                v |= c << (2 * _slot(k))
+            code[d, p] = v
+            dcls[1, d, p] = tab[1, v]
+            dcls[2, d, p] = tab[2, v]
+        if cell[p] == EMPTY:
+            _refresh_point(bd, p)
+
+
+@njit(cache=True, nogil=True)
+def _update_lines(bd, p: int, delta: int) -> None:
+    """Add delta (a colour, or minus it) at p to the codes of its 40 line neighbours and refresh them."""
+    cell, code, dcls, pcls, psc, near, st, tab, wts, zob = bd
+    ds = dirs(st[S_W])
+    for d in range(4):
+        step = ds[d]
+        for k in range(-5, 6):
+            if k == 0:
+                continue
+            q = p + k * step
+            code[d, q] += delta << (2 * _slot(-k))
+            if cell[q] == EMPTY:
+                v = code[d, q]
+                dcls[1, d, q] = tab[1, v]
+                dcls[2, d, q] = tab[2, v]
+                _refresh_point(bd, q)
+
+
+@njit(cache=True, nogil=True)
+def place(bd, p: int, c: int) -> None:
+    """Put a stone of colour c on the empty point p."""
+    cell, code, dcls, pcls, psc, near, st, tab, wts, zob = bd
+    w = st[S_W]
+    cell[p] = c
+    st[S_HASH] ^= zob[c, p]
+    st[S_STONES] += 1
+    st[S_TOTAL_B] -= psc[1, p]
+    st[S_TOTAL_W] -= psc[2, p]
+    psc[1, p] = 0
+    psc[2, p] = 0
+    pcls[1, p] = 0
+    pcls[2, p] = 0
+    for dy in range(-2, 3):
+        for dx in range(-2, 3):
+            near[p + dy * w + dx] += 1
+    _update_lines(bd, p, c)
+
+
+@njit(cache=True, nogil=True)
+def remove(bd, p: int) -> None:
+    """Take the stone off p (any stone: undo, takeback)."""
+    cell, code, dcls, pcls, psc, near, st, tab, wts, zob = bd
+    w = st[S_W]
+    c = cell[p]
+    cell[p] = EMPTY
+    st[S_HASH] ^= zob[c, p]
+    st[S_STONES] -= 1
+    for dy in range(-2, 3):
+        for dx in range(-2, 3):
+            near[p + dy * w + dx] -= 1
+    _update_lines(bd, p, -c)
+    for d in range(4):
+        v = code[d, p]
+        dcls[1, d, p] = tab[1, v]
+        dcls[2, d, p] = tab[2, v]
+    _refresh_point(bd, p)
+
+
+@njit(cache=True, nogil=True)
+def _certain(bd, p: int) -> int:
+    """0: Black may play p under renju; 1: forbidden; 2: a double three to check."""
+    if bd[6][S_RULE] != RENJU or bd[0][p] != EMPTY:
+        return 0
+    pc = bd[3][1, p]
+    if pc == P_FORBID:
+        return 1
+    return 2 if pc == P_33 else 0
+
+
+@njit(cache=True, nogil=True)
+def _three_dirs(bd, p: int) -> np.ndarray:
+    out = np.zeros(4, dtype=np.bool_)
+    for d in range(4):
+        out[d] = bd[2][1, d, p] == C_THREE
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _forbidden_last(bd, p: int) -> bool:
+    """The deepest level of the real-three test: every three counts as real."""
+    return _certain(bd, p) == 1
+
+
+@njit(cache=True, nogil=True)
+def _forbidden_2(bd, p: int) -> bool:
+    k = _certain(bd, p)
+    if k != 2:
+        return k == 1
+    threes = _three_dirs(bd, p)
+    ds = dirs(bd[6][S_W])
+    place(bd, p, BLACK)
+    real = 0
+    for d in range(4):
+        if threes[d]:
+            for j in range(-4, 5):
+                e = p + j * ds[d]
+                if j != 0 and bd[0][e] == EMPTY and bd[2][1, d, e] == C_F4 and not _forbidden_last(bd, e):
+                    real += 1
+                    break
+    remove(bd, p)
+    return real >= 2
+
+
+@njit(cache=True, nogil=True)
+def _forbidden_1(bd, p: int) -> bool:
+    k = _certain(bd, p)
+    if k != 2:
+        return k == 1
+    threes = _three_dirs(bd, p)
+    ds = dirs(bd[6][S_W])
+    place(bd, p, BLACK)
+    real = 0
+    for d in range(4):
+        if threes[d]:
+            for j in range(-4, 5):
+                e = p + j * ds[d]
+                if j != 0 and bd[0][e] == EMPTY and bd[2][1, d, e] == C_F4 and not _forbidden_2(bd, e):
+                    real += 1
+                    break
+    remove(bd, p)
+    return real >= 2
+
+
+@njit(cache=True, nogil=True)
+def is_forbidden(bd, p: int) -> bool:
+    """Whether Black may not play the empty point p under renju: an overline or a double
+    four (unless it makes five), or a double three of *real* threes: threes one move
+    from a straight four whose completing point is not itself forbidden (followed three
+    levels deep; numba's cache cannot hold a recursive kernel, so the levels are written out)."""
+    k = _certain(bd, p)
+    if k != 2:
+        return k == 1
+    threes = _three_dirs(bd, p)
+    ds = dirs(bd[6][S_W])
+    place(bd, p, BLACK)
+    real = 0
+    for d in range(4):
+        if threes[d]:
+            for j in range(-4, 5):
+                e = p + j * ds[d]
+                if j != 0 and bd[0][e] == EMPTY and bd[2][1, d, e] == C_F4 and not _forbidden_1(bd, e):
+                    real += 1
+                    break
+    remove(bd, p)
+    return real >= 2
+
+
+@njit(cache=True, nogil=True)
+def is_win(bd, p: int, c: int) -> bool:
+    """Whether colour c playing the empty point p makes a winning five."""
+    return bd[3][c, p] == P_FIVE
+
+
+@njit(cache=True, nogil=True)
+def legal(bd, p: int, c: int) -> bool:
+    """Empty, on the board, and (Black under renju) not forbidden."""
+    if p < 0 or p >= bd[0].shape[0] or bd[0][p] != EMPTY:
+        return False
+    if c == BLACK and bd[6][S_RULE] == RENJU:
+        return not is_forbidden(bd, p)
+    return True
+
+
+def point(bd: tuple, x: int, y: int) -> int:
+    """The flat index of (x, y)."""
+    w = int(bd[6][S_W])
+    return (y + PAD) * w + x + PAD
+
+
+def xy(bd: tuple, p: int) -> tuple[int, int]:
+    """(x, y) of a flat index."""
+    w = int(bd[6][S_W])
+    return p % w - PAD, p // w - PAD
+
+
+def size(bd: tuple) -> int:
+    """The board size N."""
+    return int(bd[6][S_N])
+
+
+def copy_board(bd: tuple) -> tuple:
+    """A deep copy of the mutable arrays (the tables and keys are shared)."""
+    cell, code, dcls, pcls, psc, near, st, tab, wts, zob = bd
+    return (
+        cell.copy(),
+        code.copy(),
+        dcls.copy(),
+        pcls.copy(),
+        psc.copy(),
+        near.copy(),
+        st.copy(),
+        tab,
+        wts,
+        zob,
+    )

@@ -1,0 +1,217 @@
+"""The Gomoku search: forced moves first, PVS with iterative deepening, aspiration windows,
+a Zobrist transposition table in numpy arrays, killer/history ordering and late-move
+reductions; VCF/VCT at the root (and VCF as quiescence) for the strongest agent.
+
+The kernel :func:`pvs` is a numba negamax over the board ``bd`` (:mod:`gorilla.gomoku.rules`)
+and the state ``S`` (:func:`gorilla.gomoku.vcf.new_state`). Each node first looks at the
+threats: a five of its own wins, two fives of the opponent lose, one is blocked at once
+(without spending depth), an open four of its own wins when the opponent has no four.
+When the opponent has an open three (a point that makes an open or double four) only
+the defences are searched: the points where the opponent would make a four and the own
+fours. Scores are from the side to move: ``WIN - ply`` for a win found at ply.
+
+:func:`search` drives it from Python: iterative deepening with aspiration windows, a
+timer thread that sets the stop flag at the hard limit, and a soft limit between
+iterations.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from gorilla.gomoku import rules as R
+from gorilla.gomoku.patterns import P_F4
+from gorilla.gomoku.vcf import (  # noqa: F401 - re-exported for callers of the search
+    ASPIRATION,
+    CTL_ABORT,
+    CTL_LIMIT,
+    CTL_NODES,
+    CTL_QVCF,
+    CTL_SELDEPTH,
+    CTL_STOP,
+    INF,
+    MATE,
+    WIN,
+    evaluate,
+    five_points,
+    makes_four,
+    new_state,
+    playable,
+    pvs,
+    vcf,
+    vct,
+)
+
+
+@njit(cache=True, nogil=True)
+def one_ply(bd, c: int) -> int:
+    """The one-ply threat heuristic: win, block a five, else the best point by own + opponent
+    threat score (with a slight preference for attack)."""
+    o = 3 - c
+    fp = np.empty(4, dtype=np.int32)
+    if five_points(bd, c, fp) > 0:
+        return fp[0]
+    if five_points(bd, o, fp) > 0:
+        return fp[0]
+    n = bd[6][R.S_N]
+    w = bd[6][R.S_W]
+    best = -1
+    best_s = -1
+    for y in range(n):
+        base = (y + R.PAD) * w + R.PAD
+        for x in range(n):
+            p = base + x
+            if bd[0][p] != R.EMPTY or (bd[5][p] == 0 and bd[6][R.S_STONES] > 0):
+                continue
+            if not playable(bd, p, c):
+                continue
+            s = (bd[4][c, p] * 5) // 4 + bd[4][o, p]
+            if bd[3][c, p] == P_F4:
+                s += 1 << 24
+            if s > best_s:
+                best_s = s
+                best = p
+    if bd[6][R.S_STONES] == 0:
+        best = (n // 2 + R.PAD) * w + n // 2 + R.PAD
+    return best
+
+
+@dataclass
+class SearchResult:
+    """What a search found: the move, its score for the side to move, depth, nodes, time, PV."""
+
+    move: int
+    score: int = 0
+    depth: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+    pv: list[int] = field(default_factory=list)
+    source: str = "pvs"  # pvs, vcf, vct, forced
+
+    @property
+    def won(self) -> bool:
+        return self.score >= MATE
+
+    @property
+    def lost(self) -> bool:
+        return self.score <= -MATE
+
+
+def _timer(ctl: np.ndarray, seconds: float, done: threading.Event) -> threading.Thread:
+    def run() -> None:
+        if not done.wait(seconds):
+            ctl[CTL_STOP] = 1
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    return t
+
+
+def _reset(S: tuple, node_limit: int) -> None:
+    ctl = S[0]
+    ctl[CTL_NODES] = 0
+    ctl[CTL_STOP] = 0
+    ctl[CTL_ABORT] = 0
+    ctl[CTL_SELDEPTH] = 0
+    ctl[CTL_LIMIT] = node_limit
+
+
+def solve_vcf(bd: tuple, S: tuple, color: int, depth: int = 20, node_limit: int = 2_000_000) -> int:
+    """The first move of a VCF win for color, or -1 (none found within the limits)."""
+    _reset(S, node_limit)
+    return int(vcf(bd, S, color, depth))
+
+
+def solve_vct(
+    bd: tuple, S: tuple, color: int, depth: int = 6, vcf_depth: int = 12, node_limit: int = 2_000_000
+) -> int:
+    """The first move of a VCT win for color (threes and fours), or -1."""
+    _reset(S, node_limit)
+    return int(vct(bd, S, color, depth, vcf_depth))
+
+
+def search(
+    bd: tuple,
+    S: tuple,
+    color: int,
+    seconds: float = 1.0,
+    max_depth: int = 64,
+    node_limit: int = 1 << 62,
+    threats: bool = False,
+) -> SearchResult:
+    """Iterative-deepening PVS for color within seconds (hard limit; a new iteration starts
+    only within the first half). threats: VCF/VCT at the root and VCF as quiescence."""
+    t0 = time.perf_counter()
+    ctl = S[0]
+    done = threading.Event()
+    _timer(ctl, seconds, done)
+    try:
+        fp = np.empty(4, dtype=np.int32)
+        if five_points(bd, color, fp) > 0:
+            return SearchResult(int(fp[0]), WIN, 0, 0, time.perf_counter() - t0, [int(fp[0])], "forced")
+        if threats:
+            for solver, name in (
+                (lambda: vcf(bd, S, color, 20), "vcf"),
+                (lambda: vct(bd, S, color, 5, 12), "vct"),
+            ):
+                _reset(S, node_limit)
+                ctl[CTL_LIMIT] = min(node_limit, 400_000)
+                mv = int(solver())
+                if mv >= 0:
+                    el = time.perf_counter() - t0
+                    return SearchResult(mv, MATE, 0, int(ctl[CTL_NODES]), el, [mv], name)
+        _reset(S, node_limit)
+        ctl[CTL_QVCF] = 1 if threats else 0
+        S[6][:] = -1
+        S[7][:] //= 8
+        best = SearchResult(-1, 0, 0, 0, 0.0, [], "pvs")
+        prev = 0
+        total = 0
+        for depth in range(1, max_depth + 1):
+            if depth >= 3 and abs(prev) < MATE:
+                lo, hi = prev - ASPIRATION, prev + ASPIRATION
+            else:
+                lo, hi = -INF, INF
+            v = int(pvs(bd, S, color, depth, lo, hi, 0))
+            if ctl[CTL_ABORT] == 0 and (v <= lo or v >= hi):
+                v = int(pvs(bd, S, color, depth, -INF, INF, 0))
+            if ctl[CTL_ABORT] != 0:
+                break
+            pvl = int(S[11][0])
+            pv = [int(m) for m in S[10][0, :pvl]]
+            if pv:
+                best = SearchResult(pv[0], v, depth, 0, 0.0, pv, "pvs")
+            else:
+                best.score, best.depth = v, depth
+            prev = v
+            if abs(v) >= MATE:
+                break
+            if time.perf_counter() - t0 > seconds * 0.4:
+                break
+        total = int(ctl[CTL_NODES])
+        if best.move < 0:
+            best.move = int(one_ply(bd, color))
+        best.nodes = total
+        best.seconds = time.perf_counter() - t0
+        return best
+    finally:
+        done.set()
+        ctl[CTL_STOP] = 0
+
+
+def time_budget(
+    timeout_turn_ms: int | None, time_left_ms: int | None, stones: int, points: int, margin_ms: int = 80
+) -> float:
+    """Seconds to think on a move from the Gomocup limits (None: not given; 0 turn = play fast)."""
+    budget = 5.0
+    if timeout_turn_ms is not None:
+        budget = max(0.01, (timeout_turn_ms - margin_ms) / 1000) if timeout_turn_ms > 0 else 0.05
+    if time_left_ms is not None and time_left_ms > 0:
+        moves_left = max(8, (points - stones) // 4)
+        budget = min(budget, max(0.01, (time_left_ms - margin_ms) / 1000 / moves_left))
+    return budget

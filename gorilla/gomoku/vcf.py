@@ -1,0 +1,539 @@
+"""Threat-space solvers: VCF (victory by continuous fours) and depth-limited VCT (threes and fours).
+
+Both are numba kernels over a board ``bd`` (:mod:`gorilla.gomoku.rules`) and a search
+state ``S`` (:func:`new_state`): control counters, and each solver's own
+transposition table of failed positions (Zobrist key -> the depth at which it failed).
+The attacker moves; the defender's answers are forced (the one point that stops a
+five) or, after a three, the points that stop the open four (the four-making points
+of the attacker, and the defender's own fours). A solver returns the attacker's first
+winning move, or -1.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gorilla.gomoku import rules as R
+from gorilla.gomoku.patterns import P_33, P_43, P_F4, P_FIVE, P_FORBID, P_FOUR, P_THREE
+
+# control slots
+CTL_NODES, CTL_STOP, CTL_LIMIT, CTL_ABORT, CTL_QVCF, CTL_SELDEPTH = range(6)
+NCTL = 8
+MAXPLY = 128
+MAXMOVES = 640
+SIDE_KEY = np.int64(0x5D5_1DE_C0FFEE)
+VCT_WIDTH = 14  # attacking moves tried at a VCT node
+
+
+def new_state(tt_bits: int = 20, vtt_bits: int = 18) -> tuple:
+    """Search state: (ctl, tt_key, tt_val, tt_dep, tt_flag, tt_move, killers, hist, moves, mscore,
+    pv, pvlen, vcf_key, vcf_dep, vct_key, vct_dep)."""
+    t = 1 << tt_bits
+    v = 1 << vtt_bits
+    return (
+        np.zeros(NCTL, dtype=np.int64),
+        np.zeros(t, dtype=np.int64),
+        np.zeros(t, dtype=np.int32),
+        np.full(t, -1, dtype=np.int8),
+        np.zeros(t, dtype=np.int8),
+        np.full(t, -1, dtype=np.int32),
+        np.full((MAXPLY, 2), -1, dtype=np.int32),
+        np.zeros((3, R.MAX_CELLS), dtype=np.int32),
+        np.zeros((MAXPLY, MAXMOVES), dtype=np.int32),
+        np.zeros((MAXPLY, MAXMOVES), dtype=np.int32),
+        np.full((MAXPLY, MAXPLY), -1, dtype=np.int32),
+        np.zeros(MAXPLY, dtype=np.int32),
+        np.zeros(v, dtype=np.int64),
+        np.full(v, -1, dtype=np.int8),
+        np.zeros(v, dtype=np.int64),
+        np.full(v, -1, dtype=np.int8),
+    )
+
+
+@njit(cache=True, nogil=True)
+def makes_four(pc: int) -> bool:
+    """Whether a point class makes at least a four (a move the opponent must answer)."""
+    return pc == P_FOUR or pc == P_43 or pc == P_F4 or pc == P_FIVE
+
+
+@njit(cache=True, nogil=True)
+def makes_three(pc: int) -> bool:
+    """Whether a point class makes an open three (and no four)."""
+    return pc == P_THREE or pc == P_33
+
+
+@njit(cache=True, nogil=True)
+def playable(bd, p: int, c: int) -> bool:
+    """Empty and, for Black under renju, not forbidden."""
+    if bd[0][p] != R.EMPTY:
+        return False
+    if c == R.BLACK and bd[6][R.S_RULE] == R.RENJU:
+        pc = bd[3][1, p]
+        if pc == P_FORBID:
+            return False
+        if pc == P_33:
+            return not R.is_forbidden(bd, p)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def key_of(bd, c: int) -> np.int64:
+    k = bd[6][R.S_HASH]
+    if c == R.WHITE:
+        k ^= SIDE_KEY
+    return k
+
+
+@njit(cache=True, nogil=True)
+def five_points(bd, c: int, out: np.ndarray) -> int:
+    """The points where colour c would make five, into out[:n] (at most out's length)."""
+    n = bd[6][R.S_N]
+    w = bd[6][R.S_W]
+    pcls = bd[3]
+    k = 0
+    for y in range(n):
+        base = (y + R.PAD) * w + R.PAD
+        for x in range(n):
+            p = base + x
+            if pcls[c, p] == P_FIVE and bd[0][p] == R.EMPTY:
+                if k < out.shape[0]:
+                    out[k] = p
+                k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def _tick(S) -> bool:
+    """Count a node; True when the search must stop (stop flag or node limit)."""
+    ctl = S[0]
+    ctl[CTL_NODES] += 1
+    if ctl[CTL_ABORT] != 0:
+        return True
+    if (ctl[CTL_NODES] & 255) == 0 and (ctl[CTL_STOP] != 0 or ctl[CTL_NODES] >= ctl[CTL_LIMIT]):
+        ctl[CTL_ABORT] = 1
+        return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _sorted_points(bd, c: int, want: int, out: np.ndarray) -> int:
+    """Points (playable for c) that make a four (want 0) or a four or an open three (want 1),
+    sorted by c's point score, best first."""
+    n = bd[6][R.S_N]
+    w = bd[6][R.S_W]
+    pcls = bd[3]
+    psc = bd[4]
+    k = 0
+    for y in range(n):
+        base = (y + R.PAD) * w + R.PAD
+        for x in range(n):
+            p = base + x
+            if bd[0][p] != R.EMPTY:
+                continue
+            pc = pcls[c, p]
+            wanted = makes_four(pc) or (want == 1 and makes_three(pc))
+            if wanted and playable(bd, p, c) and k < out.shape[0]:
+                # insertion by score
+                s = psc[c, p]
+                j = k
+                while j > 0 and psc[c, out[j - 1]] < s:
+                    out[j] = out[j - 1]
+                    j -= 1
+                out[j] = p
+                k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def _defences(bd, a: int, out: np.ndarray) -> int:
+    """After the attacker's three: the points that stop its open four (where it would make a
+    four) and the defender's own fours."""
+    n = bd[6][R.S_N]
+    w = bd[6][R.S_W]
+    d = 3 - a
+    k = 0
+    for y in range(n):
+        base = (y + R.PAD) * w + R.PAD
+        for x in range(n):
+            p = base + x
+            if bd[0][p] != R.EMPTY:
+                continue
+            stops = makes_four(bd[3][a, p]) or makes_four(bd[3][d, p])
+            if stops and playable(bd, p, d) and k < out.shape[0]:
+                out[k] = p
+                k += 1
+    return k
+
+
+WIN = 1_000_000
+MATE = WIN - 1000  # scores beyond this are wins or losses
+INF = 2 * WIN
+EXACT, LOWER, UPPER = 0, 1, 2
+WIDTH = 20  # moves searched at an inner node (the best by the ordering)
+ROOT_WIDTH = 40
+QVCF_DEPTH = 6
+ASPIRATION = 200
+
+
+@njit(cache=True, nogil=True)
+def evaluate(bd, c: int) -> int:
+    """The static evaluation for colour c to move: its threat scores minus the opponent's."""
+    st = bd[6]
+    own = st[R.S_TOTAL_B + c - 1]
+    opp = st[R.S_TOTAL_B + 2 - c]
+    v = (own * 5) // 4 - opp
+    if v > MATE // 2:
+        v = MATE // 2
+    if v < -MATE // 2:
+        v = -MATE // 2
+    return v
+
+
+@njit(cache=True, nogil=True)
+def _scan(bd, c: int, info: np.ndarray) -> None:
+    """info: [own open-four point, opponent four-making points, opponent open-four points]."""
+    n = bd[6][R.S_N]
+    w = bd[6][R.S_W]
+    pcls = bd[3]
+    o = 3 - c
+    info[0] = -1
+    info[1] = 0
+    info[2] = 0
+    for y in range(n):
+        base = (y + R.PAD) * w + R.PAD
+        for x in range(n):
+            p = base + x
+            if bd[0][p] != R.EMPTY:
+                continue
+            if pcls[c, p] == P_F4 and info[0] < 0 and playable(bd, p, c):
+                info[0] = p
+            po = pcls[o, p]
+            if po != P_FORBID and makes_four(po):
+                info[1] += 1
+                if po == P_F4:
+                    info[2] += 1
+
+
+@njit(cache=True, nogil=True)
+def _gen(bd, S, c: int, ply: int, defend: bool, tt_move: int) -> int:
+    """The moves of a node into S's move buffer at ply, best first; returns how many."""
+    n = bd[6][R.S_N]
+    w = bd[6][R.S_W]
+    cell, pcls, psc, near = bd[0], bd[3], bd[4], bd[5]
+    killers, hist, moves, mscore = S[6], S[7], S[8], S[9]
+    o = 3 - c
+    k = 0
+    for y in range(n):
+        base = (y + R.PAD) * w + R.PAD
+        for x in range(n):
+            p = base + x
+            if cell[p] != R.EMPTY or near[p] == 0:
+                continue
+            if defend:
+                po = pcls[o, p]
+                if not ((po != P_FORBID and makes_four(po)) or makes_four(pcls[c, p])):
+                    continue
+            if not playable(bd, p, c):
+                continue
+            s = psc[c, p] + psc[o, p] + hist[c, p] // 16
+            if p == tt_move:
+                s += 1 << 28
+            elif p == killers[ply, 0] or p == killers[ply, 1]:
+                s += 1 << 20
+            if k < MAXMOVES:
+                j = k
+                while j > 0 and mscore[ply, j - 1] < s:
+                    moves[ply, j] = moves[ply, j - 1]
+                    mscore[ply, j] = mscore[ply, j - 1]
+                    j -= 1
+                moves[ply, j] = p
+                mscore[ply, j] = s
+                k += 1
+    if k == 0 and bd[6][R.S_STONES] == 0:
+        moves[ply, 0] = (n // 2 + R.PAD) * w + n // 2 + R.PAD
+        k = 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def _set_pv(S, ply: int, move: int) -> None:
+    pv, pvlen = S[10], S[11]
+    pv[ply, ply] = move
+    end = pvlen[ply + 1] if ply + 1 < MAXPLY else ply + 1
+    if end < ply + 1:
+        end = ply + 1
+    for i in range(ply + 1, end):
+        pv[ply, i] = pv[ply + 1, i]
+    pvlen[ply] = end
+
+
+M_PVS, M_VCF, M_VCT = range(3)
+
+
+@njit(cache=True, nogil=True)
+def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int) -> int:
+    """The one recursive kernel: a VCF node (mode M_VCF: c attacks), a VCT node (M_VCT: c
+    attacks, alpha is the depth of its VCFs) or a PVS node (M_PVS). numba's cache cannot hold a
+    recursive kernel that calls another recursive kernel, so the three share one function; and
+    every call passes int64 values, never literals, so that there is one specialisation."""
+    if mode == M_VCF:
+        a = c
+        if _tick(S):
+            return -1
+        d = 3 - a
+        fp = np.empty(4, dtype=np.int32)
+        if five_points(bd, a, fp) > 0:
+            return fp[0]
+        nd = five_points(bd, d, fp)
+        if nd >= 2:
+            return -1
+        if depth <= 0:
+            return -1
+        key = key_of(bd, a)
+        vkey, vdep = S[12], S[13]
+        slot = key & (vkey.shape[0] - 1)
+        if vkey[slot] == key and vdep[slot] >= depth:
+            return -1
+        cand = np.empty(MAXMOVES // 2, dtype=np.int32)
+        if nd == 1:
+            if not makes_four(bd[3][a, fp[0]]) or not playable(bd, fp[0], a):
+                return -1
+            cand[0] = fp[0]
+            m = 1
+        else:
+            m = _sorted_points(bd, a, 0, cand)
+        result = -1
+        for i in range(m):
+            p = cand[i]
+            R.place(bd, p, a)
+            na = five_points(bd, a, fp)
+            if na >= 2:
+                ok = True
+            elif na == 1:
+                q = fp[0]
+                if d == R.BLACK and bd[6][R.S_RULE] == R.RENJU and not playable(bd, q, d):
+                    ok = True  # the only defence is forbidden
+                else:
+                    R.place(bd, q, d)
+                    ok = (
+                        _solve(bd, S, np.int64(M_VCF), a, depth - 1, np.int64(0), np.int64(0), np.int64(0))
+                        >= 0
+                    )
+                    R.remove(bd, q)
+            else:
+                ok = False
+            R.remove(bd, p)
+            if ok:
+                result = p
+                break
+            if S[0][CTL_ABORT] != 0:
+                return -1
+        if result < 0 and S[0][CTL_ABORT] == 0:
+            vkey[slot] = key
+            vdep[slot] = depth
+        return result
+
+    if mode == M_VCT:
+        a = c
+        vcf_depth = alpha
+        if _tick(S):
+            return -1
+        d = 3 - a
+        fp = np.empty(4, dtype=np.int32)
+        if five_points(bd, a, fp) > 0:
+            return fp[0]
+        nd = five_points(bd, d, fp)
+        if nd >= 2:
+            return -1
+        if nd == 0:
+            v = _solve(bd, S, np.int64(M_VCF), a, vcf_depth, np.int64(0), np.int64(0), np.int64(0))
+            if v >= 0:
+                return v
+        if depth <= 0:
+            return -1
+        key = key_of(bd, a)
+        tkey, tdep = S[14], S[15]
+        slot = key & (tkey.shape[0] - 1)
+        if tkey[slot] == key and tdep[slot] >= depth:
+            return -1
+        cand = np.empty(MAXMOVES // 2, dtype=np.int32)
+        if nd == 1:
+            if not playable(bd, fp[0], a):
+                return -1
+            pc = bd[3][a, fp[0]]
+            if not (makes_four(pc) or makes_three(pc)):
+                return -1
+            cand[0] = fp[0]
+            m = 1
+        else:
+            m = min(_sorted_points(bd, a, 1, cand), VCT_WIDTH)
+        defs = np.empty(MAXMOVES // 2, dtype=np.int32)
+        result = -1
+        for i in range(m):
+            p = cand[i]
+            R.place(bd, p, a)
+            na = five_points(bd, a, fp)
+            if na >= 2:
+                ok = True
+            elif na == 1:
+                q = fp[0]
+                if d == R.BLACK and bd[6][R.S_RULE] == R.RENJU and not playable(bd, q, d):
+                    ok = True
+                else:
+                    R.place(bd, q, d)
+                    ok = (
+                        _solve(bd, S, np.int64(M_VCT), a, depth - 1, vcf_depth, np.int64(0), np.int64(0)) >= 0
+                    )
+                    R.remove(bd, q)
+            elif _solve(bd, S, np.int64(M_VCF), d, vcf_depth, np.int64(0), np.int64(0), np.int64(0)) >= 0:
+                ok = False  # the defender wins first with fours
+            else:
+                k = _defences(bd, a, defs)
+                ok = k > 0
+                for j in range(k):
+                    q = defs[j]
+                    R.place(bd, q, d)
+                    r = _solve(bd, S, np.int64(M_VCT), a, depth - 1, vcf_depth, np.int64(0), np.int64(0))
+                    R.remove(bd, q)
+                    if r < 0:
+                        ok = False
+                        break
+            R.remove(bd, p)
+            if S[0][CTL_ABORT] != 0:
+                return -1
+            if ok:
+                result = p
+                break
+        if result < 0 and S[0][CTL_ABORT] == 0:
+            tkey[slot] = key
+            tdep[slot] = depth
+        return result
+    ctl = S[0]
+    pvlen = S[11]
+    pvlen[ply] = ply
+    if _tick(S):
+        return 0
+    if ply > ctl[CTL_SELDEPTH]:
+        ctl[CTL_SELDEPTH] = ply
+    o = 3 - c
+    fp = np.empty(4, dtype=np.int32)
+    if five_points(bd, c, fp) > 0:
+        pvlen[ply + 1] = ply + 1
+        _set_pv(S, ply, fp[0])
+        return WIN - ply
+    nf = five_points(bd, o, fp)
+    if nf >= 2:
+        return -(WIN - ply - 1)
+    forced = nf == 1
+    if forced and not playable(bd, fp[0], c):
+        return -(WIN - ply - 1)
+    if bd[6][R.S_STONES] >= bd[6][R.S_N] * bd[6][R.S_N]:
+        return 0
+    info = np.empty(3, dtype=np.int64)
+    _scan(bd, c, info)
+    if not forced and info[0] >= 0 and info[1] == 0:
+        pvlen[ply + 1] = ply + 1
+        _set_pv(S, ply, info[0])
+        return WIN - ply - 2
+    if ply >= MAXPLY - 4:
+        return evaluate(bd, c)
+    if depth <= 0 and not forced:
+        if ctl[CTL_QVCF] != 0 and info[2] == 0:
+            v = _solve(bd, S, np.int64(M_VCF), c, np.int64(QVCF_DEPTH), np.int64(0), np.int64(0), np.int64(0))
+            if v >= 0:
+                pvlen[ply + 1] = ply + 1
+                _set_pv(S, ply, v)
+                return WIN - ply - 4
+        return evaluate(bd, c)
+    # transposition table
+    key = key_of(bd, c)
+    tt_key, tt_val, tt_dep, tt_flag, tt_move = S[1], S[2], S[3], S[4], S[5]
+    slot = key & (tt_key.shape[0] - 1)
+    hit_move = -1
+    if tt_key[slot] == key:
+        hit_move = tt_move[slot]
+        v = tt_val[slot]
+        if ply > 0 and tt_dep[slot] >= depth and -MATE < v < MATE:
+            f = tt_flag[slot]
+            if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
+                if hit_move >= 0:
+                    pvlen[ply + 1] = ply + 1
+                    _set_pv(S, ply, hit_move)
+                return v
+    moves = S[8]
+    if forced:
+        moves[ply, 0] = fp[0]
+        nm = 1
+    else:
+        nm = _gen(bd, S, c, ply, info[2] > 0, hit_move)
+        width = ROOT_WIDTH if ply == 0 else WIDTH
+        if nm > width:
+            nm = width
+    if nm == 0:
+        return evaluate(bd, c) if info[2] == 0 else -(WIN - ply - 3)
+    killers, hist = S[6], S[7]
+    pcls = bd[3]
+    a0 = alpha
+    best = -INF
+    best_move = moves[ply, 0]
+    for i in range(nm):
+        p = moves[ply, i]
+        quiet = pcls[c, p] < P_FOUR and pcls[o, p] < P_FOUR
+        new_depth = depth if forced else depth - 1
+        R.place(bd, p, c)
+        if i == 0:
+            v = -_solve(bd, S, np.int64(M_PVS), o, new_depth, -beta, -alpha, ply + 1)
+        else:
+            r = 0
+            if depth >= 3 and i >= 4 and quiet and info[2] == 0:
+                r = 1 if i < 10 else 2
+            v = -_solve(bd, S, np.int64(M_PVS), o, new_depth - r, -alpha - 1, -alpha, ply + 1)
+            if v > alpha and (r > 0 or v < beta):
+                v = -_solve(bd, S, np.int64(M_PVS), o, new_depth, -beta, -alpha, ply + 1)
+        R.remove(bd, p)
+        if ctl[CTL_ABORT] != 0:
+            return 0
+        if v > best:
+            best = v
+            best_move = p
+            if v > alpha:
+                alpha = v
+                _set_pv(S, ply, p)
+                if alpha >= beta:
+                    if quiet and killers[ply, 0] != p:
+                        killers[ply, 1] = killers[ply, 0]
+                        killers[ply, 0] = p
+                    hist[c, p] += depth * depth
+                    break
+    flag = EXACT
+    if best <= a0:
+        flag = UPPER
+    elif best >= beta:
+        flag = LOWER
+    if tt_key[slot] != key or tt_dep[slot] <= depth:
+        tt_key[slot] = key
+        tt_val[slot] = best
+        tt_dep[slot] = min(depth, 127)
+        tt_flag[slot] = flag
+        tt_move[slot] = best_move
+    return best
+
+
+@njit(cache=True, nogil=True)
+def vcf(bd, S, a: int, depth: int) -> int:
+    """A winning first move for attacker a by continuous fours within depth of its moves, or -1."""
+    return _solve(bd, S, np.int64(M_VCF), a, depth, np.int64(0), np.int64(0), np.int64(0))
+
+
+@njit(cache=True, nogil=True)
+def vct(bd, S, a: int, depth: int, vcf_depth: int) -> int:
+    """A winning first move for attacker a by threes and fours within depth of its moves
+    (each position first tries a VCF of vcf_depth), or -1."""
+    return _solve(bd, S, np.int64(M_VCT), a, depth, vcf_depth, np.int64(0), np.int64(0))
+
+
+@njit(cache=True, nogil=True)
+def pvs(bd, S, c: int, depth: int, alpha: int, beta: int, ply: int) -> int:
+    """Negamax with principal variation search; the score for c to move (see search.py)."""
+    return _solve(bd, S, np.int64(M_PVS), c, depth, alpha, beta, ply)

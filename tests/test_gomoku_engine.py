@@ -1,0 +1,178 @@
+"""The Gomoku engine: VCF and VCT wins found and played out, lost positions recognised,
+fours blocked, renju's forbidden points never played, and the agents' ladder basics."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gorilla.gomoku import rules as R
+from gorilla.gomoku import search as S
+from gorilla.gomoku.agents import AGENTS, make_agent
+from gorilla.gomoku.game import GomokuGame
+from gorilla.gomoku.vcf import five_points, new_state
+
+FAR_WHITE = [(0, 14), (14, 14), (14, 0), (0, 0), (2, 13), (13, 2), (1, 12), (12, 1)]
+
+
+def position(black, white=(), rule="freestyle", size=15) -> GomokuGame:
+    rows = [["."] * size for _ in range(size)]
+    for x, y in black:
+        rows[y][x] = "X"
+    for x, y in white:
+        rows[y][x] = "O"
+    return GomokuGame.from_diagram("\n".join("".join(r) for r in rows), rule)
+
+
+def vcf_position(rule="freestyle") -> GomokuGame:
+    """Black to move wins by fours: (8, 6) makes a four (White must take (9, 6)), then (8, 5)
+    makes two fours (and (7, 7) makes a four and an open four on the diagonal)."""
+    black = [(5, 5), (6, 5), (7, 5), (5, 6), (6, 6), (7, 6), (8, 7), (8, 8)]
+    white = [(4, 5), (4, 6), (8, 9)] + FAR_WHITE[:5]
+    return position(black, white, rule)
+
+
+def play_out_vcf(game: GomokuGame, attacker: int, state) -> int:
+    """Play the solver's fours and the forced blocks until the game ends; returns the number
+    of attacking moves. Fails if a defence is ever not forced."""
+    fp = np.empty(4, dtype=np.int32)
+    for k in range(1, 30):
+        mv = S.solve_vcf(game.bd, state, attacker)
+        assert mv >= 0
+        assert S.makes_four(game.bd[3][attacker, mv])  # every attacking move is a four
+        if game.play(mv, attacker):
+            return k
+        n = five_points(game.bd, attacker, fp)
+        assert n >= 1, "a VCF move must threaten five"
+        game.play(int(fp[0]), 3 - attacker)
+    raise AssertionError("VCF never ended")
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "standard", "renju", "caro"])
+def test_vcf_found_and_played_out(rule):
+    g = vcf_position(rule)
+    st = new_state(12)
+    k = play_out_vcf(g, R.BLACK, st)
+    assert g.result.winner == R.BLACK and k >= 2
+
+
+def test_vcf_absent_for_the_defender_and_when_blocked():
+    g = vcf_position()
+    st = new_state(12)
+    assert S.solve_vcf(g.bd, st, R.WHITE) == -1
+    # a lone closed three: one four, blocked, and nothing follows
+    g2 = position([(5, 5), (6, 5), (7, 5), (9, 9)], [(4, 5), (0, 0), (14, 14)])
+    assert S.solve_vcf(g2.bd, st, R.BLACK) == -1
+    # a second closed three crossing it makes (9, 5) a double four
+    g3 = position(
+        [(5, 5), (6, 5), (7, 5), (9, 6), (9, 7), (9, 8)], [(4, 5), (9, 9), (0, 0), (14, 14), (0, 14)]
+    )
+    assert S.solve_vcf(g3.bd, st, R.BLACK) >= 0
+
+
+def vct_position() -> GomokuGame:
+    """Black to move: (8, 7) makes two open threes (no four anywhere): a VCT, not a VCF."""
+    black = [(6, 7), (7, 7), (8, 5), (8, 6)]
+    return position(black, FAR_WHITE[:4])
+
+
+def test_vct_found_where_no_vcf_exists():
+    g = vct_position()
+    st = new_state(14)
+    assert S.solve_vcf(g.bd, st, R.BLACK) == -1
+    mv = S.solve_vct(g.bd, st, R.BLACK)
+    assert mv >= 0
+    g.play(mv)
+    # independent check: White to move is lost (PVS sees Black's open four coming)
+    res = S.search(R.copy_board(g.bd), new_state(16), R.WHITE, seconds=5.0, max_depth=5)
+    assert res.lost
+
+
+def test_search_with_threats_plays_the_vct_win():
+    g = vct_position()
+    res = make_agent("pvs+vct").select(g, 2.0)
+    assert res.source in ("vct", "vcf") and res.won
+    g.play(res.move)
+    assert S.search(R.copy_board(g.bd), new_state(16), R.WHITE, seconds=5.0, max_depth=5).lost
+
+
+def test_lost_positions_are_recognised():
+    # White to move against an open four: lost at once
+    g = position([(5, 7), (6, 7), (7, 7), (8, 7)], FAR_WHITE[:3])
+    assert g.to_move == R.WHITE
+    assert S.search(R.copy_board(g.bd), new_state(14), R.WHITE, seconds=2.0).lost
+    # White to move against two open threes (White has no four): lost a few plies on
+    g = position([(6, 7), (7, 7), (8, 7), (10, 4), (10, 5), (10, 6)], FAR_WHITE[:6])
+    res = S.search(R.copy_board(g.bd), new_state(16), R.WHITE, seconds=5.0, max_depth=6)
+    assert res.lost
+    # ... but not when White has a four of its own to start a counterattack that wins
+    g = position(
+        [(6, 7), (7, 7), (8, 7), (10, 4), (10, 5), (10, 6), (1, 1)],
+        [(2, 2), (3, 2), (4, 2), (5, 2)] + FAR_WHITE[:3],
+    )
+    res = S.search(R.copy_board(g.bd), new_state(16), R.WHITE, seconds=2.0)
+    assert res.won and g.xy(res.move) in ((1, 2), (6, 2))
+
+
+@pytest.mark.parametrize("agent", ["threat1", "pvs", "pvs+vct"])
+def test_blocks_a_four(agent):
+    # White threatens five at (9, 7) (closed four); Black has nothing better
+    g = position([(4, 7), (2, 2), (12, 12), (3, 11)], [(5, 7), (6, 7), (7, 7), (8, 7)])
+    assert g.to_move == R.BLACK
+    res = make_agent(agent).select(g, 0.5)
+    assert g.xy(res.move) == (9, 7)
+
+
+@pytest.mark.parametrize("agent", ["threat1", "pvs", "pvs+vct"])
+def test_wins_rather_than_blocks(agent):
+    g = position([(4, 3), (5, 3), (6, 3), (7, 3), (0, 0)], [(5, 7), (6, 7), (7, 7), (8, 7), (4, 7)])
+    res = make_agent(agent).select(g, 0.5)
+    assert g.xy(res.move) in ((3, 3), (8, 3))
+
+
+@pytest.mark.parametrize("agent", ["pvs", "pvs+vct"])
+def test_blocks_an_open_three(agent):
+    g = position([(6, 7), (7, 7), (8, 7)], [(1, 1), (13, 13)])
+    assert g.to_move == R.WHITE
+    res = make_agent(agent).select(g, 1.0)
+    assert g.xy(res.move) in ((5, 7), (9, 7), (4, 7), (10, 7))
+
+
+@pytest.mark.parametrize("agent", ["threat1", "pvs", "pvs+vct"])
+def test_renju_black_never_plays_a_forbidden_point(agent):
+    # (7, 7) makes a real double three: the best point by threat, but forbidden for Black
+    g = position([(5, 7), (6, 7), (7, 5), (7, 6)], [(0, 0), (14, 14), (0, 14), (14, 0)], "renju")
+    assert R.is_forbidden(g.bd, g.point(7, 7))
+    res = make_agent(agent).select(g, 0.5)
+    assert res.move != g.point(7, 7) and R.legal(g.bd, res.move, R.BLACK)
+    free = position([(5, 7), (6, 7), (7, 7 - 2), (7, 6)], [(0, 0), (14, 14), (0, 14), (14, 0)])
+    assert free.xy(make_agent(agent).select(free, 0.5).move) == (7, 7)
+
+
+def test_renju_games_between_agents_stay_legal():
+    for black, white in (("pvs", "threat1"), ("threat1", "random")):
+        g = GomokuGame(15, "renju")
+        agents = {R.BLACK: make_agent(black, seed=3), R.WHITE: make_agent(white, seed=4)}
+        while not g.over and len(g.moves) < 40:
+            mv = agents[g.to_move].select(g, 0.05).move
+            assert g.is_legal(mv)
+            g.play(mv)  # raises on a forbidden point
+
+
+def test_agents_and_time_budget():
+    assert set(AGENTS) == {"random", "threat1", "pvs", "pvs+vct"}
+    with pytest.raises(ValueError, match="unknown gomoku agent"):
+        make_agent("alphazero")
+    g = GomokuGame(15)
+    for name in AGENTS:
+        assert make_agent(name, seed=1).select(g, 0.05).move == g.point(7, 7)
+    assert S.time_budget(5000, None, 0, 225) == pytest.approx(4.92)
+    assert S.time_budget(5000, 10_000, 0, 225) < 1.0
+    assert S.time_budget(0, None, 0, 225) <= 0.05
+    assert S.time_budget(None, None, 0, 225) > 0
+
+
+def test_search_respects_its_time():
+    g = position([(7, 7), (8, 8)], [(7, 8)])
+    res = make_agent("pvs").select(g, 0.3)
+    assert res.seconds < 1.0 and res.depth >= 2 and res.nodes > 0 and g.is_legal(res.move)
