@@ -94,6 +94,7 @@ Other commands (each has its own --help):
   gorilla little-go-agent          one move of a Little-Go tournament (input.txt -> output.txt)
   gorilla selfplay SPEC [-n N ...] self-play games of one player as SGFs (--cluster: on Ray)
   gorilla tune SPEC --param ...    tune an AI's numeric settings by SPSA self-play matches
+  gorilla pbrain                   a Gomoku engine speaking the Gomocup (pbrain) protocol on stdin/stdout
 
 The first start after an install or update compiles the engine (about a minute on
 two cores): the window opens at once and shows the progress; gtp and match compile
