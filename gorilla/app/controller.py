@@ -156,6 +156,7 @@ class Controller:
         return True
 
     def is_human(self, color: int) -> bool:
+        """Whether a human plays color."""
         return self.agents[color] is None
 
     @property

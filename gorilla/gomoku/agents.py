@@ -21,6 +21,7 @@ class GomokuAgent:
     name = "agent"
 
     def select(self, game: GomokuGame, seconds: float = 1.0) -> S.SearchResult:
+        """The move for the side to move in game, within about seconds, with its score."""
         raise NotImplementedError
 
     def new_game(self) -> None:
@@ -36,6 +37,7 @@ class RandomAgent(GomokuAgent):
         self.rng = random.Random(seed)
 
     def select(self, game: GomokuGame, seconds: float = 1.0) -> S.SearchResult:
+        """The move for the side to move in game, within about seconds, with its score."""
         bd = game.bd
         c = game.to_move
         if not game.moves:
@@ -52,6 +54,7 @@ class ThreatAgent(GomokuAgent):
     name = "threat1"
 
     def select(self, game: GomokuGame, seconds: float = 1.0) -> S.SearchResult:
+        """The move for the side to move in game, within about seconds, with its score."""
         return S.SearchResult(int(S.one_ply(game.bd, game.to_move)), source="threat1")
 
 
@@ -65,10 +68,12 @@ class PVSAgent(GomokuAgent):
         self.max_depth = max_depth
 
     def select(self, game: GomokuGame, seconds: float = 1.0) -> S.SearchResult:
+        """The move for the side to move in game, within about seconds, with its score."""
         bd = R.copy_board(game.bd)
         return S.search(bd, self.state, game.to_move, seconds, self.max_depth, threats=self.threats)
 
     def new_game(self) -> None:
+        """Forget what was kept between moves (transposition table, history)."""
         self.state = new_state(self.state[1].shape[0].bit_length() - 1)
 
 

@@ -57,6 +57,7 @@ class GomokuGame:
 
     @property
     def over(self) -> bool:
+        """Whether the game has a result."""
         return self.result is not None
 
     def point(self, x: int, y: int) -> int:
@@ -66,9 +67,11 @@ class GomokuGame:
         return R.point(self.bd, x, y)
 
     def xy(self, p: int) -> tuple[int, int]:
+        """The (x, y) of flat point p, from 0 at the top-left."""
         return R.xy(self.bd, p)
 
     def color_at(self, x: int, y: int) -> int:
+        """The stone at (x, y): EMPTY, BLACK or WHITE."""
         return int(self.bd[0][self.point(x, y)])
 
     def is_legal(self, p: int, color: int | None = None) -> bool:
@@ -77,6 +80,7 @@ class GomokuGame:
         return not self.over and bool(R.legal(self.bd, p, c))
 
     def empty_points(self) -> list[int]:
+        """The empty points of the board, in board order."""
         return [
             self.point(x, y) for y in range(self.size) for x in range(self.size) if self.color_at(x, y) == 0
         ]
@@ -108,6 +112,7 @@ class GomokuGame:
         return self.result
 
     def play_xy(self, x: int, y: int, color: int | None = None) -> Result | None:
+        """Play at (x, y); see :meth:`play`."""
         return self.play(self.point(x, y), color)
 
     def undo(self) -> tuple[int, int]:
@@ -131,6 +136,7 @@ class GomokuGame:
         raise ValueError(f"no stone at {x},{y}")
 
     def copy(self) -> GomokuGame:
+        """An independent copy of the game."""
         g = GomokuGame.__new__(GomokuGame)
         g.__dict__.update(self.__dict__)
         g.bd = R.copy_board(self.bd)

@@ -119,11 +119,13 @@ class Brain:
         self.agent.new_game()
 
     def cmd_start(self, arg: str) -> None:
+        """``START size``: a new game on a size x size board; answers OK (ERROR for a bad size)."""
         (size,) = _xy(arg, 1)
         self._new_game(size)
         self.out("OK")
 
     def cmd_rectstart(self, arg: str) -> None:
+        """``RECTSTART w,h``: a new game on a square w x w board; ERROR for a rectangle."""
         w, h = _xy(arg)
         if w != h:
             raise ValueError(f"rectangular boards are not supported ({w}x{h})")
@@ -131,12 +133,14 @@ class Brain:
         self.out("OK")
 
     def cmd_restart(self, arg: str) -> None:
+        """``RESTART``: a new game on the same board; answers OK."""
         if self.game is None:
             raise ValueError("no game to restart: send START first")
         self._new_game(self.game.size)
         self.out("OK")
 
     def cmd_begin(self, arg: str) -> None:
+        """``BEGIN``: the brain plays the first move and answers it as ``x,y``."""
         if self.game is None:
             raise ValueError("no game: send START first")
         if self.game.moves:
@@ -144,6 +148,7 @@ class Brain:
         self._move()
 
     def cmd_turn(self, arg: str) -> None:
+        """``TURN x,y``: the opponent's move; the brain answers its own as ``x,y``."""
         g = self.game
         if g is None:
             raise ValueError("no game: send START first")
@@ -155,6 +160,7 @@ class Brain:
         self._move()
 
     def cmd_takeback(self, arg: str) -> None:
+        """``TAKEBACK x,y``: remove the stone at x,y; answers OK."""
         if self.game is None:
             raise ValueError("no game: send START first")
         x, y = _xy(arg)
@@ -162,11 +168,13 @@ class Brain:
         self.out("OK")
 
     def cmd_board(self, arg: str) -> None:
+        """``BOARD``: ``x,y,field`` lines until ``DONE`` set up the position, then the brain moves."""
         if self.game is None:
             raise ValueError("no game: send START first")
         self._block, self._lines = "BOARD", []
 
     def cmd_swap2board(self, arg: str) -> None:
+        """``SWAP2BOARD``: stones until ``DONE``, then the brain's Swap2 answer (stones or SWAP)."""
         if self.game is None:
             raise ValueError("no game: send START first")
         self._block, self._lines = "SWAP2BOARD", []
@@ -243,6 +251,7 @@ class Brain:
         self.out(f"{x},{y}")
 
     def cmd_info(self, arg: str) -> None:
+        """``INFO key value``: time limits, memory, rule and the like; no answer."""
         key, _, value = arg.partition(" ")
         key = key.lower()
         value = value.strip()
@@ -269,9 +278,11 @@ class Brain:
             self.game = new
 
     def cmd_about(self, arg: str) -> None:
+        """``ABOUT``: name, version, author and country."""
         self.out(ABOUT)
 
     def cmd_end(self, arg: str) -> None:
+        """``END``: exit at once."""
         raise SystemExit(0)
 
 

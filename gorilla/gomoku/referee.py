@@ -53,6 +53,7 @@ class PBrain:
         self.lines.put(None)
 
     def send(self, text: str) -> None:
+        """Send one protocol line to the brain."""
         try:
             assert self.proc.stdin is not None
             self.proc.stdin.write(text + "\n")
@@ -79,6 +80,7 @@ class PBrain:
             return line.strip()
 
     def close(self) -> None:
+        """Send END and stop the process (killed if it does not exit)."""
         with contextlib.suppress(EngineError):
             self.send("END")
         try:

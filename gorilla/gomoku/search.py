@@ -95,10 +95,12 @@ class SearchResult:
 
     @property
     def won(self) -> bool:
+        """Whether the search proved a win for the side to move."""
         return self.score >= MATE
 
     @property
     def lost(self) -> bool:
+        """Whether the search proved a loss for the side to move."""
         return self.score <= -MATE
 
 

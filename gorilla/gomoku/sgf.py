@@ -99,6 +99,7 @@ def loads(text: str) -> GomokuGame:
 
 
 def save(game: GomokuGame, path: str, black: str = "", white: str = "") -> None:
+    """Write game to path as SGF (GM[4])."""
     with open(path, "w", encoding="utf-8") as f:
         f.write(dumps(game, black, white))
 

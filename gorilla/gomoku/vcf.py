@@ -79,6 +79,7 @@ def playable(bd, p: int, c: int) -> bool:
 
 @njit(cache=True, nogil=True)
 def key_of(bd, c: int) -> np.int64:
+    """The transposition-table key of the board with c to move."""
     k = bd[6][R.S_HASH]
     if c == R.WHITE:
         k ^= SIDE_KEY

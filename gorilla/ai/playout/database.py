@@ -132,6 +132,8 @@ class PatternError(ValueError):
 
 @dataclass(frozen=True)
 class ColonLine:
+    """A ``:value,property...`` line: the value and the properties that select contexts."""
+
     value: int
     properties: tuple[str, ...]
     line: int
@@ -146,6 +148,8 @@ class ColonLine:
 
 @dataclass(frozen=True)
 class Pattern:
+    """One diagram (three rows, the move at ``*``) and its colon line."""
+
     diagram: tuple[str, str, str]  # rows from the top
     lines: tuple[ColonLine, ...]
     line: int  # line of the diagram's first row
@@ -153,6 +157,8 @@ class Pattern:
 
 @dataclass(frozen=True)
 class Database:
+    """A parsed database: its name and patterns in file order (the first match wins)."""
+
     name: str
     source: str  # file name (or "<string>")
     patterns: tuple[Pattern, ...]

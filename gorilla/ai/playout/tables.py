@@ -115,6 +115,7 @@ class CompiledPatterns:
 
 
 def compile_database(db: Database) -> CompiledPatterns:
+    """The database as lookup tables: a value per 3x3 configuration and context (first match wins)."""
     table = np.full((NCONFIGS, NCONTEXTS), DEFAULT_VALUE, dtype=np.uint32)
     assigned = np.zeros((NCONFIGS, NCONTEXTS), dtype=bool)
     for pat in db.patterns:
