@@ -12,12 +12,14 @@ from gorilla.rules.game import Game
 
 
 def default_autosave_path() -> str:
-    """``$GORILLA_AUTOSAVE`` or ``~/.local/share/gorilla/autosave.sgf``."""
+    """``$GORILLA_AUTOSAVE`` or ``autosave.sgf`` in the platform's user data folder
+    (platformdirs: ``~/.local/share/gorilla`` on Linux)."""
     env = os.environ.get("GORILLA_AUTOSAVE")
     if env:
         return os.path.expanduser(env)
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(base, "gorilla", "autosave.sgf")
+    import platformdirs
+
+    return os.path.join(platformdirs.user_data_dir("gorilla", appauthor=False), "autosave.sgf")
 
 
 def game_to_sgf(game: Game) -> str:

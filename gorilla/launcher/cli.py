@@ -63,8 +63,8 @@ Options:
   --load FILE.sgf       start from a saved game (its main line)
   --resume              continue the autosaved game
   --threads N           search threads for the MCTS (default 1)
-  --autosave PATH       autosave file (default $GORILLA_AUTOSAVE or
-                        ~/.local/share/gorilla/autosave.sgf)
+  --autosave PATH       autosave file (default $GORILLA_AUTOSAVE or autosave.sgf in
+                        the user data folder, ~/.local/share/gorilla on Linux)
   --no-autosave         do not autosave
   --no-gui              same as -no_gui
   --continuous          AI vs AI: play on without clicks (the terminal always does)
