@@ -21,12 +21,15 @@ from pyglet.window import key, mouse
 
 from gorilla.gui.camera import PANEL_WIDTH, Camera
 from gorilla.gui.hud import Hud
+from gorilla.gui.meshes import STONE_HALF_HEIGHT
 from gorilla.gui.renderer import BACKGROUND, Renderer
 from gorilla.gui.scene import build_scene
+from gorilla.gui.sounds import Sounds
 
 CLICK_SLOP = 6  # pixels a click may move and still be a click, not a drag
 ORBIT_SPEED = 0.008  # radians per pixel
 THINKING_FPS = 10.0
+MOVE_NUMBER_MODES = ("off", "last10", "all")
 
 
 def gl_config(samples: int = 0) -> gl.Config:
@@ -70,7 +73,7 @@ def latest_sgf(directory: str, exclude: str | None = None) -> str | None:
 class GorillaWindow(pyglet.window.Window):
     """The rotatable 3D board, driven by a :class:`gorilla.app.controller.Controller`."""
 
-    def __init__(self, controller, **kwargs) -> None:
+    def __init__(self, controller, settings=None, **kwargs) -> None:
         kwargs.setdefault("width", 1024)
         kwargs.setdefault("height", 768)
         kwargs.setdefault("caption", "Gorilla")
@@ -82,6 +85,11 @@ class GorillaWindow(pyglet.window.Window):
         self.camera = Camera(size=controller.game.size)
         self.renderer = Renderer(controller.game.size)
         self.hud = Hud(self, PANEL_WIDTH)
+        self.settings = settings  # gorilla.app.settings.Settings, or None: nothing is remembered
+        self.sounds = Sounds(settings)
+        self.sounds.load()
+        self.move_numbers = settings.get("move_numbers") if settings is not None else "off"
+        self.renderer.show_coordinates = bool(settings.get("coordinates")) if settings is not None else True
         self.show_help = False
         self.prompt: str | None = None  # text typed into the Ctrl+O field
         self.hover: int | None = None
@@ -133,10 +141,22 @@ class GorillaWindow(pyglet.window.Window):
         """Poll the controller; redraw if anything visible changed."""
         c = self.controller
         c.poll()
+        for kind, data in c.drain_events() if hasattr(c, "drain_events") else ():
+            self.sounds.on_event(kind, data)
         if c.game.size != self.camera.size:  # a loaded game of another size
             self.camera.size = c.game.size
             self.camera.reset()
-        state = (c.version, self.camera.state(), self.hover, self.show_help, self.prompt, c.game.size)
+        state = (
+            c.version,
+            self.camera.state(),
+            self.hover,
+            self.show_help,
+            self.prompt,
+            c.game.size,
+            self.move_numbers,
+            self.renderer.show_coordinates,
+            self._clock_text(),
+        )
         now = time.monotonic()
         compiler = getattr(c, "compiler", None)
         busy = c.thinking or getattr(c, "evaluating", False) or (compiler is not None and compiler.compiling)
@@ -167,6 +187,7 @@ class GorillaWindow(pyglet.window.Window):
         for p, text in scene.labels:
             x, y = self.camera.point_to_screen(p)
             items.append((x, y, text))
+        items.extend(self._move_number_items())
         self.hud.set_board_labels(items)
         self.hud.update(c, scene.notice)
         self.hud.set_prompt(None if self.prompt is None else f"Load SGF: {self.prompt}_")
@@ -318,6 +339,8 @@ class GorillaWindow(pyglet.window.Window):
                 self.open_prompt()
             elif symbol == key.Q:
                 self.close()
+            elif symbol == key.P:
+                c.toggle_pause()
             return pyglet.event.EVENT_HANDLED
         cam = self.camera
         step = math.radians(5)
@@ -345,12 +368,75 @@ class GorillaWindow(pyglet.window.Window):
             key.PAGEDOWN: lambda: cam.zoom(1 / 0.9),
             key.HOME: cam.reset,
             key.T: self.top_view,
+            key.M: self.toggle_mute,
+            key.BRACKETLEFT: lambda: self.change_volume(-0.1),
+            key.BRACKETRIGHT: lambda: self.change_volume(0.1),
+            key.N: self.cycle_move_numbers,
+            key.K: self.toggle_coordinates,
+            key.PAUSE: c.toggle_pause,
         }
         action = actions.get(symbol)
         if action is not None:
             action()
             self._dirty = True
         return pyglet.event.EVENT_HANDLED
+
+    def _clock_text(self) -> str:
+        """The clocks as shown (a new second redraws the panel)."""
+        views = self.controller.clock_views() if hasattr(self.controller, "clock_views") else None
+        return "" if views is None else " ".join(v.text() for v in views.values())
+
+    def _move_number_items(self) -> list[tuple[float, float, str, tuple]]:
+        """(x, y, text, colour) of the move numbers shown on the stones (off, the last 10, all)."""
+        if self.move_numbers == "off":
+            return []
+        game = self.controller.game
+        pos = game.position
+        latest: dict[int, int] = {}
+        for i, m in enumerate(game.moves, 1):
+            if m.point >= 0:
+                latest[m.point] = i
+        n = len(game.moves)
+        out = []
+        for point, number in latest.items():
+            color = pos.color_at(point)
+            if color not in (1, 2) or (self.move_numbers == "last10" and number <= n - 10):
+                continue
+            x, y = self.camera.point_to_screen(point, STONE_HALF_HEIGHT * 2)
+            ink = (255, 255, 255, 255) if color == 1 else (20, 20, 20, 255)
+            out.append((x, y, str(number + game.move_offset), ink))
+        return out
+
+    def cycle_move_numbers(self) -> str:
+        """Move numbers on the stones: off -> last 10 -> all -> off (remembered)."""
+        i = MOVE_NUMBER_MODES.index(self.move_numbers) if self.move_numbers in MOVE_NUMBER_MODES else 0
+        self.move_numbers = MOVE_NUMBER_MODES[(i + 1) % len(MOVE_NUMBER_MODES)]
+        if self.settings is not None:
+            self.settings.set("move_numbers", self.move_numbers)
+        self.controller.say(f"Move numbers: {self.move_numbers.replace('last10', 'last 10')}")
+        return self.move_numbers
+
+    def toggle_coordinates(self) -> bool:
+        """Coordinates along the board's edges on or off (remembered)."""
+        on = not self.renderer.show_coordinates
+        self.renderer.show_coordinates = on
+        if self.settings is not None:
+            self.settings.set("coordinates", on)
+        self.controller.say(f"Coordinates {'on' if on else 'off'}")
+        return on
+
+    def toggle_mute(self) -> None:
+        """Sound off or on (remembered)."""
+        muted = self.sounds.toggle_mute()
+        self.controller.say("Sound off" if muted else f"Sound on, volume {round(self.sounds.volume * 100)}%")
+
+    def change_volume(self, step: float) -> None:
+        """Louder or softer by step (remembered); unmutes."""
+        if self.sounds.muted:
+            self.sounds.toggle_mute()
+        volume = self.sounds.set_volume(self.sounds.volume + step)
+        self.controller.say(f"Volume {round(volume * 100)}%")
+        self.sounds.play(self.sounds.stone())
 
     def toggle_help(self) -> None:
         """Show or hide the key help."""
@@ -394,7 +480,9 @@ class GorillaWindow(pyglet.window.Window):
 
 def run_window(controller, *, width: int = 1024, height: int = 768) -> None:
     """Open the window and run the event loop until it is closed; cancels the AI on exit."""
-    window = GorillaWindow(controller, width=width, height=height)
+    from gorilla.app.settings import Settings
+
+    window = GorillaWindow(controller, settings=Settings(), width=width, height=height)
     try:
         pyglet.app.run(None)
     finally:
