@@ -135,3 +135,38 @@ def test_no_sound_files_means_silence_not_an_error(monkeypatch, tmp_path):
     s = snd.Sounds()
     s.play("stone0")
     assert s.problem and s.log == [("stone0", 0.7)]
+
+
+def test_toolbar_buttons_with_the_mouse_and_resign_with_a_confirmation(window, tmp_path):
+    h = window()
+    bar = h.w.toolbar
+    assert list(bar.buttons) == ["New", "Pass", "Resign", "Undo", "Evaluate", "Save", "Load"]
+    h.click_point("D4")
+    h.click(*bar.centre("Pass"))
+    assert h.c.game.moves[-1].point == -1 and h.c.game.to_move == 1
+    h.click(*bar.centre("Undo"))
+    assert h.c.game.move_number == 1
+    h.click(*bar.centre("Save"))
+    assert "Saved" in h.c.message
+    # the button's face is drawn over the panel where the toolbar says it is
+    x, y = bar.centre("Resign")
+    img = h.screen()
+    assert tuple(img[y + 8, x - bar.button_w // 2 + 3]) == (52, 60, 72)
+    # a press that leaves the button before the release does nothing
+    h.event("on_mouse_press", x, y, h.mouse.LEFT, 0)
+    h.event("on_mouse_release", x, y + 200, h.mouse.LEFT, 0)
+    h.frame()
+    assert bar.pressed[-1] == "Save"
+    h.click(x, y)  # White to move: asks first
+    assert not h.c.over and "Resign as White?" in h.c.message
+    h.press(h.key.ESCAPE)
+    assert not h.c.over and "cancelled" in h.c.message
+    h.click(x, y)
+    h.click(x, y)  # confirmed
+    assert h.c.over and h.c.game.result == "B+R"
+    h.click(*bar.centre("New"))
+    assert h.c.game.move_number == 0 and not h.c.over
+    h.click_point("E5")
+    h.click(*bar.centre("Resign"))
+    h.press(h.key.Y)  # White, to move after E5, resigns
+    assert h.c.game.result == "B+R" and h.c.game.resigned == 2

@@ -25,6 +25,7 @@ from gorilla.gui.meshes import STONE_HALF_HEIGHT
 from gorilla.gui.renderer import BACKGROUND, Renderer
 from gorilla.gui.scene import build_scene
 from gorilla.gui.sounds import Sounds
+from gorilla.gui.toolbar import Toolbar
 
 CLICK_SLOP = 6  # pixels a click may move and still be a click, not a drag
 ORBIT_SPEED = 0.008  # radians per pixel
@@ -88,6 +89,20 @@ class GorillaWindow(pyglet.window.Window):
         self.settings = settings  # gorilla.app.settings.Settings, or None: nothing is remembered
         self.sounds = Sounds(settings)
         self.sounds.load()
+        self.confirm: str | None = None  # an action waiting for its confirmation ('resign')
+        self.toolbar = Toolbar(
+            {
+                "New": self.new_game,
+                "Pass": controller.pass_turn,
+                "Resign": self.ask_resign,
+                "Undo": controller.undo,
+                "Evaluate": controller.evaluate,
+                "Save": self.save,
+                "Load": self.open_prompt,
+            },
+            PANEL_WIDTH - 32,
+            ["DejaVu Sans", "Arial", "Helvetica"],
+        )
         self.move_numbers = settings.get("move_numbers") if settings is not None else "off"
         self.renderer.show_coordinates = bool(settings.get("coordinates")) if settings is not None else True
         self.show_help = False
@@ -118,6 +133,7 @@ class GorillaWindow(pyglet.window.Window):
         super().on_resize(width, height)
         self._update_viewport()
         self.hud.layout(width, height)
+        self.toolbar.layout(width - PANEL_WIDTH + 16, 30 + self.toolbar.height)
         self._dirty = True
 
     def on_expose(self) -> None:
@@ -192,6 +208,7 @@ class GorillaWindow(pyglet.window.Window):
         self.hud.update(c, scene.notice)
         self.hud.set_prompt(None if self.prompt is None else f"Load SGF: {self.prompt}_")
         self.hud.draw(self.show_help)
+        self.toolbar.draw()
         self.frames += 1
         now = time.perf_counter()
         self.frame_times.append(now)
@@ -239,15 +256,20 @@ class GorillaWindow(pyglet.window.Window):
         p = self.screen_to_point(x, y)
         if p != self.hover:
             self.hover = p
+        self.toolbar.on_mouse_motion(x, y, dx, dy)
+        self._dirty = True
 
     def on_mouse_leave(self, x: int, y: int) -> None:
         """No hover point while the mouse is outside the window."""
         self.hover = None
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
-        """Remember the press: its release is a click, or ends a drag."""
+        """Remember the press: its release is a click, or ends a drag (a toolbar button takes it)."""
         self._press = (x, y, button, modifiers)
         self._dragging = False
+        if x >= self.camera.viewport[2] and button == mouse.LEFT:
+            self.toolbar.on_mouse_press(x, y, button, modifiers)
+            self._dirty = True
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
         """Middle drag pans; left or right drag orbits once past CLICK_SLOP pixels.
@@ -287,6 +309,8 @@ class GorillaWindow(pyglet.window.Window):
         c = self.controller
         if button == mouse.LEFT:
             if x >= self.camera.viewport[2]:
+                self.toolbar.on_mouse_release(x, y, button, modifiers)
+                self._dirty = True
                 return  # the side panel
             p = self.screen_to_point(x, y)
             if p is not None:
@@ -324,6 +348,14 @@ class GorillaWindow(pyglet.window.Window):
                 self.prompt = None
             elif symbol == key.BACKSPACE:
                 self.prompt = self.prompt[:-1]
+            return pyglet.event.EVENT_HANDLED
+        if self.confirm is not None:
+            if self.confirm == "resign" and symbol in (key.Y, key.ENTER, key.RETURN):
+                self.confirm = None
+                c.resign()
+            else:
+                self.confirm = None
+                c.say("Resignation cancelled")
             return pyglet.event.EVENT_HANDLED
         if symbol == key.ESCAPE:
             self.show_help = False  # Esc never closes the window (Ctrl+Q does)
@@ -437,6 +469,25 @@ class GorillaWindow(pyglet.window.Window):
         volume = self.sounds.set_volume(self.sounds.volume + step)
         self.controller.say(f"Volume {round(volume * 100)}%")
         self.sounds.play(self.sounds.stone())
+
+    def new_game(self) -> None:
+        """A new game with the same settings."""
+        self.confirm = None
+        self.controller.reset()
+
+    def ask_resign(self) -> None:
+        """Resign, after a confirmation: Resign again, y or Enter confirms; any other key cancels."""
+        c = self.controller
+        if self.confirm == "resign":
+            self.confirm = None
+            c.resign()
+            return
+        if c.over or not c.is_human(c.game.to_move):
+            c.say("Only the human to move can resign")
+            return
+        self.confirm = "resign"
+        side = "Black" if c.game.to_move == 1 else "White"
+        c.say(f"Resign as {side}? Resign again or y confirms, Esc cancels")
 
     def toggle_help(self) -> None:
         """Show or hide the key help."""
