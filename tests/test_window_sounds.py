@@ -164,8 +164,10 @@ def test_toolbar_buttons_with_the_mouse_and_resign_with_a_confirmation(window, t
     h.click(x, y)
     h.click(x, y)  # confirmed
     assert h.c.over and h.c.game.result == "B+R"
-    h.click(*bar.centre("New"))
-    assert h.c.game.move_number == 0 and not h.c.over
+    h.click(*bar.centre("New"))  # the dialog, filled in from the game on the board
+    assert h.w.dialog is not None and h.w.dialog.form["size"].value == 9
+    h.press(h.key.ENTER)
+    assert h.w.dialog is None and h.c.game.move_number == 0 and not h.c.over and h.c.game.size == 9
     h.click_point("E5")
     h.click(*bar.centre("Resign"))
     h.press(h.key.Y)  # White, to move after E5, resigns

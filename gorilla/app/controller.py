@@ -137,6 +137,7 @@ class Controller:
         self._seen_progress: object = None
         self._control_cache: tuple[int, np.ndarray] | None = None
         self._start_settings = (game.size, game.ruleset, game.komi, game.handicap)
+        self._handicap_points: list[int] | None = None
         self._name_players(game)
         self._adopt_result(game)
         self._tell_agents_the_time()
@@ -559,7 +560,12 @@ class Controller:
         self._cancel_all()
         size, ruleset, komi, handicap = self._start_settings
         info = self.game.info
-        self.game = Game.new(size, ruleset, komi, handicap)
+        points = getattr(self, "_handicap_points", None)
+        if points:
+            self.game = Game(size, ruleset, komi)
+            self.game.set_handicap(points)
+        else:
+            self.game = Game.new(size, ruleset, komi, handicap)
         self.game.info.black_name, self.game.info.white_name = info.black_name, info.white_name
         for agent in self.agents.values():
             if agent is not None:
@@ -569,6 +575,61 @@ class Controller:
         self.message = ""
         self._game_changed(autosave=False)
         self.say("New game")
+
+    def new_game(self, ng: Any) -> bool:
+        """Start the game a new-game form made (gorilla.app.newgame.NewGame): size, rules, komi,
+        handicap, players, clock. A player that cannot be made is one message; nothing changes."""
+        try:
+            agents = {BLACK: self._make_agent(ng.black), WHITE: self._make_agent(ng.white)}
+        except (ValueError, ImportError, TypeError) as e:
+            self.say(f"Cannot start that game: {reason(e)}")
+            return False
+        try:
+            game = Game(ng.size, ng.rules, ng.komi)
+            points = ng.handicap_points()
+            if points:
+                game.set_handicap(points)
+        except (ValueError, IllegalMove) as e:
+            for agent in agents.values():
+                if agent is not None:
+                    with contextlib.suppress(Exception):
+                        agent.close()
+            self.say(f"Cannot start that game: {reason(e)}")
+            return False
+        self._cancel_all()
+        for agent in self.agents.values():
+            if agent is not None:
+                with contextlib.suppress(Exception):
+                    agent.close()
+        self._specs = {BLACK: _spec(ng.black), WHITE: _spec(ng.white)}
+        self.agents = agents
+        self.players = {BLACK: player_label(ng.black), WHITE: player_label(ng.white)}
+        self.game = game
+        self._start_settings = (game.size, game.ruleset, game.komi, game.handicap)
+        self._handicap_points = points
+        self._name_players(game)
+        self.time_control = ng.clock
+        self._new_clock()
+        self.steps = 0
+        self.continuous = False
+        self._ensure_compiling()
+        self.message = ""
+        self._game_changed(autosave=False)
+        self.say(
+            f"New game: {game.size}x{game.size}, Black {self.players[BLACK]}, White {self.players[WHITE]}"
+        )
+        return True
+
+    def _ensure_compiling(self) -> None:
+        """The window's compiler covers the groups the new players need (a fresh one when not)."""
+        c = self.compiler
+        if c is None:
+            return
+        need = self.groups_needed()
+        if all(g in c.groups for g in need):
+            return
+        c.close()
+        self.compiler = Compiler([*c.groups, *need])
 
     def advance(self) -> None:
         """AI vs AI: ask for the next AI move (a left click in Gorilla)."""
@@ -897,6 +958,7 @@ class Controller:
         self._cancel_all()
         self.game = game
         self._start_settings = (game.size, game.ruleset, game.komi, game.handicap)
+        self._handicap_points = None
         for agent in self.agents.values():
             if agent is not None:
                 agent.new_game()

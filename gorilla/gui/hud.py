@@ -41,6 +41,7 @@ HELP = [
     ("u, Ctrl+Z / Ctrl+Y", "undo / redo"),
     ("p", "pass"),
     ("space / a", "AI vs AI: next move / continuous play on-off"),
+    ("Ctrl+N", "new game: size, rules, handicap, players, engines, clock"),
     ("Ctrl+P, Pause", "pause the clocks (two humans)"),
     ("n / k", "move numbers (off, last 10, all) / coordinates"),
     ("m, [ / ]", "sound on-off, volume down / up"),

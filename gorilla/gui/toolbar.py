@@ -39,11 +39,14 @@ def _face(width: int, height: int, rgba: tuple[int, int, int, int]) -> pyglet.im
 class Toolbar:
     """A grid of buttons in the panel; ``actions`` maps each caption to what it does."""
 
-    def __init__(self, actions: dict[str, Callable[[], object]], width: int, font: list[str]) -> None:
+    def __init__(
+        self, actions: dict[str, Callable[[], object]], width: int, font: list[str], per_row: int = PER_ROW
+    ) -> None:
         self.batch = pyglet.graphics.Batch()
         self.actions = dict(actions)
         self.width = width
-        self.button_w = (width - GAP * (PER_ROW - 1)) // PER_ROW
+        self.per_row = per_row
+        self.button_w = (width - GAP * (per_row - 1)) // per_row
         faces = {k: _face(self.button_w, BUTTON_H, c) for k, c in FACES.items()}
         self.buttons: dict[str, PushButton] = {}
         self.captions: dict[str, Label] = {}
@@ -67,7 +70,7 @@ class Toolbar:
     @property
     def height(self) -> int:
         """The toolbar's height in pixels."""
-        rows = (len(self.buttons) + PER_ROW - 1) // PER_ROW
+        rows = (len(self.buttons) + self.per_row - 1) // self.per_row
         return rows * BUTTON_H + (rows - 1) * GAP
 
     def run(self, name: str) -> None:
@@ -78,7 +81,7 @@ class Toolbar:
     def layout(self, x: int, top: int) -> None:
         """Place the grid with its top-left corner at (x, top)."""
         for i, name in enumerate(self.buttons):
-            row, col = divmod(i, PER_ROW)
+            row, col = divmod(i, self.per_row)
             bx = x + col * (self.button_w + GAP)
             by = top - (row + 1) * BUTTON_H - row * GAP
             self.buttons[name].position = (bx, by)

@@ -22,6 +22,7 @@ from pyglet.window import key, mouse
 from gorilla.gui.camera import PANEL_WIDTH, Camera
 from gorilla.gui.hud import Hud
 from gorilla.gui.meshes import STONE_HALF_HEIGHT
+from gorilla.gui.newgame_dialog import NewGameDialog
 from gorilla.gui.renderer import BACKGROUND, Renderer
 from gorilla.gui.scene import build_scene
 from gorilla.gui.sounds import Sounds
@@ -90,6 +91,7 @@ class GorillaWindow(pyglet.window.Window):
         self.sounds = Sounds(settings)
         self.sounds.load()
         self.confirm: str | None = None  # an action waiting for its confirmation ('resign')
+        self.dialog: NewGameDialog | None = None  # the new-game dialog while it is open
         self.toolbar = Toolbar(
             {
                 "New": self.new_game,
@@ -134,6 +136,8 @@ class GorillaWindow(pyglet.window.Window):
         self._update_viewport()
         self.hud.layout(width, height)
         self.toolbar.layout(width - PANEL_WIDTH + 16, 30 + self.toolbar.height)
+        if self.dialog is not None:
+            self.dialog.layout(max(1, width - PANEL_WIDTH), height)
         self._dirty = True
 
     def on_expose(self) -> None:
@@ -209,6 +213,8 @@ class GorillaWindow(pyglet.window.Window):
         self.hud.set_prompt(None if self.prompt is None else f"Load SGF: {self.prompt}_")
         self.hud.draw(self.show_help)
         self.toolbar.draw()
+        if self.dialog is not None:
+            self.dialog.draw()
         self.frames += 1
         now = time.perf_counter()
         self.frame_times.append(now)
@@ -267,6 +273,10 @@ class GorillaWindow(pyglet.window.Window):
         """Remember the press: its release is a click, or ends a drag (a toolbar button takes it)."""
         self._press = (x, y, button, modifiers)
         self._dragging = False
+        if self.dialog is not None:
+            self.dialog.on_mouse_press(x, y, button, modifiers)
+            self._dirty = True
+            return
         if x >= self.camera.viewport[2] and button == mouse.LEFT:
             self.toolbar.on_mouse_press(x, y, button, modifiers)
             self._dirty = True
@@ -298,6 +308,10 @@ class GorillaWindow(pyglet.window.Window):
         While the help shows, a click only closes it; a Ctrl/Shift left click does nothing.
         """
         press, self._press = self._press, None
+        if self.dialog is not None:
+            self.dialog.on_mouse_release(x, y, button, modifiers)
+            self._dirty = True
+            return
         if self._dragging:
             self._dragging = False
             return
@@ -327,7 +341,11 @@ class GorillaWindow(pyglet.window.Window):
 
     # --- keys ----------------------------------------------------------------------------------
     def on_text(self, text: str) -> None:
-        """Typed text goes into the Ctrl+O path field while it is open."""
+        """Typed text goes into the new-game dialog or the Ctrl+O path field while it is open."""
+        if self.dialog is not None:
+            self.dialog.on_text(text)
+            self._dirty = True
+            return
         if self.prompt is not None:
             self.prompt += "".join(ch for ch in text if ch.isprintable() and ch not in "\r\n")
 
@@ -339,6 +357,10 @@ class GorillaWindow(pyglet.window.Window):
         """
         c = self.controller
         ctrl = bool(modifiers & (key.MOD_CTRL | key.MOD_COMMAND))
+        self._dirty = True
+        if self.dialog is not None:
+            self.dialog.on_key_press(symbol, modifiers)
+            return pyglet.event.EVENT_HANDLED
         if self.prompt is not None:
             if symbol in (key.ENTER, key.RETURN, key.NUM_ENTER):
                 path, self.prompt = self.prompt.strip(), None
@@ -373,6 +395,8 @@ class GorillaWindow(pyglet.window.Window):
                 self.close()
             elif symbol == key.P:
                 c.toggle_pause()
+            elif symbol == key.N:
+                self.open_new_game()
             return pyglet.event.EVENT_HANDLED
         cam = self.camera
         step = math.radians(5)
@@ -471,9 +495,49 @@ class GorillaWindow(pyglet.window.Window):
         self.sounds.play(self.sounds.stone())
 
     def new_game(self) -> None:
-        """A new game with the same settings."""
+        """The New button: the new-game dialog."""
         self.confirm = None
-        self.controller.reset()
+        self.open_new_game()
+
+    def open_new_game(self) -> NewGameDialog:
+        """Open the new-game dialog with the last choices (remembered in the settings)."""
+        from gorilla.app.newgame import NewGameForm
+
+        if self.dialog is None:
+            remembered = self.settings.get("new_game") if self.settings is not None else None
+            form = NewGameForm(remembered or self._current_choices())
+            self.dialog = NewGameDialog(form, self._start_new_game, self._close_dialog)
+            self.dialog.layout(max(1, self.width - PANEL_WIDTH), self.height)
+        self._dirty = True
+        return self.dialog
+
+    def _current_choices(self) -> dict:
+        """The form's rows from the game on the board (when nothing is remembered yet)."""
+        c = self.controller
+        game = c.game
+        specs = getattr(c, "_specs", {})
+        tc = getattr(c, "time_control", None)
+        return {
+            "size": game.size,
+            "rules": game.ruleset.name,
+            "komi": f"{game.komi:g}",
+            "handicap": game.handicap,
+            "black": specs.get(1, "human"),
+            "white": specs.get(2, "human"),
+            "clock": tc.spec() if tc is not None else "none",
+        }
+
+    def _start_new_game(self, ng) -> bool:
+        ok = self.controller.new_game(ng)
+        if ok and self.settings is not None and self.dialog is not None:
+            self.settings.set("new_game", self.dialog.form.remember())
+        if not ok and self.dialog is not None:
+            self.dialog.form.error = self.controller.message
+        return ok
+
+    def _close_dialog(self) -> None:
+        self.dialog = None
+        self._dirty = True
 
     def ask_resign(self) -> None:
         """Resign, after a confirmation: Resign again, y or Enter confirms; any other key cancels."""
