@@ -278,3 +278,26 @@ def test_gnugo_via_known_name(gnugo_path):
     drive(c, lambda: c.game.move_number == 1, timeout=30)
     assert c.game.moves[0].point >= 0
     c.close()
+
+
+def test_terminal_shows_the_clock_and_ends_on_time():
+    import io
+
+    from gorilla.app.terminal import run_terminal
+
+    t = FakeTime()
+
+    class SlowInput(io.StringIO):
+        """Every line takes the player 25 seconds to type."""
+
+        def readline(self, *a):
+            t.t += 25
+            return super().readline(*a)
+
+    c = Controller(Game.new(9), clock=parse_clock("1m"), now=t)
+    out = io.StringIO()
+    rc = run_terminal(c, SlowInput("D4\nE5\nF6\nG7\nH8\nJ9\nA1\n"), out)
+    text = out.getvalue()
+    assert rc == 0 and "Black to move [1:00]> " in text and "White to move [0:35]> " in text
+    assert text.rstrip().endswith("White to move [0:10]> White lost on time: B+T")
+    assert c.game.move_number == 5 and c.game.result == "B+T"

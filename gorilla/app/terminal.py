@@ -96,7 +96,8 @@ class Terminal:
             self.say(f"{COLOR_NAME[game.resigned]} resigned. Result: {game.result}")
             return
         if self.c.ended is not None:
-            self.say(f"{self.c.message or 'Game over'}. Result: {game.result}")
+            msg = self.c.message
+            self.say(msg if msg and str(game.result) in msg else f"Game over. Result: {game.result}")
             return
         self.say(f"Game over ({game.end_reason}) after {game.move_number} moves.")
         if game.dead:
