@@ -209,6 +209,7 @@ class Hud:
             clock = self.clocks[c]
             if views is None:
                 clock.visible = False
+                caps.visible = True
                 self._set(caps, f"captures {game.captures(c)}")
                 caps.x = self._width - self._pad
             else:
@@ -219,8 +220,10 @@ class Hud:
                 color = LOW if low else TEXT
                 if tuple(clock.color) != color:
                     clock.color = color
-                self._set(caps, f"cap {game.captures(c)}")
-                caps.x = self._width - self._pad - max(64, clock.content_width) - 10
+                # the clock takes the captures' place; they go into the text below
+                caps.visible = False
+                self._set(caps, "")
+                caps.x = self._width - self._pad - clock.content_width
             self._set_elided(name, f"{'Black' if c == BLACK else 'White'}   ", who, self._name_room(caps))
         to_move = game.to_move
         self.turn_box.visible = not getattr(controller, "over", game.over)
@@ -231,7 +234,8 @@ class Hud:
         lines = status_lines(controller)
         if lines and lines[0].startswith("Black:") and "White:" in lines[0]:
             lines = lines[1:]
-        lines = [ln for ln in lines if not ln.startswith(("Captures:", "Clock:"))]
+        drop = ("Captures:", "Clock:") if views is None else ("Clock:",)
+        lines = [ln for ln in lines if not ln.startswith(drop)]
         msg = controller.message or ""
         if msg and msg in lines:
             lines.remove(msg)
