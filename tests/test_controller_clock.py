@@ -188,14 +188,21 @@ FAKE = textwrap.dedent(
             print("=\\n", flush=True)
             break
         if cmd[0] == "list_commands":
-            print("= genmove\\nplay\\nboardsize\\nclear_board\\nkomi\\n", flush=True)
+            known = "genmove play boardsize clear_board komi set_free_handicap kgs-time_settings"
+            print("= " + "\\n".join(known.split()) + "\\n", flush=True)
         elif cmd[0] == "genmove":
-            answer = {"illegal": "D4", "resign": "resign", "pass": "pass"}.get(mode)
+            answer = {"illegal": "D4", "resign": "resign", "pass": "pass", "log": "pass"}.get(mode)
+            if mode == "log":
+                with open(sys.argv[2], "a") as log:
+                    log.write(line)
             if mode == "garbage":
                 print("I think the best move is the one I like", flush=True)
                 continue
             print(f"= {answer}\\n", flush=True)
         else:
+            if mode == "log":
+                with open(sys.argv[2], "a") as log:
+                    log.write(line)
             print("=\\n", flush=True)
     """
 )
@@ -301,3 +308,20 @@ def test_terminal_shows_the_clock_and_ends_on_time():
     assert rc == 0 and "Black to move [1:00]> " in text and "White to move [0:35]> " in text
     assert text.rstrip().endswith("White to move [0:10]> White lost on time: B+T")
     assert c.game.move_number == 5 and c.game.result == "B+T"
+
+
+def test_engine_gets_the_board_handicap_and_the_clock(fake_engine, tmp_path):
+    log = tmp_path / "commands.txt"
+    t = FakeTime()
+    c = Controller(
+        Game.new(9, handicap=2), f"{fake_engine} log {log}", "human", clock=parse_clock("1m+3x10s"), now=t
+    )
+    c.wait(10)  # White moves first after the handicap: the engine (Black) waits
+    assert c.game.to_move == WHITE and not log.exists()
+    c.click(v("E5"))
+    drive(c, lambda: c.game.move_number == 2)
+    lines = log.read_text().splitlines()
+    assert lines[:3] == ["boardsize 9", "clear_board", "komi 7.5"]
+    assert sorted(lines[3].split()) == ["C3", "G7", "set_free_handicap"]
+    assert lines[4:] == ["play w E5", "kgs-time_settings byoyomi 60 10 3", "time_left b 60 0", "genmove b"]
+    c.close()

@@ -127,11 +127,24 @@ class GtpEngineAgent(Agent):
             with contextlib.suppress(GtpCommandError):  # an engine without komi still plays
                 self._send(f"komi {game.komi:g}")
             self._sent = []
-            for point, color in sorted(game.setup.items()):
-                self._play(color, point, game)
+            self._setup(game)
             self._key = key
             self._time_sent = None
         for color, point in moves[len(self._sent) :]:
+            self._play(color, point, game)
+
+    def _setup(self, game: Game) -> None:
+        """Handicap stones with ``set_free_handicap`` where the engine has it, other setup as moves."""
+        stones = sorted(game.setup.items())
+        black = [p for p, c in stones if c == BLACK]
+        if game.handicap and len(black) == len(stones) >= 2 and "set_free_handicap" in self.client.known:
+            verts = " ".join(format_vertex(p, game.size) for p in black)
+            try:
+                self._send(f"set_free_handicap {verts}")
+                return
+            except GtpCommandError:
+                self._send("clear_board")
+        for point, color in stones:
             self._play(color, point, game)
 
     def _play(self, color: int, point: int, game: Game) -> None:
