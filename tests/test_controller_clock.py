@@ -325,3 +325,33 @@ def test_engine_gets_the_board_handicap_and_the_clock(fake_engine, tmp_path):
     assert sorted(lines[3].split()) == ["C3", "G7", "set_free_handicap"]
     assert lines[4:] == ["play w E5", "kgs-time_settings byoyomi 60 10 3", "time_left b 60 0", "genmove b"]
     c.close()
+
+
+def test_a_fixed_time_per_move_is_cut_to_what_the_clock_allows():
+    class FixedTime(ScriptedAgent):
+        name = "scripted:time=8"
+
+        def select_move(self, game, budget=None, cancel=None, progress=None):
+            self.budgets = [*getattr(self, "budgets", []), budget]
+            return super().select_move(game, budget, cancel, progress)
+
+    agent = FixedTime([v("E5")])
+    c = Controller(Game.new(9), "human", agent, clock=parse_clock("1m"), now=FakeTime())
+    c.click(v("D4"))
+    c.wait(5)
+    assert agent.budgets[-1].seconds == pytest.approx(6.0)  # a tenth of a minute, not 8 s
+    c.close()
+
+    agent = FixedTime([v("E5"), v("F5")])
+    t = FakeTime()
+    c = Controller(Game.new(9), "human", agent, clock=parse_clock("2m+3x5s"), now=t)
+    c.click(v("D4"))
+    c.wait(5)
+    assert agent.budgets[-1] is None  # 12 s + 4 s of byo-yomi afford its 8 s
+    t.t += 122  # Black is 2 s into byo-yomi; White goes there by hand
+    c.clock.clocks[WHITE].main = 0.0
+    c.clock.clocks[WHITE].overtime = True
+    c.click(v("D5"))
+    c.wait(5)
+    assert agent.budgets[-1].seconds == pytest.approx(0.8 * 5 - 0.2)  # a 5 s period: under 4 s
+    c.close()

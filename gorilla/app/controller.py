@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from gorilla.ai.agent import Agent, Progress, make_agent
+from gorilla.ai.agent import Agent, Budget, Progress, make_agent, parse_spec
 from gorilla.ai.warmup import groups_for
 from gorilla.app.clock import NO_CLOCK, GameClock, TimeControl
 from gorilla.app.compiler import Compiler
@@ -369,8 +369,10 @@ class Controller:
             if holder and self._ai is holder[0] and not holder[0].cancel.is_set():
                 self.progress = p
 
+        budget = self._budget(color)
+
         def run(cancel: threading.Event) -> int:
-            return agent.select_move(snap, None, cancel, on_progress)
+            return agent.select_move(snap, budget, cancel, on_progress)
 
         task = Task("ai", gen, run, agent=agent, color=color, move_number=self.game.move_number)
         holder.append(task)
@@ -694,6 +696,29 @@ class Controller:
         seconds, stones = pc.gtp_time_left(now)
         with contextlib.suppress(Exception):
             agent.time_left(color, seconds, stones)
+
+    def _budget(self, color: int) -> Budget | None:
+        """A shorter think for an AI with a fixed time per move (``mcts:time=8``) whose clock
+        cannot afford it; None otherwise (the agent's own settings, or its time manager)."""
+        tc = self.time_control
+        if not tc.enabled:
+            return None
+        try:
+            seconds = parse_spec(self._specs[color])[2].get("time")
+        except Exception:
+            return None
+        if not isinstance(seconds, int | float) or isinstance(seconds, bool) or seconds <= 0:
+            return None
+        v = self.clock.view(color, self.now())
+        if v.overtime:
+            window = v.seconds / max(1, v.stones) if tc.system == "canadian" else v.seconds
+            share = 0.8 * window - 0.2
+        else:
+            window = v.seconds
+            share = 0.1 * window + (0.8 * tc.period if tc.system == "byoyomi" else 0.0)
+        if share >= seconds:
+            return None
+        return Budget(seconds=max(0.05, share))
 
     def _moved(self, color: int) -> None:
         """After color's move: press its clock (the first move starts the clocks); sounds."""
