@@ -355,3 +355,41 @@ def test_a_fixed_time_per_move_is_cut_to_what_the_clock_allows():
     c.wait(5)
     assert agent.budgets[-1].seconds == pytest.approx(0.8 * 5 - 0.2)  # a 5 s period: under 4 s
     c.close()
+
+
+@pytest.mark.parametrize(
+    "tm, ot, spec",
+    [
+        (600, "5x30 byo-yomi", "10m+5x30s"),
+        (600, "25/300 Canadian", "10m+25/5m"),
+        (300, "10 fischer", "5m+10s"),
+        (60, "", "1m"),
+        (0, "", None),
+        (60, "something odd", None),
+    ],
+)
+def test_time_control_from_sgf(tm, ot, spec):
+    from gorilla.app.clock import from_sgf
+
+    tc = from_sgf(tm, ot)
+    assert (tc.spec() if tc else None) == spec
+
+
+def test_loading_a_record_brings_its_clock_back(tmp_path):
+    c, t = human_game("1m+3x10s")
+    c.click(v("D4"))
+    t.t += 70  # White: main time and one period
+    c.click(v("E5"))
+    t.t += 12
+    c.click(v("F6"))
+    path = tmp_path / "timed.sgf"
+    c.save(str(path))
+    d, t2 = human_game("none")
+    d.load(str(path))
+    assert d.time_control.spec() == "1m+3x10s" and d.clock_started and d.clock.running == WHITE
+    views = d.clock_views()
+    assert (views[WHITE].overtime, views[WHITE].periods, views[WHITE].seconds) == (True, 2, 10.0)
+    assert views[BLACK].seconds == pytest.approx(48.0) and not views[BLACK].overtime
+    t2.t += 25  # White's last two periods
+    d.poll()
+    assert d.game.result == "B+T"

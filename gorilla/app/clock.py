@@ -134,6 +134,28 @@ class TimeControl:
 
 NO_CLOCK = TimeControl()
 
+
+def from_sgf(main: float, overtime: str) -> TimeControl | None:
+    """The time control of an SGF's TM and OT ('5x30 byo-yomi', '25/600 Canadian', '10 fischer',
+    as Gorilla and KGS write them); None when there is no clock or OT is not understood."""
+    ot = overtime.strip().lower()
+    try:
+        if not ot:
+            return TimeControl("absolute", main) if main > 0 else None
+        m = re.fullmatch(r"(\d+)\s*x\s*(\d+(?:\.\d+)?)\s*(byo-?yomi)?", ot)
+        if m:
+            return TimeControl("byoyomi", main, period=float(m[2]), periods=int(m[1]))
+        m = re.fullmatch(r"(\d+)\s*/\s*(\d+(?:\.\d+)?)\s*(canadian)?", ot)
+        if m:
+            return TimeControl("canadian", main, period=float(m[2]), stones=int(m[1]))
+        m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*fischer", ot)
+        if m:
+            return TimeControl("fischer", main, increment=float(m[1]))
+    except ClockSpecError:
+        return None
+    return None
+
+
 _UNIT = {"s": 1.0, "m": 60.0, "h": 3600.0}
 
 
@@ -231,6 +253,19 @@ class ClockView:
 
 class PlayerClock:
     """One side's clock; it runs between :meth:`start` and :meth:`stop`."""
+
+    def set_left(self, seconds: float, count: int) -> None:
+        """Set the time left as a record gives it (SGF BL/WL and OB/OW): count is the byo-yomi
+        periods or Canadian moves left, 0 while in main time."""
+        tc = self.tc
+        if count and tc.system in ("byoyomi", "canadian"):
+            self.main, self.overtime = 0.0, True
+            if tc.system == "byoyomi":
+                self.periods = count
+            else:
+                self.period_left, self.stones = seconds, count
+        else:
+            self.main = seconds
 
     def __init__(self, tc: TimeControl) -> None:
         self.tc = tc

@@ -32,7 +32,7 @@ import numpy as np
 
 from gorilla.ai.agent import Agent, Budget, Progress, make_agent, parse_spec
 from gorilla.ai.warmup import groups_for
-from gorilla.app.clock import NO_CLOCK, GameClock, TimeControl
+from gorilla.app.clock import NO_CLOCK, GameClock, TimeControl, from_sgf
 from gorilla.app.compiler import Compiler
 from gorilla.app.files import Autosaver, game_from_sgf, game_to_sgf, reason, write_atomic
 from gorilla.app.gtp_player import GtpEngineAgent, engine_label, is_gtp_spec
@@ -42,7 +42,7 @@ from gorilla.rules.coords import format_vertex
 from gorilla.rules.game import Game
 from gorilla.rules.position import IllegalMove
 from gorilla.rules.scoring import Score
-from gorilla.rules.sgf import Timing
+from gorilla.rules.sgf import Timing, read_timing
 
 COLOR_NAME = {BLACK: "Black", WHITE: "White"}
 
@@ -675,6 +675,28 @@ class Controller:
         if game.info.extra_result and not game.over:
             self.ended = "record"
 
+    def _restore_clock(self, text: str) -> None:
+        """A loaded record with TM/OT brings its time control and the time left (BL/WL)."""
+        try:
+            timing = read_timing(text)
+        except Exception:
+            return
+        tc = from_sgf(timing.main, timing.overtime)
+        if tc is None:
+            return
+        self.time_control = tc
+        self._new_clock()
+        self.times_left = dict(timing.left)
+        last: dict[int, tuple[float, int]] = {}
+        for number, m in enumerate(self.game.moves, 1):
+            if number in timing.left:
+                last[m.color] = timing.left[number]
+        for color, (seconds, count) in last.items():
+            self.clock.clocks[color].set_left(seconds, count)
+        if self.game.moves and not self.game.over and not self.game.info.extra_result:
+            self.clock_started = True
+            self.clock.start(self.game.to_move, self.now())
+
     def _tell_agents_the_time(self) -> None:
         tc = self.time_control
         for agent in self.agents.values():
@@ -988,6 +1010,7 @@ class Controller:
             if agent is not None:
                 agent.new_game()
         self._new_clock()
+        self._restore_clock(text)
         self._adopt_result(game)
         self.steps = 0
         self.message = ""
