@@ -163,3 +163,27 @@ def test_top_level_command_dispatches_here(capsys):
 
     assert gorilla_main(["-ai_vs_ai"]) == 2
     assert "-ai_vs_ai needs two AIs" in capsys.readouterr().err
+
+
+def test_clock_and_gtp_players_on_the_command_line():
+    from gorilla.app.clock import TimeControl
+
+    opts = parse_args(["--clock", "10m+5x30s", "--white", "gtp:gnugo --level 3", "--seed", "2"])
+    assert opts.clock == TimeControl("byoyomi", 600, period=30, periods=5)
+    assert opts.white == "gtp:gnugo --level 3"
+    assert cli._with_seed(opts.white, 2, cli.WHITE) == "gtp:gnugo --level 3"  # engines get no seed=
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["--clock", "10q"], "--clock: bad duration '10q'"),
+        (["--clock", "5m+0x30s"], "--clock: byo-yomi needs at least one period"),
+        (["--white", "gtp:"], "--white: gtp: needs an engine command"),
+        (["--black", "gtp:gnugo 'open"], "--black: cannot read the engine command"),
+    ],
+)
+def test_bad_clock_and_engine_are_one_line(argv, words, capsys):
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[0].startswith(f"gorilla: error: {words}")

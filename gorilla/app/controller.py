@@ -20,30 +20,36 @@ No pyglet here: plain Python, usable from the terminal and from tests.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from gorilla.ai.agent import Agent, Progress, make_agent
+from gorilla.ai.agent import Agent, Budget, Progress, make_agent, parse_spec
 from gorilla.ai.warmup import groups_for
+from gorilla.app.clock import NO_CLOCK, GameClock, TimeControl, from_sgf
 from gorilla.app.compiler import Compiler
 from gorilla.app.files import Autosaver, game_from_sgf, game_to_sgf, reason, write_atomic
+from gorilla.app.gtp_player import GtpEngineAgent, engine_label, is_gtp_spec
 from gorilla.app.tasks import Task
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
 from gorilla.rules.coords import format_vertex
 from gorilla.rules.game import Game
 from gorilla.rules.position import IllegalMove
 from gorilla.rules.scoring import Score
+from gorilla.rules.sgf import Timing, read_timing
 
 COLOR_NAME = {BLACK: "Black", WHITE: "White"}
 
 DEFAULT_EVAL_GAMES = 10
 DEFAULT_EVAL_TURNS = 3
 DEAD_STONE_PLAYOUTS = 200
+COUNTDOWN_FROM = 10  # seconds: the last seconds of a period (or of sudden death) are counted aloud
 
 
 @dataclass
@@ -59,6 +65,8 @@ def player_label(spec: str | Agent) -> str:
     """How the HUD names a player: 'human', 'random', 'montecarlo:5,5' (seeds left out)."""
     if isinstance(spec, Agent):
         return spec.name
+    if is_gtp_spec(spec):
+        return engine_label(spec)
     name, sep, rest = spec.strip().partition(":")
     keep = [s for s in rest.split(",") if s.strip() and not s.strip().startswith("seed=")]
     return name + (sep + ",".join(keep) if keep else "")
@@ -80,8 +88,18 @@ class Controller:
         eval_engine: str = "flat",
         continuous: bool = False,
         compiler: Compiler | None = None,
+        clock: TimeControl | None = None,
+        now: Callable[[], float] = time.monotonic,
     ) -> None:
         self.game = game
+        self.now = now  # the monotonic time the clocks read (tests inject their own)
+        self.time_control = clock or NO_CLOCK
+        self.clock = GameClock(self.time_control)
+        self.clock_started = False
+        self.ended: str | None = None  # 'time', 'forfeit' or 'record': an end the rules do not see
+        self.times_left: dict[int, tuple[float, int]] = {}  # move number -> time left after it
+        self.events: list[tuple[str, dict]] = []  # sounds and the like, drained by the window
+        self._countdown: tuple[int, int, int] | None = None
         self.compiler = compiler  # None: every kernel is usable at once (tests, the terminal)
         self.pending_move: int | None = None  # a human move clicked before the rules were loaded
         self._specs = {BLACK: _spec(black), WHITE: _spec(white)}
@@ -119,7 +137,10 @@ class Controller:
         self._seen_progress: object = None
         self._control_cache: tuple[int, np.ndarray] | None = None
         self._start_settings = (game.size, game.ruleset, game.komi, game.handicap)
+        self._handicap_points: list[int] | None = None
         self._name_players(game)
+        self._adopt_result(game)
+        self._tell_agents_the_time()
 
     # --- players ------------------------------------------------------------------------------
     def _make_agent(self, spec: str | Agent) -> Agent | None:
@@ -127,6 +148,8 @@ class Controller:
             return spec
         if spec.strip().lower() == "human":
             return None
+        if is_gtp_spec(spec):
+            return GtpEngineAgent(spec)
         name = spec.split(":", 1)[0].strip().lower()
         overrides = {"threads": self.threads} if name == "mcts" and "threads" not in spec else {}
         return make_agent(spec, **overrides)
@@ -136,7 +159,13 @@ class Controller:
         for color, attr in ((BLACK, "black_name"), (WHITE, "white_name")):
             if not getattr(game.info, attr):
                 label = self.players[color]
-                setattr(game.info, attr, "Human" if label == "human" else f"Gorilla ({label})")
+                if label == "human":
+                    name = "Human"
+                elif is_gtp_spec(self._specs[color]):
+                    name = label
+                else:
+                    name = f"Gorilla ({label})"
+                setattr(game.info, attr, name)
 
     def kernels_ready(self, *groups: str) -> bool:
         """Whether the kernel groups (see gorilla.ai.warmup) can be used now."""
@@ -167,7 +196,17 @@ class Controller:
     @property
     def ai_to_move(self) -> bool:
         """Whether the game goes on and an AI has the move."""
-        return not self.game.over and self.agents[self.game.to_move] is not None
+        return not self.over and self.agents[self.game.to_move] is not None
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended: by the rules, or on time, by forfeit, or as its record says."""
+        return self.game.over or self.ended is not None
+
+    @property
+    def result(self) -> str | None:
+        """The result ('B+R', 'W+T', 'B+F', 'B+3.5') once the game is over."""
+        return self.game.result if self.over else None
 
     @property
     def current_ai_task(self) -> Task | None:
@@ -190,6 +229,18 @@ class Controller:
         return self._dead is not None
 
     # --- bookkeeping --------------------------------------------------------------------------
+    def emit(self, kind: str, **data: Any) -> None:
+        """Record an event for the window (sounds): 'stone', 'capture' (stones=N), 'pass',
+        'illegal', 'game_end' (result=...), 'countdown' (seconds=N)."""
+        self.events.append((kind, data))
+        if len(self.events) > 200:
+            del self.events[:100]
+
+    def drain_events(self) -> list[tuple[str, dict]]:
+        """The events since the last call, oldest first."""
+        out, self.events = self.events, []
+        return out
+
     def say(self, text: str) -> None:
         """Show text as the panel's message (and redraw)."""
         self.message = text
@@ -229,7 +280,7 @@ class Controller:
             saver = self._autosaver = Autosaver(self.autosave) if self.autosave else None
         if saver is None or not (self.game.moves or self.game.setup):
             return
-        saver.submit(self.game.copy())
+        saver.submit(self.game.copy(), self.sgf_timing())
 
     def flush_autosave(self, timeout: float | None = 10.0) -> bool:
         """Wait until the autosave file holds the current game."""
@@ -274,10 +325,13 @@ class Controller:
         if dead is not None and dead.done.is_set():
             self._dead = None
             self._finish_dead(dead)
+        self._watch_clock()
         self._start_work()
 
     def _start_work(self) -> None:
         game = self.game
+        if self.ended is not None:
+            return
         if game.over:
             if (
                 game.end_reason == "passes"
@@ -297,6 +351,9 @@ class Controller:
         if any(t.data.get("agent") is agent for t in self._retired):
             return  # the agent's cancelled search is still winding down (≤ 50 ms)
         if not self.kernels_ready(*groups_for([self._specs[game.to_move]])):
+            running = self.clock.clocks[game.to_move]
+            if running.running:
+                running.running_since = self.now()  # loading the engine costs the AI no time
             return  # its first move (and its clock) wait until its kernels are ready
         if self.ai_vs_ai and not self.continuous:
             self.steps -= 1
@@ -305,6 +362,7 @@ class Controller:
     def _start_ai(self, agent: Agent) -> None:
         snap = self.game.copy()
         color = self.game.to_move
+        self._feed_time(agent, color)
         gen = self._gen
         holder: list[Task] = []
 
@@ -312,8 +370,10 @@ class Controller:
             if holder and self._ai is holder[0] and not holder[0].cancel.is_set():
                 self.progress = p
 
+        budget = self._budget(color)
+
         def run(cancel: threading.Event) -> int:
-            return agent.select_move(snap, None, cancel, on_progress)
+            return agent.select_move(snap, budget, cancel, on_progress)
 
         task = Task("ai", gen, run, agent=agent, color=color, move_number=self.game.move_number)
         holder.append(task)
@@ -335,27 +395,44 @@ class Controller:
             return  # stale: never play a late answer
         name = COLOR_NAME[task.data["color"]]
         if task.error is not None:
-            self.ai_error = f"{name} AI failed: {reason(task.error)}"
+            if isinstance(task.data["agent"], GtpEngineAgent):  # its messages name the engine
+                self.ai_error = f"{name}: {reason(task.error)}"
+            else:
+                self.ai_error = f"{name} AI failed: {reason(task.error)}"
             self.say(self.ai_error)
             return
+        agent = task.data["agent"]
+        if isinstance(agent, GtpEngineAgent):
+            name = f"{name} ({agent.label})"
         move = int(task.result)
+        color = task.data["color"]
+        if self._flag_fell(color):
+            return
         try:
             game.play(move)
         except (IllegalMove, ValueError) as e:
-            self.ai_error = f"{name} AI chose an illegal move {format_vertex(move, game.size)}: {e}"
+            where = format_vertex(move, game.size)
+            if isinstance(agent, GtpEngineAgent):
+                self._forfeit(color, f"{name} played an illegal move {where} ({e}) and forfeits")
+                return
+            self.ai_error = f"{name} AI chose an illegal move {where}: {e}"
             self.say(self.ai_error)
             return
         self.message = ""
+        self._moved(color)
         self._game_changed()
 
     # --- input --------------------------------------------------------------------------------
     def click(self, point: int) -> bool:
         """Left click on a point: play it, advance AI vs AI, or toggle a dead group at the end."""
         game = self.game
-        if game.over:
-            if game.end_reason == "passes" and game.position.on_board(point):
+        if self.over:
+            if game.over and game.end_reason == "passes" and game.position.on_board(point):
                 return self.toggle_dead(point)
             self.say("The game is over: r starts a new one")
+            return False
+        if self.clock.paused:
+            self.say("The clocks are paused: Ctrl+P goes on")
             return False
         if self.ai_vs_ai:
             self.advance()
@@ -367,7 +444,7 @@ class Controller:
 
     def play(self, point: int) -> bool:
         """Play point (or PASS/RESIGN) for the side to move, if a human has the move."""
-        if self.game.over:
+        if self.over:
             self.say("The game is over")
             return False
         if not self.is_human(self.game.to_move):
@@ -386,13 +463,19 @@ class Controller:
         if reason is not None:
             where = format_vertex(point, game.size) if game.position.on_board(point) else "there"
             self.say(f"Illegal move at {where}: {reason}")
+            self.emit("illegal")
+            return False
+        color = game.to_move
+        if self._flag_fell(color):
             return False
         try:
             game.play(point)
         except (IllegalMove, ValueError) as e:
             self.say(f"Illegal move: {e}")
+            self.emit("illegal")
             return False
         self.message = ""
+        self._moved(color)
         self._game_changed()
         return True
 
@@ -401,7 +484,7 @@ class Controller:
         return self.play(PASS)
 
     def resign(self) -> bool:
-        """The side to move resigns, if a human has the move."""
+        """The human to move resigns (the window asks for a confirmation first)."""
         return self.play(RESIGN)
 
     def toggle_dead(self, point: int) -> bool:
@@ -431,9 +514,13 @@ class Controller:
     def undo(self) -> bool:
         """Take back a move; against an AI, back to the human's turn."""
         game = self.game
+        if self.ended == "time":
+            self.say("The game was lost on time: start a new one")
+            return False
         if not game.moves:
             self.say("Nothing to undo")
             return False
+        self.ended = None
         self.continuous = False
         self.steps = 0
         self._cancel_all()
@@ -442,12 +529,16 @@ class Controller:
         while game.moves and not self.ai_vs_ai and not self.is_human(game.to_move):
             game.undo()
         self.message = ""
+        self._clock_follows_turn()
         self._game_changed()
         return True
 
     def redo(self) -> bool:
         """Replay an undone move; against an AI, its reply too."""
         game = self.game
+        if self.ended is not None:
+            self.say("The game is over")
+            return False
         if not game.redo_stack:
             self.say("Nothing to redo")
             return False
@@ -460,6 +551,10 @@ class Controller:
         while game.redo_stack and not self.ai_vs_ai and not self.is_human(game.to_move):
             game.redo()
         self.message = ""
+        if game.over:
+            self.clock.stop(self.now())
+        else:
+            self._clock_follows_turn()
         self._game_changed()
         return True
 
@@ -468,19 +563,80 @@ class Controller:
         self._cancel_all()
         size, ruleset, komi, handicap = self._start_settings
         info = self.game.info
-        self.game = Game.new(size, ruleset, komi, handicap)
+        points = getattr(self, "_handicap_points", None)
+        if points:
+            self.game = Game(size, ruleset, komi)
+            self.game.set_handicap(points)
+        else:
+            self.game = Game.new(size, ruleset, komi, handicap)
         self.game.info.black_name, self.game.info.white_name = info.black_name, info.white_name
         for agent in self.agents.values():
             if agent is not None:
                 agent.new_game()
+        self._new_clock()
         self.steps = 0
         self.message = ""
         self._game_changed(autosave=False)
         self.say("New game")
 
+    def new_game(self, ng: Any) -> bool:
+        """Start the game a new-game form made (gorilla.app.newgame.NewGame): size, rules, komi,
+        handicap, players, clock. A player that cannot be made is one message; nothing changes."""
+        try:
+            agents = {BLACK: self._make_agent(ng.black), WHITE: self._make_agent(ng.white)}
+        except (ValueError, ImportError, TypeError) as e:
+            self.say(f"Cannot start that game: {reason(e)}")
+            return False
+        try:
+            game = Game(ng.size, ng.rules, ng.komi)
+            points = ng.handicap_points()
+            if points:
+                game.set_handicap(points)
+        except (ValueError, IllegalMove) as e:
+            for agent in agents.values():
+                if agent is not None:
+                    with contextlib.suppress(Exception):
+                        agent.close()
+            self.say(f"Cannot start that game: {reason(e)}")
+            return False
+        self._cancel_all()
+        for agent in self.agents.values():
+            if agent is not None:
+                with contextlib.suppress(Exception):
+                    agent.close()
+        self._specs = {BLACK: _spec(ng.black), WHITE: _spec(ng.white)}
+        self.agents = agents
+        self.players = {BLACK: player_label(ng.black), WHITE: player_label(ng.white)}
+        self.game = game
+        self._start_settings = (game.size, game.ruleset, game.komi, game.handicap)
+        self._handicap_points = points
+        self._name_players(game)
+        self.time_control = ng.clock
+        self._new_clock()
+        self.steps = 0
+        self.continuous = False
+        self._ensure_compiling()
+        self.message = ""
+        self._game_changed(autosave=False)
+        self.say(
+            f"New game: {game.size}x{game.size}, Black {self.players[BLACK]}, White {self.players[WHITE]}"
+        )
+        return True
+
+    def _ensure_compiling(self) -> None:
+        """The window's compiler covers the groups the new players need (a fresh one when not)."""
+        c = self.compiler
+        if c is None:
+            return
+        need = self.groups_needed()
+        if all(g in c.groups for g in need):
+            return
+        c.close()
+        self.compiler = Compiler([*c.groups, *need])
+
     def advance(self) -> None:
         """AI vs AI: ask for the next AI move (a left click in Gorilla)."""
-        if self.game.over:
+        if self.over:
             self.say("The game is over: r starts a new one")
             return
         if not self.ai_to_move:
@@ -498,6 +654,201 @@ class Controller:
         self.continuous = bool(on)
         self.steps = 0
         self.say("Continuous play" if on else "Step mode: click for the next move")
+
+    # --- clocks -------------------------------------------------------------------------------
+    def _new_clock(self) -> None:
+        """Fresh clocks for a new or loaded game; they start with its first move."""
+        self.clock = GameClock(self.time_control)
+        self.clock_started = False
+        self.ended = None
+        self.times_left = {}
+        self._countdown = None
+        self._tell_agents_the_time()
+
+    def set_time_control(self, tc: TimeControl) -> None:
+        """Use tc from the next new game on (and for this one, if it has not started)."""
+        self.time_control = tc
+        if not self.clock_started:
+            self._new_clock()
+
+    def _adopt_result(self, game: Game) -> None:
+        """A loaded record whose result the rules do not give (W+T, B+F) is a finished game."""
+        if game.info.extra_result and not game.over:
+            self.ended = "record"
+
+    def _restore_clock(self, text: str) -> None:
+        """A loaded record with TM/OT brings its time control and the time left (BL/WL)."""
+        try:
+            timing = read_timing(text)
+        except Exception:
+            return
+        tc = from_sgf(timing.main, timing.overtime)
+        if tc is None:
+            return
+        self.time_control = tc
+        self._new_clock()
+        self.times_left = dict(timing.left)
+        last: dict[int, tuple[float, int]] = {}
+        for number, m in enumerate(self.game.moves, 1):
+            if number in timing.left:
+                last[m.color] = timing.left[number]
+        for color, (seconds, count) in last.items():
+            self.clock.clocks[color].set_left(seconds, count)
+        if self.game.moves and not self.game.over and not self.game.info.extra_result:
+            self.clock_started = True
+            self.clock.start(self.game.to_move, self.now())
+
+    def _tell_agents_the_time(self) -> None:
+        tc = self.time_control
+        for agent in self.agents.values():
+            if isinstance(agent, GtpEngineAgent):
+                agent.set_time_control(tc)
+            elif agent is not None and tc.enabled:
+                with contextlib.suppress(Exception):
+                    agent.set_time(*tc.gtp_time_settings())
+
+    def _feed_time(self, agent: Agent, color: int) -> None:
+        """Before an AI move: its time left (GTP ``time_left`` semantics)."""
+        if not self.time_control.enabled:
+            return
+        pc = self.clock.clocks[color]
+        now = self.now()
+        if isinstance(agent, GtpEngineAgent):
+            agent.set_clock_state(color, pc.gtp_time_left(now), pc.kgs_time_left(now))
+            return
+        seconds, stones = pc.gtp_time_left(now)
+        with contextlib.suppress(Exception):
+            agent.time_left(color, seconds, stones)
+
+    def _budget(self, color: int) -> Budget | None:
+        """A shorter think for an AI with a fixed time per move (``mcts:time=8``) whose clock
+        cannot afford it; None otherwise (the agent's own settings, or its time manager)."""
+        tc = self.time_control
+        if not tc.enabled:
+            return None
+        try:
+            seconds = parse_spec(self._specs[color])[2].get("time")
+        except Exception:
+            return None
+        if not isinstance(seconds, int | float) or isinstance(seconds, bool) or seconds <= 0:
+            return None
+        v = self.clock.view(color, self.now())
+        if v.overtime:
+            window = v.seconds / max(1, v.stones) if tc.system == "canadian" else v.seconds
+            share = 0.8 * window - 0.2
+        else:
+            window = v.seconds
+            share = 0.1 * window + (0.8 * tc.period if tc.system == "byoyomi" else 0.0)
+        if share >= seconds:
+            return None
+        return Budget(seconds=max(0.05, share))
+
+    def _moved(self, color: int) -> None:
+        """After color's move: press its clock (the first move starts the clocks); sounds."""
+        game = self.game
+        last = game.moves[-1]
+        if last.point == PASS:
+            self.emit("pass")
+        elif last.point >= 0:
+            self.emit("capture" if last.captures else "stone", stones=last.captures, move=len(game.moves))
+        if self.time_control.enabled:
+            now = self.now()
+            if not self.clock_started:
+                self.clock_started = True
+                self.clock.start(3 - color, now)
+            else:
+                self.clock.press(color, now)
+            v = self.clock.view(color, now)
+            count = (v.periods or v.stones) if v.overtime else 0
+            self.times_left[len(game.moves)] = (max(0.0, v.seconds), count)
+            if game.over:
+                self.clock.stop(now)
+        if game.over:
+            self.emit("game_end", result=game.result or "")
+
+    def _clock_follows_turn(self) -> None:
+        """After undo or redo: the clock of the side to move runs (no time is given back)."""
+        if self.clock_started and not self.clock.paused:
+            self.clock.start(self.game.to_move, self.now())
+
+    def _flag_fell(self, color: int) -> bool:
+        """True (and the game lost on time) when color's flag has fallen; checked before a move."""
+        if self.time_control.enabled and self.clock.clocks[color].flag(self.now()):
+            self._lose_on_time(color)
+            return True
+        return False
+
+    def _watch_clock(self) -> None:
+        """Every frame: a fallen flag ends the game; the last seconds are counted down."""
+        if not self.time_control.enabled or not self.clock_started or self.over:
+            return
+        now = self.now()
+        flagged = self.clock.flagged(now)
+        if flagged:
+            self._lose_on_time(flagged)
+            return
+        color = self.clock.running
+        if not color:
+            return
+        v = self.clock.view(color, now)
+        if v.to_lose == math.inf or (self.time_control.system in ("byoyomi", "canadian") and not v.overtime):
+            return
+        whole = math.ceil(v.seconds)
+        if 0 < whole <= COUNTDOWN_FROM:
+            mark = (color, len(self.game.moves), whole)
+            if mark != self._countdown:
+                self._countdown = mark
+                self.emit("countdown", seconds=whole, color=color)
+                self.version += 1
+
+    def _lose_on_time(self, color: int) -> None:
+        self.clock.stop(self.now())
+        self.clock.clocks[color].flagged = True
+        self._end(color, "T", "time", f"{COLOR_NAME[color]} lost on time")
+
+    def _forfeit(self, color: int, why: str) -> None:
+        self._end(color, "F", "forfeit", why)
+
+    def _end(self, loser: int, how: str, ended: str, why: str) -> None:
+        self.clock.stop(self.now())
+        self.ended = ended
+        self.game.info.extra_result = f"{'W' if loser == BLACK else 'B'}+{how}"
+        self.continuous = False
+        self._game_changed()
+        self.say(f"{why}: {self.game.info.extra_result}")
+        self.emit("game_end", result=self.game.info.extra_result)
+
+    def toggle_pause(self) -> bool:
+        """Pause or resume the clocks; only between two humans, while the game goes on."""
+        if not self.time_control.enabled or not self.clock_started or self.over:
+            self.say("No clock is running")
+            return False
+        if self.agents[BLACK] is not None or self.agents[WHITE] is not None:
+            self.say("Only a game between two humans can be paused")
+            return False
+        now = self.now()
+        if self.clock.paused:
+            self.clock.resume(self.game.to_move, now)
+            self.say("Clocks running")
+        else:
+            self.clock.pause(now)
+            self.say("Paused: Ctrl+P goes on")
+        return True
+
+    def clock_views(self) -> dict[int, Any] | None:
+        """Both clocks as shown now (gorilla.app.clock.ClockView), None without a clock."""
+        if not self.time_control.enabled:
+            return None
+        now = self.now()
+        return {c: self.clock.view(c, now) for c in (BLACK, WHITE)}
+
+    def sgf_timing(self) -> Timing | None:
+        """TM/OT and the time left after each move, for the SGF (None without a clock)."""
+        tc = self.time_control
+        if not tc.enabled:
+            return None
+        n = len(self.game.moves)
+        return Timing(tc.main, tc.sgf_ot(), {k: v for k, v in self.times_left.items() if k <= n})
 
     # --- views --------------------------------------------------------------------------------
     def toggle_control(self) -> None:
@@ -534,7 +885,7 @@ class Controller:
         if self._eval is not None:
             self.say("Already evaluating")
             return
-        if self.game.over:
+        if self.over:
             self.say("The game is over")
             return
         if self._waiting_for(*(("mcts",) if self.eval_engine == "mcts" else ("control", "flat"))):
@@ -610,7 +961,7 @@ class Controller:
     def score(self) -> Score | None:
         """The score of a game ended by passes or the move cap (None before, or after a resignation)."""
         game = self.game
-        if not game.over or game.resigned:
+        if not game.over or game.resigned or self.ended is not None:
             return None
         return game.score()
 
@@ -637,7 +988,7 @@ class Controller:
     def save(self, path: str) -> None:
         """Save the game as SGF; a failure becomes the message, nothing else changes."""
         try:
-            write_atomic(os.path.expanduser(path), game_to_sgf(self.game))
+            write_atomic(os.path.expanduser(path), game_to_sgf(self.game, self.sgf_timing()))
         except Exception as e:
             self.say(f"Cannot save {path}: {reason(e)}")
             return
@@ -655,9 +1006,13 @@ class Controller:
         self._cancel_all()
         self.game = game
         self._start_settings = (game.size, game.ruleset, game.komi, game.handicap)
+        self._handicap_points = None
         for agent in self.agents.values():
             if agent is not None:
                 agent.new_game()
+        self._new_clock()
+        self._restore_clock(text)
+        self._adopt_result(game)
         self.steps = 0
         self.message = ""
         self._game_changed()

@@ -12,17 +12,19 @@ from gorilla.rules.game import Game
 
 
 def default_autosave_path() -> str:
-    """``$GORILLA_AUTOSAVE`` or ``~/.local/share/gorilla/autosave.sgf``."""
+    """``$GORILLA_AUTOSAVE`` or ``autosave.sgf`` in the platform's user data folder
+    (platformdirs: ``~/.local/share/gorilla`` on Linux)."""
     env = os.environ.get("GORILLA_AUTOSAVE")
     if env:
         return os.path.expanduser(env)
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(base, "gorilla", "autosave.sgf")
+    import platformdirs
+
+    return os.path.join(platformdirs.user_data_dir("gorilla", appauthor=False), "autosave.sgf")
 
 
-def game_to_sgf(game: Game) -> str:
-    """The game as SGF text."""
-    return sgf.save_sgf(game)
+def game_to_sgf(game: Game, timing: sgf.Timing | None = None) -> str:
+    """The game as SGF text (with the clock's TM/OT/BL/WL when timing is given)."""
+    return sgf.save_sgf(game, timing)
 
 
 def game_from_sgf(text: str) -> Game:
@@ -72,17 +74,17 @@ class Autosaver:
         self.error: str | None = None
         self.writes = 0
         self._cond = threading.Condition()
-        self._pending: Game | None = None
+        self._pending: tuple[Game, sgf.Timing | None] | None = None
         self._busy = False
         self._closed = False
         self._thread: threading.Thread | None = None
 
-    def submit(self, game: Game) -> None:
+    def submit(self, game: Game, timing: sgf.Timing | None = None) -> None:
         """Queue game (a copy the caller no longer changes) to be written; the newest wins."""
         with self._cond:
             if self._closed:
                 return
-            self._pending = game
+            self._pending = (game, timing)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, daemon=True, name="gorilla-autosave")
                 self._thread.start()
@@ -99,7 +101,7 @@ class Autosaver:
                 self._busy = True
             error = None
             try:
-                write_atomic(self.path, game_to_sgf(game))
+                write_atomic(self.path, game_to_sgf(*game))
             except Exception as e:  # reported on the GUI thread
                 error = reason(e)
             with self._cond:

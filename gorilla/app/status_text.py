@@ -24,7 +24,11 @@ def status_lines(c: Controller) -> list[str]:
     last_txt = f", last {COLOR_NAME[last.color][0]} {format_vertex(last.point, game.size)}" if last else ""
     lines.append(f"Move {game.move_number}{last_txt}")
     lines.append(f"Captures: Black {game.captures(BLACK)}  White {game.captures(WHITE)}")
-    if game.over:
+    views = c.clock_views()
+    if views is not None:
+        paused = "  (paused)" if c.clock.paused else ""
+        lines.append(f"Clock: Black {views[BLACK].text()}  White {views[WHITE].text()}{paused}")
+    if c.over:
         lines.extend(_result_lines(c))
     else:
         color = game.to_move
@@ -66,6 +70,9 @@ def _result_lines(c: Controller) -> list[str]:
     game = c.game
     if game.resigned:
         return [f"{COLOR_NAME[game.resigned]} resigned. Result: {game.result}"]
+    if c.ended is not None:
+        how = {"time": "on time", "forfeit": "by forfeit"}.get(c.ended, "")
+        return [f"Game over {how}. Result: {game.result}".replace("  ", " ")]
     lines = [f"Game over ({game.end_reason})"]
     if c.estimating:
         lines.append("Estimating dead stones...")

@@ -95,6 +95,10 @@ class Terminal:
         if game.resigned:
             self.say(f"{COLOR_NAME[game.resigned]} resigned. Result: {game.result}")
             return
+        if self.c.ended is not None:
+            msg = self.c.message
+            self.say(msg if msg and str(game.result) in msg else f"Game over. Result: {game.result}")
+            return
         self.say(f"Game over ({game.end_reason}) after {game.move_number} moves.")
         if game.dead:
             pts = " ".join(format_vertex(p, game.size) for p in sorted(game.dead))
@@ -114,7 +118,7 @@ class Terminal:
             c.poll()  # applies a finished AI move, starts the next AI turn
             if c.game.move_number != self.shown:
                 self.show_move()
-            if c.game.over:
+            if c.over:
                 break
             if c.ai_error is not None:
                 self.say(c.ai_error)
@@ -139,7 +143,9 @@ class Terminal:
         c = self.c
         game = c.game
         color = COLOR_NAME[game.to_move]
-        line = self.read(f"{color} to move> ")
+        views = c.clock_views()
+        clock = f" [{views[game.to_move].text()}]" if views is not None else ""
+        line = self.read(f"{color} to move{clock}> ")
         if line is None:
             return False
         word = line.lower()
@@ -172,7 +178,8 @@ class Terminal:
         else:
             ok = c.play(point)
         if not ok:
-            self.say(c.message)
+            if not c.over:
+                self.say(c.message)
             return True
         self.show_move()
         return True

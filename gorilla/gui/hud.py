@@ -22,6 +22,8 @@ TEXT = (226, 228, 232, 255)
 DIM = (150, 156, 164, 255)
 ACCENT = (88, 166, 255, 255)
 WARN = (255, 190, 80, 255)
+LOW = (255, 96, 80, 255)  # a clock close to its flag
+LOW_SECONDS = 10.0
 
 HELP = [
     # one line each: the keys and the descriptions are two labels that must stay row by row
@@ -39,6 +41,10 @@ HELP = [
     ("u, Ctrl+Z / Ctrl+Y", "undo / redo"),
     ("p", "pass"),
     ("space / a", "AI vs AI: next move / continuous play on-off"),
+    ("Ctrl+N", "new game: size, rules, handicap, players, engines, clock"),
+    ("Ctrl+P, Pause", "pause the clocks (two humans)"),
+    ("n / k", "move numbers (off, last 10, all) / coordinates"),
+    ("m, [ / ]", "sound on-off, volume down / up"),
     ("Ctrl+S", "save SGF (next to the autosave, time-stamped)"),
     ("Ctrl+O", "load SGF (type a path; Enter loads, Esc cancels)"),
     ("h, F1", "this help;  Esc closes it"),
@@ -83,6 +89,7 @@ class Hud:
         self.subtitle = Label("", font_name=FONT, font_size=10, color=DIM, batch=self.batch, group=fg)
         self.turn_box = shapes.Rectangle(0, 0, 10, 34, color=(44, 52, 64, 255), batch=self.batch, group=bg)
         self.rows = {}
+        self.clocks: dict[int, Label] = {}
         for c in (BLACK, WHITE):
             fill = (18, 18, 20, 255) if c == BLACK else (236, 234, 226, 255)
             ring = shapes.Circle(0, 0, 11, color=(120, 120, 120, 255), batch=self.batch, group=mid)
@@ -90,6 +97,9 @@ class Hud:
             name = _text(self.batch, fg, 12, TEXT, weight="bold", anchor_y="center")
             caps = _text(self.batch, fg, 11, DIM, anchor_x="right", anchor_y="center")
             self.rows[c] = (ring, stone, name, caps)
+            self.clocks[c] = _text(
+                self.batch, fg, 12, TEXT, font=MONO, anchor_x="right", anchor_y="center", weight="bold"
+            )
         text_w = panel_width - 32
         self.info = _text(self.batch, fg, 11, TEXT, text_w)
         self.bar_bg = shapes.Rectangle(0, 0, 10, 8, color=(50, 56, 64, 255), batch=self.batch, group=mid)
@@ -136,6 +146,7 @@ class Hud:
             ring.position = stone.position = (x0 + pad + 12, y)
             name.position = (x0 + pad + 32, y, 0)
             caps.position = (width - pad, y, 0)
+            self.clocks[c].position = (width - pad, y, 0)
             y -= 38
         self._row_y = {BLACK: height - 76, WHITE: height - 114}
         self.turn_box.width = pw - 2 * pad + 12
@@ -163,7 +174,14 @@ class Hud:
 
     def _name_room(self, caps: Label) -> float:
         """Pixels a player row's name may take: from its start to the captures count, less a gap."""
-        return self.panel_width - 2 * self._pad - 32 - caps.content_width - 14
+        return (
+            self.panel_width
+            - 2 * self._pad
+            - 32
+            - (self._width - self._pad - caps.x)
+            - caps.content_width
+            - 14
+        )
 
     def _set_elided(self, label: Label, head: str, tail: str, room: float) -> None:
         """label = head + tail, the tail cut short with an ellipsis when it would not fit in room."""
@@ -184,13 +202,31 @@ class Hud:
         """Refresh the panel from the controller; notice (a GUI-side problem) shows with its message."""
         game = controller.game
         players = getattr(controller, "players", {BLACK: "human", WHITE: "human"})
+        views = controller.clock_views() if hasattr(controller, "clock_views") else None
         for c in (BLACK, WHITE):
             _, _, name, caps = self.rows[c]
             who = players.get(c, "human")
-            self._set(caps, f"captures {game.captures(c)}")
+            clock = self.clocks[c]
+            if views is None:
+                clock.visible = False
+                caps.visible = True
+                self._set(caps, f"captures {game.captures(c)}")
+                caps.x = self._width - self._pad
+            else:
+                v = views[c]
+                clock.visible = True
+                self._set(clock, v.text())
+                low = v.flagged or v.to_lose <= LOW_SECONDS or (v.overtime and v.seconds <= LOW_SECONDS)
+                color = LOW if low else TEXT
+                if tuple(clock.color) != color:
+                    clock.color = color
+                # the clock takes the captures' place; they go into the text below
+                caps.visible = False
+                self._set(caps, "")
+                caps.x = self._width - self._pad - clock.content_width
             self._set_elided(name, f"{'Black' if c == BLACK else 'White'}   ", who, self._name_room(caps))
         to_move = game.to_move
-        self.turn_box.visible = not game.over
+        self.turn_box.visible = not getattr(controller, "over", game.over)
         self.turn_box.position = (self._x0 + self._pad - 6, self._row_y[to_move] - 17)
         ai_vs = " - AI vs AI" if getattr(controller, "ai_vs_ai", False) else ""
         self._set(self.subtitle, f"{game.size}x{game.size}{ai_vs}")
@@ -198,7 +234,8 @@ class Hud:
         lines = status_lines(controller)
         if lines and lines[0].startswith("Black:") and "White:" in lines[0]:
             lines = lines[1:]
-        lines = [ln for ln in lines if not ln.startswith("Captures:")]
+        drop = ("Captures:", "Clock:") if views is None else ("Clock:",)
+        lines = [ln for ln in lines if not ln.startswith(drop)]
         msg = controller.message or ""
         if msg and msg in lines:
             lines.remove(msg)
@@ -265,8 +302,9 @@ class Hud:
         self.message.position = (self._x0 + self._pad, y - 4, 0)
         self._set(self.message, msg)
 
-    def set_board_labels(self, items: list[tuple[float, float, str]]) -> None:
-        """Show one label per (x, y, text), centred on window pixel (x, y); hide the others."""
+    def set_board_labels(self, items: list[tuple]) -> None:
+        """Show one label per (x, y, text) or (x, y, text, rgba), centred on window pixel (x, y);
+        hide the others."""
         while len(self.board_labels) < len(items):
             self.board_labels.append(
                 Label(
@@ -280,10 +318,13 @@ class Hud:
                     batch=self.label_batch,
                 )
             )
-        for lab, (x, y, text) in zip(self.board_labels, items, strict=False):
+        for lab, (x, y, text, *ink) in zip(self.board_labels, items, strict=False):
             lab.position = (x, y, 0)
             if lab.text != text:
                 lab.text = text
+            color = ink[0] if ink else (255, 255, 255, 255)
+            if tuple(lab.color) != tuple(color):
+                lab.color = color
             lab.visible = True
         for lab in self.board_labels[len(items) :]:
             lab.visible = False

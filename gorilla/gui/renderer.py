@@ -242,6 +242,7 @@ class Renderer:
         self._overlay_key: object = None
         self.size = 0
         self.board = self.sides = self.labels = None
+        self.show_coordinates = True  # the letters and numbers along the edges
         self.set_size(size)
 
     def set_size(self, size: int) -> None:
@@ -368,7 +369,7 @@ class Renderer:
         tp["u_view_proj"] = vp
         tp["u_glyphs"] = 0
         tp["u_color"] = (0.16, 0.10, 0.05, 0.85)
-        for tex_id, mesh in self.labels.meshes:
+        for tex_id, mesh in self.labels.meshes if self.show_coordinates else ():
             gl.glBindTexture(gl.GL_TEXTURE_2D, tex_id)
             mesh.draw()
         mp = self.marker_prog

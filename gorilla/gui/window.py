@@ -21,12 +21,17 @@ from pyglet.window import key, mouse
 
 from gorilla.gui.camera import PANEL_WIDTH, Camera
 from gorilla.gui.hud import Hud
+from gorilla.gui.meshes import STONE_HALF_HEIGHT
+from gorilla.gui.newgame_dialog import NewGameDialog
 from gorilla.gui.renderer import BACKGROUND, Renderer
 from gorilla.gui.scene import build_scene
+from gorilla.gui.sounds import Sounds
+from gorilla.gui.toolbar import Toolbar
 
 CLICK_SLOP = 6  # pixels a click may move and still be a click, not a drag
 ORBIT_SPEED = 0.008  # radians per pixel
 THINKING_FPS = 10.0
+MOVE_NUMBER_MODES = ("off", "last10", "all")
 
 
 def gl_config(samples: int = 0) -> gl.Config:
@@ -70,7 +75,7 @@ def latest_sgf(directory: str, exclude: str | None = None) -> str | None:
 class GorillaWindow(pyglet.window.Window):
     """The rotatable 3D board, driven by a :class:`gorilla.app.controller.Controller`."""
 
-    def __init__(self, controller, **kwargs) -> None:
+    def __init__(self, controller, settings=None, **kwargs) -> None:
         kwargs.setdefault("width", 1024)
         kwargs.setdefault("height", 768)
         kwargs.setdefault("caption", "Gorilla")
@@ -82,6 +87,26 @@ class GorillaWindow(pyglet.window.Window):
         self.camera = Camera(size=controller.game.size)
         self.renderer = Renderer(controller.game.size)
         self.hud = Hud(self, PANEL_WIDTH)
+        self.settings = settings  # gorilla.app.settings.Settings, or None: nothing is remembered
+        self.sounds = Sounds(settings)
+        self.sounds.load()
+        self.confirm: str | None = None  # an action waiting for its confirmation ('resign')
+        self.dialog: NewGameDialog | None = None  # the new-game dialog while it is open
+        self.toolbar = Toolbar(
+            {
+                "New": self.new_game,
+                "Pass": controller.pass_turn,
+                "Resign": self.ask_resign,
+                "Undo": controller.undo,
+                "Evaluate": controller.evaluate,
+                "Save": self.save,
+                "Load": self.open_prompt,
+            },
+            PANEL_WIDTH - 32,
+            ["DejaVu Sans", "Arial", "Helvetica"],
+        )
+        self.move_numbers = settings.get("move_numbers") if settings is not None else "off"
+        self.renderer.show_coordinates = bool(settings.get("coordinates")) if settings is not None else True
         self.show_help = False
         self.prompt: str | None = None  # text typed into the Ctrl+O field
         self.hover: int | None = None
@@ -110,6 +135,9 @@ class GorillaWindow(pyglet.window.Window):
         super().on_resize(width, height)
         self._update_viewport()
         self.hud.layout(width, height)
+        self.toolbar.layout(width - PANEL_WIDTH + 16, 30 + self.toolbar.height)
+        if self.dialog is not None:
+            self.dialog.layout(max(1, width - PANEL_WIDTH), height)
         self._dirty = True
 
     def on_expose(self) -> None:
@@ -133,10 +161,22 @@ class GorillaWindow(pyglet.window.Window):
         """Poll the controller; redraw if anything visible changed."""
         c = self.controller
         c.poll()
+        for kind, data in c.drain_events() if hasattr(c, "drain_events") else ():
+            self.sounds.on_event(kind, data)
         if c.game.size != self.camera.size:  # a loaded game of another size
             self.camera.size = c.game.size
             self.camera.reset()
-        state = (c.version, self.camera.state(), self.hover, self.show_help, self.prompt, c.game.size)
+        state = (
+            c.version,
+            self.camera.state(),
+            self.hover,
+            self.show_help,
+            self.prompt,
+            c.game.size,
+            self.move_numbers,
+            self.renderer.show_coordinates,
+            self._clock_text(),
+        )
         now = time.monotonic()
         compiler = getattr(c, "compiler", None)
         busy = c.thinking or getattr(c, "evaluating", False) or (compiler is not None and compiler.compiling)
@@ -167,10 +207,14 @@ class GorillaWindow(pyglet.window.Window):
         for p, text in scene.labels:
             x, y = self.camera.point_to_screen(p)
             items.append((x, y, text))
+        items.extend(self._move_number_items())
         self.hud.set_board_labels(items)
         self.hud.update(c, scene.notice)
         self.hud.set_prompt(None if self.prompt is None else f"Load SGF: {self.prompt}_")
         self.hud.draw(self.show_help)
+        self.toolbar.draw()
+        if self.dialog is not None:
+            self.dialog.draw()
         self.frames += 1
         if self.frames == 1 and getattr(c, "compiler", None) is not None:
             c.compiler.start()  # kernels compile or load once the window is on the screen
@@ -220,15 +264,24 @@ class GorillaWindow(pyglet.window.Window):
         p = self.screen_to_point(x, y)
         if p != self.hover:
             self.hover = p
+        self.toolbar.on_mouse_motion(x, y, dx, dy)
+        self._dirty = True
 
     def on_mouse_leave(self, x: int, y: int) -> None:
         """No hover point while the mouse is outside the window."""
         self.hover = None
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
-        """Remember the press: its release is a click, or ends a drag."""
+        """Remember the press: its release is a click, or ends a drag (a toolbar button takes it)."""
         self._press = (x, y, button, modifiers)
         self._dragging = False
+        if self.dialog is not None:
+            self.dialog.on_mouse_press(x, y, button, modifiers)
+            self._dirty = True
+            return
+        if x >= self.camera.viewport[2] and button == mouse.LEFT:
+            self.toolbar.on_mouse_press(x, y, button, modifiers)
+            self._dirty = True
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
         """Middle drag pans; left or right drag orbits once past CLICK_SLOP pixels.
@@ -257,6 +310,10 @@ class GorillaWindow(pyglet.window.Window):
         While the help shows, a click only closes it; a Ctrl/Shift left click does nothing.
         """
         press, self._press = self._press, None
+        if self.dialog is not None:
+            self.dialog.on_mouse_release(x, y, button, modifiers)
+            self._dirty = True
+            return
         if self._dragging:
             self._dragging = False
             return
@@ -268,6 +325,8 @@ class GorillaWindow(pyglet.window.Window):
         c = self.controller
         if button == mouse.LEFT:
             if x >= self.camera.viewport[2]:
+                self.toolbar.on_mouse_release(x, y, button, modifiers)
+                self._dirty = True
                 return  # the side panel
             p = self.screen_to_point(x, y)
             if p is not None:
@@ -284,7 +343,11 @@ class GorillaWindow(pyglet.window.Window):
 
     # --- keys ----------------------------------------------------------------------------------
     def on_text(self, text: str) -> None:
-        """Typed text goes into the Ctrl+O path field while it is open."""
+        """Typed text goes into the new-game dialog or the Ctrl+O path field while it is open."""
+        if self.dialog is not None:
+            self.dialog.on_text(text)
+            self._dirty = True
+            return
         if self.prompt is not None:
             self.prompt += "".join(ch for ch in text if ch.isprintable() and ch not in "\r\n")
 
@@ -296,6 +359,10 @@ class GorillaWindow(pyglet.window.Window):
         """
         c = self.controller
         ctrl = bool(modifiers & (key.MOD_CTRL | key.MOD_COMMAND))
+        self._dirty = True
+        if self.dialog is not None:
+            self.dialog.on_key_press(symbol, modifiers)
+            return pyglet.event.EVENT_HANDLED
         if self.prompt is not None:
             if symbol in (key.ENTER, key.RETURN, key.NUM_ENTER):
                 path, self.prompt = self.prompt.strip(), None
@@ -305,6 +372,14 @@ class GorillaWindow(pyglet.window.Window):
                 self.prompt = None
             elif symbol == key.BACKSPACE:
                 self.prompt = self.prompt[:-1]
+            return pyglet.event.EVENT_HANDLED
+        if self.confirm is not None:
+            if self.confirm == "resign" and symbol in (key.Y, key.ENTER, key.RETURN):
+                self.confirm = None
+                c.resign()
+            else:
+                self.confirm = None
+                c.say("Resignation cancelled")
             return pyglet.event.EVENT_HANDLED
         if symbol == key.ESCAPE:
             self.show_help = False  # Esc never closes the window (Ctrl+Q does)
@@ -320,6 +395,10 @@ class GorillaWindow(pyglet.window.Window):
                 self.open_prompt()
             elif symbol == key.Q:
                 self.close()
+            elif symbol == key.P:
+                c.toggle_pause()
+            elif symbol == key.N:
+                self.open_new_game()
             return pyglet.event.EVENT_HANDLED
         cam = self.camera
         step = math.radians(5)
@@ -347,12 +426,134 @@ class GorillaWindow(pyglet.window.Window):
             key.PAGEDOWN: lambda: cam.zoom(1 / 0.9),
             key.HOME: cam.reset,
             key.T: self.top_view,
+            key.M: self.toggle_mute,
+            key.BRACKETLEFT: lambda: self.change_volume(-0.1),
+            key.BRACKETRIGHT: lambda: self.change_volume(0.1),
+            key.N: self.cycle_move_numbers,
+            key.K: self.toggle_coordinates,
+            key.PAUSE: c.toggle_pause,
         }
         action = actions.get(symbol)
         if action is not None:
             action()
             self._dirty = True
         return pyglet.event.EVENT_HANDLED
+
+    def _clock_text(self) -> str:
+        """The clocks as shown (a new second redraws the panel)."""
+        views = self.controller.clock_views() if hasattr(self.controller, "clock_views") else None
+        return "" if views is None else " ".join(v.text() for v in views.values())
+
+    def _move_number_items(self) -> list[tuple[float, float, str, tuple]]:
+        """(x, y, text, colour) of the move numbers shown on the stones (off, the last 10, all)."""
+        if self.move_numbers == "off":
+            return []
+        game = self.controller.game
+        pos = game.position
+        latest: dict[int, int] = {}
+        for i, m in enumerate(game.moves, 1):
+            if m.point >= 0:
+                latest[m.point] = i
+        n = len(game.moves)
+        out = []
+        for point, number in latest.items():
+            color = pos.color_at(point)
+            if color not in (1, 2) or (self.move_numbers == "last10" and number <= n - 10):
+                continue
+            x, y = self.camera.point_to_screen(point, STONE_HALF_HEIGHT * 2)
+            ink = (255, 255, 255, 255) if color == 1 else (20, 20, 20, 255)
+            out.append((x, y, str(number + game.move_offset), ink))
+        return out
+
+    def cycle_move_numbers(self) -> str:
+        """Move numbers on the stones: off -> last 10 -> all -> off (remembered)."""
+        i = MOVE_NUMBER_MODES.index(self.move_numbers) if self.move_numbers in MOVE_NUMBER_MODES else 0
+        self.move_numbers = MOVE_NUMBER_MODES[(i + 1) % len(MOVE_NUMBER_MODES)]
+        if self.settings is not None:
+            self.settings.set("move_numbers", self.move_numbers)
+        self.controller.say(f"Move numbers: {self.move_numbers.replace('last10', 'last 10')}")
+        return self.move_numbers
+
+    def toggle_coordinates(self) -> bool:
+        """Coordinates along the board's edges on or off (remembered)."""
+        on = not self.renderer.show_coordinates
+        self.renderer.show_coordinates = on
+        if self.settings is not None:
+            self.settings.set("coordinates", on)
+        self.controller.say(f"Coordinates {'on' if on else 'off'}")
+        return on
+
+    def toggle_mute(self) -> None:
+        """Sound off or on (remembered)."""
+        muted = self.sounds.toggle_mute()
+        self.controller.say("Sound off" if muted else f"Sound on, volume {round(self.sounds.volume * 100)}%")
+
+    def change_volume(self, step: float) -> None:
+        """Louder or softer by step (remembered); unmutes."""
+        if self.sounds.muted:
+            self.sounds.toggle_mute()
+        volume = self.sounds.set_volume(self.sounds.volume + step)
+        self.controller.say(f"Volume {round(volume * 100)}%")
+        self.sounds.play(self.sounds.stone())
+
+    def new_game(self) -> None:
+        """The New button: the new-game dialog."""
+        self.confirm = None
+        self.open_new_game()
+
+    def open_new_game(self) -> NewGameDialog:
+        """Open the new-game dialog with the last choices (remembered in the settings)."""
+        from gorilla.app.newgame import NewGameForm
+
+        if self.dialog is None:
+            remembered = self.settings.get("new_game") if self.settings is not None else None
+            form = NewGameForm(remembered or self._current_choices())
+            self.dialog = NewGameDialog(form, self._start_new_game, self._close_dialog)
+            self.dialog.layout(max(1, self.width - PANEL_WIDTH), self.height)
+        self._dirty = True
+        return self.dialog
+
+    def _current_choices(self) -> dict:
+        """The form's rows from the game on the board (when nothing is remembered yet)."""
+        c = self.controller
+        game = c.game
+        specs = getattr(c, "_specs", {})
+        tc = getattr(c, "time_control", None)
+        return {
+            "size": game.size,
+            "rules": game.ruleset.name,
+            "komi": f"{game.komi:g}",
+            "handicap": game.handicap,
+            "black": specs.get(1, "human"),
+            "white": specs.get(2, "human"),
+            "clock": tc.spec() if tc is not None else "none",
+        }
+
+    def _start_new_game(self, ng) -> bool:
+        ok = self.controller.new_game(ng)
+        if ok and self.settings is not None and self.dialog is not None:
+            self.settings.set("new_game", self.dialog.form.remember())
+        if not ok and self.dialog is not None:
+            self.dialog.form.error = self.controller.message
+        return ok
+
+    def _close_dialog(self) -> None:
+        self.dialog = None
+        self._dirty = True
+
+    def ask_resign(self) -> None:
+        """Resign, after a confirmation: Resign again, y or Enter confirms; any other key cancels."""
+        c = self.controller
+        if self.confirm == "resign":
+            self.confirm = None
+            c.resign()
+            return
+        if c.over or not c.is_human(c.game.to_move):
+            c.say("Only the human to move can resign")
+            return
+        self.confirm = "resign"
+        side = "Black" if c.game.to_move == 1 else "White"
+        c.say(f"Resign as {side}? Resign again or y confirms, Esc cancels")
 
     def toggle_help(self) -> None:
         """Show or hide the key help."""
@@ -396,7 +597,9 @@ class GorillaWindow(pyglet.window.Window):
 
 def run_window(controller, *, width: int = 1024, height: int = 768) -> None:
     """Open the window and run the event loop until it is closed; cancels the AI on exit."""
-    window = GorillaWindow(controller, width=width, height=height)
+    from gorilla.app.settings import Settings
+
+    window = GorillaWindow(controller, settings=Settings(), width=width, height=height)
     try:
         pyglet.app.run(None)
     finally:

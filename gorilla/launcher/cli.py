@@ -9,22 +9,24 @@ Gorilla's flags work as written (``gorilla`` in place of ``./go``)::
     gorilla -no_gui -ai_vs_ai -ai_random -ai_monte_carlo 5 5   the same in the terminal
     gorilla -eval 10 3                        the move evaluator (e) with G=10, T=3
 
-Long options: ``--size --komi --rules --handicap --black/--white SPEC --load FILE --resume
---threads --autosave PATH --no-autosave --no-gui --continuous --seed``. A player SPEC is
-``human``, ``random``, ``montecarlo:G,T``, ``mcts`` or ``mcts:SECONDS`` (or any agent spec
-such as ``mcts:time=2,threads=2``).
+Long options: ``--size --komi --rules --handicap --black/--white SPEC --clock SPEC --load FILE
+--resume --threads --autosave PATH --no-autosave --no-gui --continuous --seed``. A player SPEC
+is ``human``, ``random``, ``montecarlo:G,T``, ``mcts`` or ``mcts:SECONDS`` (or any agent spec
+such as ``mcts:time=2,threads=2``), or ``gtp:COMMAND`` for an external GTP engine.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gorilla.ai.playout import catalog
 from gorilla.ai.warmup import stderr_progress, warm
+from gorilla.app.clock import NO_CLOCK, ClockSpecError, TimeControl, parse_clock
 from gorilla.app.compiler import Compiler
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.game import Game
@@ -36,7 +38,8 @@ PROG = "gorilla"
 USAGE = """\
 usage: gorilla [-no_gui] [-ai_vs_ai] [-ai_random | -ai_monte_carlo G T]... [-eval G T]
                [--size N] [--komi K] [--rules chinese|japanese|tromp-taylor|little-go]
-               [--handicap N] [--black SPEC] [--white SPEC] [--load FILE.sgf | --resume]
+               [--handicap N] [--black SPEC] [--white SPEC] [--clock SPEC]
+               [--load FILE.sgf | --resume]
                [--threads N] [--autosave PATH | --no-autosave] [--no-gui] [--continuous]
                [--seed N] [--eval-engine flat|mcts]
                [--mc-patterns NAME | --mc-load-patterns FILE] [--mc-list-patterns] [-h]"""
@@ -60,11 +63,12 @@ Options:
   --handicap N          fixed handicap stones for Black (2..9)
   --black SPEC          who plays Black (a player, below; default human)
   --white SPEC          who plays White (a player, below; default human)
+  --clock SPEC          a time control (below; default none)
   --load FILE.sgf       start from a saved game (its main line)
   --resume              continue the autosaved game
   --threads N           search threads for the MCTS (default 1)
-  --autosave PATH       autosave file (default $GORILLA_AUTOSAVE or
-                        ~/.local/share/gorilla/autosave.sgf)
+  --autosave PATH       autosave file (default $GORILLA_AUTOSAVE or autosave.sgf in
+                        the user data folder, ~/.local/share/gorilla on Linux)
   --no-autosave         do not autosave
   --no-gui              same as -no_gui
   --continuous          AI vs AI: play on without clicks (the terminal always does)
@@ -83,6 +87,18 @@ Players (--black / --white SPEC):
                         resign=F, patterns=NAME; e.g. mcts:time=2,threads=2)
   alphabeta             negamax with PVS and iterative deepening (best on small boards)
   greedy, aggressive, minimax   the Little-Go baselines
+  gtp:COMMAND           an external GTP engine: gtp:gnugo, gtp:pachi, gtp:katago,
+                        gtp:leelaz (found on PATH or in /usr/games) or any command
+                        line, e.g. "gtp:gnugo --mode gtp --level 5"
+
+Clocks (--clock SPEC; a time is 90, 90s, 10m, 1m30s, 1h or 1:30, a bare number is seconds):
+  none                  no clock (the default)
+  10m                   absolute: 10 minutes each, then the flag falls
+  10m+5x30s             Japanese byo-yomi: 10 minutes, then 5 periods of 30 seconds
+  10m+25/5m             Canadian: 10 minutes, then 25 moves in every 5 minutes
+  5m+10s                Fischer: 5 minutes, plus 10 seconds after each move
+  The clocks start with the first move; a fallen flag loses the game (W+T / B+T).
+  AIs plan their moves from their time left; GTP engines get time_settings and time_left.
 
 With a single AI (-ai_random / -ai_monte_carlo G T) the human plays Black.
 In the window: left click plays (AI vs AI: next move), right click passes, c control
@@ -132,6 +148,7 @@ class AppOptions:
     seed: int | None = None
     ai_vs_ai: bool = False
     gorilla_ais: list[str] = field(default_factory=list)
+    clock: TimeControl = NO_CLOCK
 
 
 class _Parser(argparse.ArgumentParser):
@@ -149,6 +166,7 @@ def _parser() -> _Parser:
     p.add_argument("--handicap", type=_int_in(0, 9, "--handicap"), default=0)
     p.add_argument("--black")
     p.add_argument("--white")
+    p.add_argument("--clock")
     p.add_argument("--load")
     p.add_argument("--resume", action="store_true")
     p.add_argument("--threads", type=_int_in(1, 64, "--threads"), default=1)
@@ -204,6 +222,14 @@ def player_spec(text: str, flag: str = "--black") -> str:
     t = text.strip()
     name, sep, rest = t.partition(":")
     key = name.strip().lower().replace("_", "").replace("-", "")
+    if key == "gtp":
+        if not rest.strip():
+            raise UsageError(f"{flag}: gtp: needs an engine command, e.g. gtp:gnugo")
+        try:
+            shlex.split(rest)
+        except ValueError as e:
+            raise UsageError(f"{flag}: cannot read the engine command '{rest}': {e}") from None
+        return f"gtp:{rest.strip()}"
     if key in ("human", "h", "person"):
         if rest:
             raise UsageError(f"{flag}: 'human' takes no settings, got '{text}'")
@@ -280,6 +306,11 @@ def parse_args(argv: Sequence[str]) -> AppOptions:
     if ns.white is not None:
         opts.white = player_spec(ns.white, "--white")
     _apply_patterns(opts, ns.mc_patterns, ns.mc_load_patterns)
+    if ns.clock is not None:
+        try:
+            opts.clock = parse_clock(ns.clock)
+        except ClockSpecError as e:
+            raise UsageError(f"--clock: {e}") from None
     if ns.no_gui:
         opts.gui = False
     if ns.rules is not None:
@@ -339,7 +370,7 @@ def _apply_patterns(opts: AppOptions, name: str | None, file: str | None) -> Non
 
 def _with_seed(spec: str, seed: int | None, color: int) -> str:
     """Add seed=... to an AI spec that has none (Black and White get different seeds)."""
-    if seed is None or spec == "human" or "seed=" in spec:
+    if seed is None or spec == "human" or spec.startswith("gtp:") or "seed=" in spec:
         return spec
     s = seed * 2 + (0 if color == BLACK else 1)
     name, sep, rest = spec.partition(":")
@@ -390,6 +421,7 @@ def build_controller(opts: AppOptions):
             autosave=opts.autosave,
             threads=opts.threads,
             continuous=opts.continuous or not opts.gui,
+            clock=opts.clock,
         )
     except ImportError as e:
         raise UsageError(f"that AI is not available in this installation ({e.name or e})") from None

@@ -13,8 +13,10 @@ at move 12 (occupied)``); nothing half-loaded is returned.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sgfmill import sgf
@@ -78,8 +80,21 @@ def _sgf_point(p: int, size: int) -> tuple[int, int] | None:
     return (y, x)
 
 
-def to_sgfmill(game: Game) -> sgf.Sgf_game:
-    """The game as an sgfmill game tree (main line only)."""
+@dataclass
+class Timing:
+    """The clock in a record: TM (main time, seconds), OT (overtime) and the time left after moves.
+
+    ``left`` maps a move number (1 = the first move) to (seconds, overtime count): BL/WL
+    and, when the count is not 0, OB/OW (byo-yomi periods or Canadian moves left).
+    """
+
+    main: float = 0.0
+    overtime: str = ""
+    left: dict[int, tuple[float, int]] = field(default_factory=dict)
+
+
+def to_sgfmill(game: Game, timing: Timing | None = None) -> sgf.Sgf_game:
+    """The game as an sgfmill game tree (main line only), with the clock when timing is given."""
     size = game.size
     sg = sgf.Sgf_game(size)
     root = sg.get_root()
@@ -105,8 +120,12 @@ def to_sgfmill(game: Game) -> sgf.Sgf_game:
         root.set("RE", result)
     if info.comment:
         root.set("C", info.comment)
+    if timing is not None:
+        root.set("TM", float(timing.main))
+        if timing.overtime:
+            root.set("OT", timing.overtime)
     node = root
-    for m in game.moves:
+    for number, m in enumerate(game.moves, 1):
         if m.point == RESIGN:
             if m.comment:
                 node.add_comment_text(m.comment)
@@ -115,12 +134,40 @@ def to_sgfmill(game: Game) -> sgf.Sgf_game:
         node.set_move(_COLOR_LETTER[m.color], _sgf_point(m.point, size))
         if m.comment:
             node.set("C", m.comment)
+        left = timing.left.get(number) if timing is not None else None
+        if left is not None:
+            letter = "B" if m.color == BLACK else "W"
+            node.set_raw(f"{letter}L", f"{left[0]:.1f}".encode())
+            if left[1]:
+                node.set_raw(f"O{letter}", str(int(left[1])).encode())
     return sg
 
 
-def save_sgf(game: Game) -> str:
-    """The game as SGF FF[4] text (UTF-8, CA[UTF-8])."""
-    return to_sgfmill(game).serialise().decode("utf-8")
+def read_timing(data: bytes | str) -> Timing:
+    """TM, OT and BL/WL/OB/OW of a record's main line (missing or unreadable values left out)."""
+    raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    sg = _parse(raw, "UTF-8" if isinstance(data, str) else None)
+    root = sg.get_root()
+    timing = Timing()
+    with contextlib.suppress(ValueError, KeyError):
+        timing.main = float(_text(root, "TM") or 0)
+    timing.overtime = _text(root, "OT").strip()
+    number = 0
+    for node in sg.get_main_sequence():
+        letter, _ = node.get_raw_move()
+        if letter is None:
+            continue
+        number += 1
+        c = letter.upper()
+        with contextlib.suppress(ValueError, KeyError):
+            seconds = float(_raw(node, f"{c}L"))
+            timing.left[number] = (seconds, int(_raw(node, f"O{c}") or 0))
+    return timing
+
+
+def save_sgf(game: Game, timing: Timing | None = None) -> str:
+    """The game as SGF FF[4] text (UTF-8, CA[UTF-8]), with TM/OT/BL/WL when timing is given."""
+    return to_sgfmill(game, timing).serialise().decode("utf-8")
 
 
 def write_sgf(game: Game, path: str | os.PathLike[str]) -> None:

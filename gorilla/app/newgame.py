@@ -1,0 +1,218 @@
+"""The new-game form, headless: its fields, keyboard navigation, validation and the game it makes.
+
+The window's dialog (:mod:`gorilla.gui.newgame_dialog`) only draws a
+:class:`NewGameForm` and forwards keys and clicks; everything a test needs to
+drive (focus, choices, typed text, the result) lives here. The last choices are
+remembered in the settings (``new_game``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gorilla.app.clock import ClockSpecError, TimeControl, parse_clock
+from gorilla.match.engines import installed_engines
+from gorilla.rules.handicap import fixed_handicap_points, free_handicap_points
+from gorilla.rules.rulesets import get_ruleset
+
+GTP_CUSTOM = "gtp-command"
+RULES = ("chinese", "japanese", "tromp-taylor", "little-go")
+KOMI_PRESETS = ("7.5", "6.5", "5.5", "0.5", "0")
+CLOCK_PRESETS = ("none", "30s+3x10s", "5m+5x30s", "10m+5x30s", "10m+25/5m", "5m+5s", "10m")
+
+
+def player_choices() -> list[tuple[str, str]]:
+    """(label, spec) of every player offered: built-in AIs, the engines installed here, any command."""
+    out = [
+        ("Human", "human"),
+        ("Random", "random"),
+        ("Monte-Carlo (G=10, T=3)", "montecarlo:10,3"),
+        ("Monte-Carlo (G=30, T=0)", "montecarlo:30,0"),
+        ("MCTS, uses the clock", "mcts"),
+        ("MCTS fast (1000 playouts)", "mcts:playouts=1000"),
+        ("MCTS medium (2 s)", "mcts:time=2"),
+        ("MCTS strong (8 s)", "mcts:time=8"),
+        ("Alpha-beta (2 s)", "alphabeta:time=2"),
+    ]
+    names = {"gnugo": "GNU Go", "pachi": "Pachi", "katago": "KataGo", "leelaz": "Leela Zero"}
+    for name in installed_engines():
+        out.append((f"{names.get(name, name)} (GTP)", f"gtp:{name}"))
+    out.append(("GTP command (type it below)", GTP_CUSTOM))
+    return out
+
+
+@dataclass
+class Field:
+    """One row: a choice among ``choices`` (label, value), or typed text when ``editable``."""
+
+    key: str
+    label: str
+    choices: list[tuple[str, Any]]
+    index: int = 0
+    editable: bool = False
+    text: str = ""
+
+    @property
+    def value(self) -> Any:
+        """The typed text of an editable field, else the chosen value."""
+        return self.text if self.editable else self.choices[self.index][1]
+
+    @property
+    def shown(self) -> str:
+        """What the row shows."""
+        return self.text if self.editable else self.choices[self.index][0]
+
+    def cycle(self, step: int) -> None:
+        """The next (+1) or previous (-1) choice; an editable field takes the choice as its text."""
+        if not self.choices:
+            return
+        self.index = (self.index + step) % len(self.choices)
+        if self.editable:
+            self.text = str(self.choices[self.index][1])
+
+    def select(self, value: Any) -> bool:
+        """Choose value (or type it, when editable); False when it is not one of the choices."""
+        for i, (_, v) in enumerate(self.choices):
+            if v == value:
+                self.index = i
+                if self.editable:
+                    self.text = str(v)
+                return True
+        if self.editable:
+            self.text = str(value)
+            return True
+        return False
+
+
+@dataclass
+class NewGame:
+    """What the form makes: everything a new game needs."""
+
+    size: int = 19
+    rules: str = "chinese"
+    komi: float = 7.5
+    handicap: int = 0
+    placement: str = "fixed"
+    black: str = "human"
+    white: str = "human"
+    clock: TimeControl = field(default_factory=TimeControl)
+
+    def handicap_points(self) -> list[int]:
+        """The handicap stones (fixed or free placement), [] for none."""
+        if not self.handicap:
+            return []
+        place = fixed_handicap_points if self.placement == "fixed" else free_handicap_points
+        return place(self.size, self.handicap)
+
+
+class FormError(ValueError):
+    """A choice that cannot make a game; the message is one line naming the field."""
+
+
+class NewGameForm:
+    """The dialog's rows and focus; ``result()`` checks them and makes a :class:`NewGame`."""
+
+    def __init__(self, remembered: dict | None = None) -> None:
+        players = player_choices()
+        self.fields = [
+            Field("size", "Board size", [(f"{n}x{n}", n) for n in range(2, 26)], index=17),
+            Field("rules", "Rules", [(r, r) for r in RULES]),
+            Field(
+                "komi", "Komi", [(k, k) for k in ("7.5", "6.5", "5.5", "0.5", "0")], editable=True, text="7.5"
+            ),
+            Field("handicap", "Handicap", [("none", 0)] + [(str(n), n) for n in range(2, 10)]),
+            Field("placement", "Handicap placement", [("fixed", "fixed"), ("free", "free")]),
+            Field("black", "Black", list(players)),
+            Field("black_cmd", "Black GTP command", [], editable=True),
+            Field("white", "White", list(players)),
+            Field("white_cmd", "White GTP command", [], editable=True),
+            Field("clock", "Clock", [(c, c) for c in CLOCK_PRESETS], editable=True, text="none"),
+        ]
+        self.focus = 0
+        self.error = ""
+        if remembered:
+            self.restore(remembered)
+
+    def __getitem__(self, key: str) -> Field:
+        for f in self.fields:
+            if f.key == key:
+                return f
+        raise KeyError(key)
+
+    @property
+    def focused(self) -> Field:
+        """The row the keys act on."""
+        return self.fields[self.focus]
+
+    def move_focus(self, step: int) -> None:
+        """Up (-1) / Down (+1), wrapping; Tab and Shift+Tab do the same."""
+        self.focus = (self.focus + step) % len(self.fields)
+
+    def cycle(self, step: int) -> None:
+        """Left (-1) / Right (+1) on the focused row; a new rule set brings its komi."""
+        f = self.focused
+        f.cycle(step)
+        if f.key == "rules":
+            self["komi"].text = f"{get_ruleset(f.value).komi:g}"
+
+    def type_text(self, text: str) -> None:
+        """Typed characters go into the focused editable row."""
+        f = self.focused
+        if f.editable:
+            f.text += "".join(ch for ch in text if ch.isprintable() and ch not in "\r\n")
+
+    def backspace(self) -> None:
+        """Delete the last character of the focused editable row."""
+        f = self.focused
+        if f.editable:
+            f.text = f.text[:-1]
+
+    def set(self, key: str, value: Any) -> None:
+        """Choose or type value in the row key (tests and remembered settings)."""
+        if not self[key].select(value):
+            raise FormError(f"{self[key].label}: no choice '{value}'")
+
+    def _player(self, color: str) -> str:
+        spec = self[color].value
+        if spec != GTP_CUSTOM:
+            return spec
+        cmd = self[f"{color}_cmd"].text.strip()
+        if not cmd:
+            raise FormError(
+                f"{color.capitalize()}: type the engine's command line in '{color.capitalize()} GTP command'"
+            )
+        return cmd if cmd.startswith("gtp:") else f"gtp:{cmd}"
+
+    def result(self) -> NewGame:
+        """The new game the rows describe; raises FormError (one line) for a bad row."""
+        size = self["size"].value
+        try:
+            komi = float(self["komi"].text)
+        except ValueError:
+            raise FormError(f"Komi: needs a number, got '{self['komi'].text}'") from None
+        if komi != komi or abs(komi) > 1000 or komi * 2 != int(komi * 2):
+            raise FormError(f"Komi: must be a whole or half number, got '{self['komi'].text}'")
+        handicap = self["handicap"].value
+        ng = NewGame(size, self["rules"].value, komi, handicap, self["placement"].value)
+        if handicap:
+            try:
+                ng.handicap_points()
+            except ValueError as e:
+                raise FormError(f"Handicap: {e}") from None
+        ng.black, ng.white = self._player("black"), self._player("white")
+        try:
+            ng.clock = parse_clock(self["clock"].text)
+        except ClockSpecError as e:
+            raise FormError(f"Clock: {e}") from None
+        return ng
+
+    def remember(self) -> dict:
+        """The rows as a JSON-able dict for the settings."""
+        return {f.key: f.value for f in self.fields}
+
+    def restore(self, data: dict) -> None:
+        """Take remembered values back; unknown or stale ones are skipped."""
+        for f in self.fields:
+            if f.key in data:
+                f.select(data[f.key])

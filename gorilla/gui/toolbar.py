@@ -1,0 +1,119 @@
+"""The panel's toolbar: New, Pass, Resign, Undo, Evaluate, Save, Load as ``pyglet.gui.PushButton``s.
+
+The buttons' faces are flat rectangles made here (no image files);
+their captions are labels drawn over them. The window routes mouse events over
+the panel to :meth:`Toolbar.on_mouse_press` / ``on_mouse_release``; each button
+calls its action when released over it. Every action also has a key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pyglet
+from pyglet.gui import PushButton
+from pyglet.text import Label
+
+BUTTON_H = 24
+GAP = 6
+PER_ROW = 4
+FACES = {"up": (52, 60, 72, 255), "down": (88, 166, 255, 255), "hover": (70, 80, 96, 255)}
+CAPTION = (226, 228, 232, 255)
+
+
+def _face(width: int, height: int, rgba: tuple[int, int, int, int]) -> pyglet.image.ImageData:
+    """A flat button face with a one-pixel lighter border."""
+    pattern = pyglet.image.SolidColorImagePattern(rgba)
+    img = pattern.create_image(width, height)
+    data = bytearray(img.get_image_data().get_data("RGBA", width * 4))
+    edge = bytes(min(255, c + 28) for c in rgba[:3]) + bytes([255])
+    for x in range(width):
+        for y in (0, height - 1):
+            data[(y * width + x) * 4 : (y * width + x) * 4 + 4] = edge
+    for y in range(height):
+        for x in (0, width - 1):
+            data[(y * width + x) * 4 : (y * width + x) * 4 + 4] = edge
+    return pyglet.image.ImageData(width, height, "RGBA", bytes(data))
+
+
+class Toolbar:
+    """A grid of buttons in the panel; ``actions`` maps each caption to what it does."""
+
+    def __init__(
+        self, actions: dict[str, Callable[[], object]], width: int, font: list[str], per_row: int = PER_ROW
+    ) -> None:
+        self.batch = pyglet.graphics.Batch()
+        self.actions = dict(actions)
+        self.width = width
+        self.per_row = per_row
+        self.button_w = (width - GAP * (per_row - 1)) // per_row
+        faces = {k: _face(self.button_w, BUTTON_H, c) for k, c in FACES.items()}
+        self.buttons: dict[str, PushButton] = {}
+        self.captions: dict[str, Label] = {}
+        self.pressed: list[str] = []  # captions whose action ran, oldest first (tests, logs)
+        bg = pyglet.graphics.Group(order=0)
+        fg = pyglet.graphics.Group(order=1)
+        for name in self.actions:
+            b = PushButton(0, 0, faces["down"], faces["up"], faces["hover"], batch=self.batch, group=bg)
+            self.buttons[name] = b
+            self.captions[name] = Label(
+                name,
+                font_name=font,
+                font_size=9,
+                color=CAPTION,
+                anchor_x="center",
+                anchor_y="center",
+                batch=self.batch,
+                group=fg,
+            )
+
+    @property
+    def height(self) -> int:
+        """The toolbar's height in pixels."""
+        rows = (len(self.buttons) + self.per_row - 1) // self.per_row
+        return rows * BUTTON_H + (rows - 1) * GAP
+
+    def run(self, name: str) -> None:
+        """Run a button's action (as a click on it does)."""
+        self.pressed.append(name)
+        self.actions[name]()
+
+    def layout(self, x: int, top: int) -> None:
+        """Place the grid with its top-left corner at (x, top)."""
+        for i, name in enumerate(self.buttons):
+            row, col = divmod(i, self.per_row)
+            bx = x + col * (self.button_w + GAP)
+            by = top - (row + 1) * BUTTON_H - row * GAP
+            self.buttons[name].position = (bx, by)
+            self.captions[name].position = (bx + self.button_w / 2, by + BUTTON_H / 2, 0)
+
+    def centre(self, name: str) -> tuple[int, int]:
+        """The window pixel at the middle of a button (tests click there)."""
+        b = self.buttons[name]
+        return int(b.x + self.button_w / 2), int(b.y + BUTTON_H / 2)
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:
+        """Press the button under (x, y); True when there is one."""
+        hit = False
+        for b in self.buttons.values():
+            if b._check_hit(x, y):
+                b.on_mouse_press(x, y, button, modifiers)
+                hit = True
+        return hit
+
+    def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
+        """Release: the pressed button still under (x, y) runs its action."""
+        for name, b in self.buttons.items():
+            run = b.value and b._check_hit(x, y)
+            b.on_mouse_release(x, y, button, modifiers)
+            if run:
+                self.run(name)
+
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        """Hover faces."""
+        for b in self.buttons.values():
+            b.on_mouse_motion(x, y, dx, dy)
+
+    def draw(self) -> None:
+        """Draw the buttons and their captions."""
+        self.batch.draw()

@@ -1,0 +1,96 @@
+"""The new-game form without a window: rows, keys, validation, remembering; Controller.new_game."""
+
+from __future__ import annotations
+
+import pytest
+
+from gorilla.app.clock import TimeControl
+from gorilla.app.controller import Controller
+from gorilla.app.newgame import GTP_CUSTOM, FormError, NewGame, NewGameForm, player_choices
+from gorilla.rules.board import BLACK, WHITE
+from gorilla.rules.game import Game
+
+
+def test_defaults_and_keyboard_navigation():
+    f = NewGameForm()
+    assert f.result() == NewGame()
+    f.move_focus(-1)
+    assert f.focused.key == "clock"  # Up from the first row wraps to the last
+    f.cycle(1)
+    assert f["clock"].text == "30s+3x10s"
+    f.move_focus(1)
+    f.cycle(-1)
+    assert f["size"].value == 18
+    f.move_focus(1)
+    f.cycle(1)  # japanese: its komi comes with it
+    assert f["rules"].value == "japanese" and f["komi"].text == "6.5"
+    f.move_focus(1)
+    f.backspace()
+    f.type_text("5")
+    assert f["komi"].text == "6.5"
+
+
+def test_player_choices_offer_every_kind():
+    specs = [s for _, s in player_choices()]
+    for want in ("human", "random", "montecarlo:10,3", "mcts", "mcts:time=2", "alphabeta:time=2", GTP_CUSTOM):
+        assert want in specs
+
+
+@pytest.mark.parametrize(
+    "key, text, error",
+    [
+        ("komi", "seven", "Komi: needs a number"),
+        ("komi", "7.3", "Komi: must be a whole or half number"),
+        ("clock", "5m+0x10s", "Clock: byo-yomi needs"),
+    ],
+)
+def test_bad_rows_are_one_line(key, text, error):
+    f = NewGameForm()
+    f[key].text = text
+    with pytest.raises(FormError) as e:
+        f.result()
+    assert str(e.value).startswith(error) and "\n" not in str(e.value)
+
+
+def test_handicap_too_big_and_custom_engine_without_command():
+    f = NewGameForm()
+    f.set("size", 5)
+    f.set("handicap", 9)
+    with pytest.raises(FormError, match="^Handicap: "):
+        f.result()
+    f.set("handicap", 0)
+    f.set("white", GTP_CUSTOM)
+    with pytest.raises(FormError, match="White: type the engine's command"):
+        f.result()
+    f["white_cmd"].text = "pachi -t 5"
+    assert f.result().white == "gtp:pachi -t 5"
+
+
+def test_remember_and_restore_skip_stale_values():
+    f = NewGameForm()
+    f.set("size", 13)
+    f.set("white", "mcts:time=8")
+    f.set("clock", "10m+25/5m")
+    data = f.remember()
+    g = NewGameForm({**data, "black": "gtp:nonexistent", "bogus": 1})
+    assert g["size"].value == 13 and g["white"].value == "mcts:time=8" and g["clock"].text == "10m+25/5m"
+    assert g["black"].value == "human"
+
+
+def test_controller_new_game_with_free_handicap_players_and_clock():
+    c = Controller(Game.new(19))
+    ng = NewGame(9, "japanese", 0.5, 3, "free", "human", "random:seed=2", TimeControl("absolute", 60))
+    assert c.new_game(ng)
+    g = c.game
+    assert g.size == 9 and g.ruleset.name == "japanese" and g.komi == 0.5 and len(g.setup) == 3
+    assert set(g.setup) == set(ng.handicap_points())
+    assert g.to_move == WHITE and c.players[WHITE] == "random" and c.clock_views()[BLACK].seconds == 60
+    assert g.info.white_name == "Gorilla (random)"
+    c.wait(10)
+    assert g.move_number == 1  # White (the AI) answered the handicap
+    c.reset()
+    assert set(c.game.setup) == set(ng.handicap_points())  # a reset keeps the free placement
+    bad = NewGame(9, black="nonsense-ai")
+    assert not c.new_game(bad) and "Cannot start that game" in c.message
+    assert c.players[WHITE] == "random" and c.game.size == 9
+    c.close()
