@@ -55,7 +55,7 @@ def test_every_sound_decodes_and_the_generator_rebuilds_them(tmp_path, gui):  # 
         assert pyglet.media.load(str(path), streaming=False).duration > 0.05
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("make_sounds", ROOT / "tools" / "make_sounds.py")
+    spec = importlib.util.spec_from_file_location("make_sounds", ROOT / "assets" / "make_sounds.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     assert mod.main(tmp_path) == 0

@@ -1,7 +1,7 @@
 """The game's sounds through ``pyglet.media``: stones, captures, pass, illegal move, game end,
 byo-yomi countdown; a mute switch and a volume, remembered in the settings.
 
-The sounds are Gorilla's own, synthesised by ``tools/make_sounds.py`` into
+The sounds are Gorilla's own, synthesised by ``assets/make_sounds.py`` into
 ``assets/sounds/``. With no audio device (a server, CI) pyglet falls back to its
 silent driver (it is always last in ``pyglet.options['audio']``) and the app runs
 without sound and without an error; ``GORILLA_AUDIO=silent`` asks for it directly.

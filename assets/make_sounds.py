@@ -1,7 +1,7 @@
 """Synthesise Gorilla's sounds into assets/sounds/ (16-bit mono WAV, 22 050 Hz).
 
 Every sound is made here from sine waves and seeded noise, so the files have a
-known origin and can be rebuilt: ``python tools/make_sounds.py``. The output is
+known origin and can be rebuilt: ``python assets/make_sounds.py``. The output is
 deterministic (same bytes on every run).
 """
 
