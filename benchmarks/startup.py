@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -82,7 +83,7 @@ def window(cache: Path) -> tuple[float, float] | None:
     t0 = time.time()
     proc = subprocess.Popen(
         [*prefix, sys.executable, "-m", "gorilla", "--size", "9", "--white", "mcts:time=1"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True,
     )  # fmt: skip
     first = ready = None
     try:
@@ -94,7 +95,7 @@ def window(cache: Path) -> tuple[float, float] | None:
                 break
             time.sleep(0.1)
     finally:
-        proc.terminate()
+        os.killpg(proc.pid, signal.SIGTERM)  # xvfb-run and the app under it
         proc.wait(10)
     return (first, ready) if first is not None and ready is not None else None
 
