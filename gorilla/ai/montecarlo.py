@@ -38,7 +38,7 @@ from numba import njit
 from gorilla.ai.agent import Agent, Budget, Candidate, MoveRequest, Progress, ProgressFn
 from gorilla.ai.control_map import evaluate_arrays, new_workspace
 from gorilla.rules import board as K
-from gorilla.rules.board import BLACK, PASS, S_TOMOVE, place, quick_area_score, random_game
+from gorilla.rules.board import BLACK, PASS, S_TOMOVE, copy_board, place, quick_area_score, random_game
 from gorilla.rules.game import Game
 
 CHUNK_SECONDS = 0.01
@@ -86,8 +86,7 @@ def sample_batch(
     color = st0[S_TOMOVE]
     for k in range(start, start + count):
         i = k % ncand
-        b[:, :] = b0
-        st[:] = st0
+        copy_board(b0, st0, b, st)
         place(b, st, zob, cands[i], color)
         random_game(b, st, zob, turns if turns > 0 else max_moves)
         if turns > 0:

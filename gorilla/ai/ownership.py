@@ -54,7 +54,18 @@ from gorilla.ai.playout.light import run_playout
 from gorilla.ai.playout.pat3 import PAT3
 from gorilla.ai.tactics import seki_stones
 from gorilla.rules import board as K
-from gorilla.rules.board import BLACK, BORDER, COLOR, EMPTY, HEAD, S_PASSES, S_TOMOVE, WHITE, area_owner
+from gorilla.rules.board import (
+    BLACK,
+    BORDER,
+    COLOR,
+    EMPTY,
+    HEAD,
+    S_PASSES,
+    S_TOMOVE,
+    WHITE,
+    area_owner,
+    copy_board,
+)
 from gorilla.rules.game import Game
 from gorilla.rules.position import Position
 
@@ -93,8 +104,7 @@ def ownership_playouts(
     cand = np.zeros(64, dtype=np.int64)
     dead = np.zeros(m, dtype=np.int8)
     for i in range(first, first + count):
-        b[:, :] = b0
-        st[:] = st0
+        copy_board(b0, st0, b, st)
         st[S_PASSES] = 0
         st[S_TOMOVE] = BLACK if i % 2 == 0 else WHITE
         if policy == HEAVY:

@@ -29,6 +29,7 @@ from gorilla.rules.board import (
     WHITE,
     atari_liberty,
     check_move,
+    copy_board,
     in_atari,
     kernel,
     neighbour_groups,
@@ -173,8 +174,7 @@ def ladder_dead(b: np.ndarray, st: np.ndarray, zob: np.ndarray, stone: int, dept
     ss = np.empty((levels + 1, st.shape[0]), dtype=st.dtype)
     libs = np.empty((levels + 1, 2), dtype=np.int64)
     nxt = np.zeros(levels + 1, dtype=np.int64)
-    bs[0] = b
-    ss[0] = st
+    copy_board(b, st, bs[0], ss[0])
     d = 0
     enter = True
     while True:
@@ -195,8 +195,7 @@ def ladder_dead(b: np.ndarray, st: np.ndarray, zob: np.ndarray, stone: int, dept
             nxt[d] += 1
             if check_move(bs[d], ss[d], a, attacker) != OK:
                 continue
-            bs[d + 1] = bs[d]
-            ss[d + 1] = ss[d]
+            copy_board(bs[d], ss[d], bs[d + 1], ss[d + 1])
             place(bs[d + 1], ss[d + 1], zob, a, attacker)
             if in_atari(bs[d + 1], bs[d + 1][HEAD, a]):
                 continue  # the atari stone itself can be captured

@@ -150,6 +150,22 @@ def _add_empty(b: np.ndarray, st: np.ndarray, p: int) -> None:
 
 
 @kernel
+def copy_board(src_b: np.ndarray, src_st: np.ndarray, b: np.ndarray, st: np.ndarray) -> None:
+    """Copy a board and its scalars into scratch arrays of the same shapes.
+
+    Element loops, not slice assignment: ``b[:, :] = src`` makes numba compile its
+    shape-mismatch error path with string formatting, seconds of compile time in
+    every kernel that resets a scratch board."""
+    rows = min(src_b.shape[0], b.shape[0])
+    cols = min(src_b.shape[1], b.shape[1])
+    for r in range(rows):
+        for p in range(cols):
+            b[r, p] = src_b[r, p]
+    for i in range(min(src_st.shape[0], st.shape[0])):
+        st[i] = src_st[i]
+
+
+@kernel
 def check_move(b: np.ndarray, st: np.ndarray, p: int, c: int) -> int:
     """OK, OCCUPIED, KO or SUICIDE for colour c playing at p (simple ko only)."""
     if b[COLOR, p] != EMPTY:

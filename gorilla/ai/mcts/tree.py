@@ -41,6 +41,7 @@ from gorilla.rules.board import (
     PASS,
     S_PASSES,
     S_TOMOVE,
+    copy_board,
     legal_moves,
     place,
     play_pass,
@@ -211,8 +212,7 @@ def search(
             break
         if ctl[C_LIMIT] > 0 and ctl[C_DONE] >= ctl[C_LIMIT]:
             break
-        b[:, :] = rb
-        st[:] = rst
+        copy_board(rb, rst, b, st)
         node = root
         depth = 0
         path[0] = root
