@@ -67,3 +67,20 @@ def test_mcts_honours_seconds_budget() -> None:
     t = time.perf_counter()
     agent.select_move(game, Budget(seconds=0.5))
     assert time.perf_counter() - t < 0.5 + 0.2
+
+
+def test_mcts_prior_weights_and_alphabeta_evaluation_weights_are_settings() -> None:
+    from gorilla.ai.mcts.priors import PR_CAPTURE_ONE, PRIOR
+
+    agent = make_agent("mcts:prior_capture_one=21.5,prior_near1=3")
+    try:
+        assert agent.prior[PR_CAPTURE_ONE] == 21.5 and agent.prior[PR_CAPTURE_ONE] != PRIOR[PR_CAPTURE_ONE]
+        assert list(agent.prior[PR_CAPTURE_ONE + 1 : PR_CAPTURE_ONE + 3]) == list(
+            PRIOR[PR_CAPTURE_ONE + 1 : PR_CAPTURE_ONE + 3]
+        )
+    finally:
+        agent.close()
+    with pytest.raises(ValueError, match="bad settings.*unknown setting 'prior_nonesuch'"):
+        make_agent("mcts:prior_nonesuch=1")
+    ab = make_agent("alphabeta:room=12,own_atari=5,their_atari=99")
+    assert ab.weights == (12, 5, 99)

@@ -40,7 +40,11 @@ INF = 1 << 40
 TT_BITS = 20
 
 # slots of the int64 control array
-C_NODES, C_ABORT, C_KOMI, C_STONES, C_PRUNE, C_ROOTDEPTH = range(6)
+C_NODES, C_ABORT, C_KOMI, C_STONES, C_PRUNE, C_ROOTDEPTH, C_ROOM, C_OWN_ATARI, C_THEIR_ATARI, NCTL = range(10)
+# the evaluation's default weights, in hundredths of a point (settings room=, own_atari=, their_atari=)
+ROOM = 40  # Little-Go: an empty point walled in by one colour, room for a later stone
+OWN_ATARI = 30  # per stone of the mover's group in atari (it must be saved)
+THEIR_ATARI = 80  # per stone of the opponent's group in atari (the mover can take it)
 # columns of the transposition table's data
 T_VALUE, T_DEPTH, T_FLAG, T_MOVE = range(4)
 EXACT, LOWER, UPPER = 1, 2, 3
@@ -71,17 +75,17 @@ def _evaluate(b: np.ndarray, st: np.ndarray, ctl: np.ndarray, left: int) -> int:
                 # an empty point walled in by one colour is room for a later stone
                 owner = K.surrounding_colour(b, w, p)
                 if owner == BLACK:
-                    extra += 40
+                    extra += ctl[C_ROOM]
                 elif owner == WHITE:
-                    extra -= 40
+                    extra -= ctl[C_ROOM]
         elif (c == BLACK or c == WHITE) and b[HEAD, p] == p and K.in_atari(b, p):
             # a group in atari: the side to move can take it (or must save it)
             size = b[K.GSIZE, p]
             sgn = 1 if c == BLACK else -1
             if c == tomove:
-                extra -= sgn * 30 * size
+                extra -= sgn * ctl[C_OWN_ATARI] * size
             else:
-                extra -= sgn * 80 * size
+                extra -= sgn * ctl[C_THEIR_ATARI] * size
     if left <= 1:
         extra = 0
     return base + extra
@@ -283,8 +287,16 @@ class AlphaBetaAgent(Agent):
     name = "alphabeta"
 
     def __init__(
-        self, time: float = 1.0, depth: int | None = None, prune: bool = True, max_ply: int = 40
+        self,
+        time: float = 1.0,
+        depth: int | None = None,
+        prune: bool = True,
+        max_ply: int = 40,
+        room: float = ROOM,
+        own_atari: float = OWN_ATARI,
+        their_atari: float = THEIR_ATARI,
     ) -> None:
+        self.weights = (round(room), round(own_atari), round(their_atari))  # tunable (gorilla tune)
         self.seconds = float(time)
         self.max_depth = depth
         self.prune = prune
@@ -325,10 +337,11 @@ class AlphaBetaAgent(Agent):
         ss[0] = pos.st
         mv = np.zeros((self.max_ply + 2, points + 1), dtype=np.int64)
         sc = np.zeros((self.max_ply + 2, points + 1), dtype=np.int64)
-        ctl = np.zeros(8, dtype=np.int64)
+        ctl = np.zeros(NCTL, dtype=np.int64)
         ctl[C_KOMI] = round(100 * game.komi)
         ctl[C_STONES] = 1 if game.ruleset.scoring == "stones" else 0
         ctl[C_PRUNE] = 1 if self.prune else 0
+        ctl[C_ROOM], ctl[C_OWN_ATARI], ctl[C_THEIR_ATARI] = self.weights
         legal = set(game.legal_moves())
         start = time.perf_counter()
         deadline = None if seconds is None else start + seconds

@@ -22,7 +22,7 @@ import numpy as np
 from gorilla.ai.agent import Agent, Budget, Candidate, MoveRequest, Progress
 from gorilla.ai.mcts import tree as T
 from gorilla.ai.mcts.clock import Clock
-from gorilla.ai.mcts.priors import PRIOR
+from gorilla.ai.mcts.priors import prior_weights
 from gorilla.ai.playout.pat3 import PAT3
 from gorilla.ai.playout.pattern import new_workspace
 from gorilla.rules import board as K
@@ -67,6 +67,7 @@ class MCTSAgent(Agent):
         resign_playouts: int = 1000,
         early_stop: bool = True,
         patterns: str | None = None,
+        **prior_settings: float,
     ) -> None:
         if playouts is not None and playouts <= 0:
             raise ValueError("playouts must be positive")
@@ -96,7 +97,7 @@ class MCTSAgent(Agent):
         self.patterns = patterns
         self._ptables = _pattern_tables(patterns)
         self.clock = Clock()
-        self.prior = PRIOR.copy()
+        self.prior = prior_weights(prior_settings)  # prior_NAME=V settings replace PRIOR's weights
         self.last_candidates: list[Candidate] = []
         self.last_playouts = 0
         self.last_winrate = 0.5

@@ -49,6 +49,35 @@ PRIOR = np.array(
 )
 
 
+PRIOR_NAMES = (
+    "even",
+    "capture_one",
+    "capture_many",
+    "escape",
+    "selfatari",
+    "pat3",
+    "near1",
+    "near2",
+    "near3",
+    "emptyarea",
+    "pass_even",
+)  # the order of PRIOR; MCTS settings prior_NAME=V replace one (and gorilla tune can tune it)
+
+
+def prior_weights(settings: dict[str, float]) -> np.ndarray:
+    """PRIOR with weights replaced by settings such as ``{"prior_capture_one": 20.0}``;
+    raises TypeError, as for any unexpected keyword, naming an unknown one."""
+    prior = PRIOR.copy()
+    for key, value in settings.items():
+        name = key.removeprefix("prior_")
+        if not key.startswith("prior_") or name not in PRIOR_NAMES:
+            raise TypeError(
+                f"unknown setting '{key}' (priors: {', '.join('prior_' + n for n in PRIOR_NAMES)})"
+            )
+        prior[PRIOR_NAMES.index(name)] = float(value)
+    return prior
+
+
 @njit(cache=True, nogil=True)
 def move_prior(
     b: np.ndarray, st: np.ndarray, zob: np.ndarray, p: int, c: int, pat3: np.ndarray, prior: np.ndarray
