@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
 
 from gorilla.ai.agent import Agent, Budget, make_agent, parse_spec
@@ -139,11 +140,18 @@ def main(argv: list[str] | None = None) -> int:
     groups = groups_for([engine.agent_spec], extra=("ownership",))
     warm(groups, stderr_progress("gorilla gtp", groups))
     try:
-        return engine.run(sys.stdin.buffer, sys.stdout.buffer)
+        code = engine.run(sys.stdin.buffer, sys.stdout.buffer)
     except KeyboardInterrupt:
-        return 130
+        code = 130
     finally:
         engine.agent.close()
+    if engine.reader is not None and engine.reader.is_alive():
+        # after ``quit`` the input thread may still wait in stdin's readline; an interpreter
+        # shutting down around it aborts ("could not acquire lock for <stdin>"), so leave now
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
 
 
 if __name__ == "__main__":

@@ -96,6 +96,7 @@ class GtpEngine:
         self.time_settings: tuple[float, float, int] | None = None
         self._write_lock = threading.Lock()
         self._out: BinaryIO | None = None
+        self.reader: threading.Thread | None = None  # the input thread of run()
 
     # --- the game ------------------------------------------------------
     @property
@@ -215,6 +216,7 @@ class GtpEngine:
         self._out = out
         lines: queue.Queue[object] = queue.Queue()
         reader = threading.Thread(target=_read_lines, args=(inp, lines), daemon=True, name="gtp-reader")
+        self.reader = reader
         reader.start()
         pending: object | None = None
         while not self.quit:
