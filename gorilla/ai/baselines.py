@@ -39,7 +39,7 @@ class _OneStepAgent(Agent):
         self.rng = random.Random(seed)
 
     def _value(self, game: Game, after: Position, captured: int, color: int) -> float:
-        """How good the position after c's move is for c (captured: the stones it took)."""
+        """How good after, the position after color's move, is for color (captured: the stones it took)."""
         raise NotImplementedError
 
     def choose(self, req: MoveRequest) -> int:

@@ -59,6 +59,8 @@ NSLOTS = 16
 # results of check_move
 OK, OCCUPIED, SUICIDE, KO = 0, 1, 2, 3
 
+STONES = -1  # the colour argument of neighbour_groups that stands for either colour
+
 # Kernels that never create or return arrays are compiled without numba's reference
 # counting (NRT): with it, each of them increfs and decrefs the board arrays on entry, on
 # every exit and around every inlined helper (some 40 atomic runtime calls in check_move
@@ -314,13 +316,15 @@ def play_pass(st: np.ndarray) -> None:
 
 @njit(cache=True, nogil=True, inline="always")
 def neighbour_groups(b: np.ndarray, w: int, p: int, c: int) -> tuple[int, int, int, int]:
-    """The heads of the distinct groups of colour c next to p, in neighbour order, then -1s."""
+    """The heads of the distinct groups of colour c (STONES: of either colour) next to p,
+    in neighbour order, then -1s."""
     h0 = -1
     h1 = -1
     h2 = -1
     h3 = -1
     for q in (p - 1, p + 1, p - w, p + w):
-        if b[COLOR, q] == c:
+        col = b[COLOR, q]
+        if col == c or (c == STONES and (col == BLACK or col == WHITE)):
             h = b[HEAD, q]
             if h0 < 0:
                 h0 = h

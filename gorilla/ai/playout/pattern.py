@@ -59,6 +59,7 @@ from gorilla.rules.board import (
     S_PASSES,
     S_TOMOVE,
     S_W,
+    STONES,
     atari_liberty,
     in_atari,
     kernel,
@@ -168,34 +169,34 @@ def _context_full(b: np.ndarray, w: int, q: int, c: int) -> int:
         if b[COLOR, r] == EMPTY:
             cn, ca, cb = _addlib(cn, ca, cb, r)
             on, oa, ob = _addlib(on, oa, ob, r)
-    o = 3 - c
-    for col in (c, o):
-        for h in neighbour_groups(b, w, q, col):
-            if h < 0:
-                break
-            lib = _libs_besides(b, w, q, h, col)
-            if lib == 0:
-                # captured by the move: its stones next to q become liberties of the other side
-                sz = np.int64(b[GSIZE, h])
-                if col == c:
-                    xcap += sz
-                    for t in (q - 1, q + 1, q - w, q + w):
-                        if b[COLOR, t] == col and b[HEAD, t] == h:
-                            on, oa, ob = _addlib(on, oa, ob, t)
-                else:
-                    ccap += sz
-                    for t in (q - 1, q + 1, q - w, q + w):
-                        if b[COLOR, t] == col and b[HEAD, t] == h:
-                            cn, ca, cb = _addlib(cn, ca, cb, t)
-            elif lib > 0:
-                if col == c:
-                    cn, ca, cb = _addlib(cn, ca, cb, lib)
-                else:
-                    on, oa, ob = _addlib(on, oa, ob, lib)
-            elif col == c:
-                cn = 2
+    for h in neighbour_groups(b, w, q, STONES):  # one pass over both colours: a hot loop
+        if h < 0:
+            break
+        col = b[COLOR, h]
+        lib = _libs_besides(b, w, q, h, col)
+        if lib == 0:
+            # captured by the move: its stones next to q become liberties of the other side
+            sz = np.int64(b[GSIZE, h])
+            if col == c:
+                xcap += sz
+                for t in (q - 1, q + 1, q - w, q + w):
+                    if b[COLOR, t] == col and b[HEAD, t] == h:
+                        on, oa, ob = _addlib(on, oa, ob, t)
             else:
-                on = 2
+                ccap += sz
+                for t in (q - 1, q + 1, q - w, q + w):
+                    if b[COLOR, t] == col and b[HEAD, t] == h:
+                        cn, ca, cb = _addlib(cn, ca, cb, t)
+        elif lib > 0:
+            if col == c:
+                cn, ca, cb = _addlib(cn, ca, cb, lib)
+            else:
+                on, oa, ob = _addlib(on, oa, ob, lib)
+        elif col == c:
+            cn = 2
+        else:
+            on = 2
+    o = 3 - c
     if cn < 2 and ccap > 0:
         cn, ca, cb = _extra_libs(b, w, q, c, cn, ca, cb)
     if on < 2 and xcap > 0:
@@ -513,24 +514,9 @@ def _atari_lib(b: np.ndarray, r: int) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def near_points(b: np.ndarray, w: int, last: int) -> tuple:
-    """The points "near" the last move: its 8 neighbours (any colour), then the liberty of each
-    string in atari at or next to it (0, a border point, where there is none)."""
-    return (
-        last - w - 1,
-        last - w,
-        last - w + 1,
-        last - 1,
-        last + 1,
-        last + w - 1,
-        last + w,
-        last + w + 1,
-        _atari_lib(b, last),
-        _atari_lib(b, last - 1),
-        _atari_lib(b, last + 1),
-        _atari_lib(b, last - w),
-        _atari_lib(b, last + w),
-    )
+def _ring(w: int, p: int) -> tuple[int, int, int, int, int, int, int, int]:
+    """The 8 points around p, row by row."""
+    return (p - w - 1, p - w, p - w + 1, p - 1, p + 1, p + w - 1, p + w, p + w + 1)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -558,8 +544,13 @@ def apply_near(b: np.ndarray, st: np.ndarray, ws: np.ndarray, c: int) -> int:
     if last >= 0:
         # no emptiness or duplicate checks: stones and the border have near value = value = 0,
         # and giving a point its near value twice changes nothing the second time
-        for r in near_points(b, st[S_W], last):
+        w = st[S_W]
+        for r in _ring(w, last):
             ns = _near_one(ws, k, r, ns)
+        for r in (last, last - 1, last + 1, last - w, last + w):
+            lib = _atari_lib(b, r)
+            if lib > 0:
+                ns = _near_one(ws, k, lib, ns)
     ko = st[S_KO]
     if ko > 0 and st[S_KOCOL] == c:
         old = ws[VAL + k, ko]
@@ -667,9 +658,12 @@ def move_values(b: np.ndarray, st: np.ndarray, c: int, table: np.ndarray, cidx: 
     near = np.zeros(m, dtype=np.bool_)
     last = st[S_LAST]
     if last >= 0:
-        for r in near_points(b, w, last):
-            if b[COLOR, r] == EMPTY:
-                near[r] = True
+        for r in _ring(w, last):
+            near[r] = b[COLOR, r] == EMPTY
+        for r in (last, last - 1, last + 1, last - w, last + w):
+            lib = _atari_lib(b, r)
+            if lib > 0:
+                near[lib] = True
     out = np.zeros(m, dtype=np.int64)
     for p in range(m):
         if b[COLOR, p] != EMPTY or (p == st[S_KO] and c == st[S_KOCOL]):
