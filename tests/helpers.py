@@ -398,3 +398,15 @@ def seconds_to_stop_after_cancel(
     th.join(5)
     assert not th.is_alive(), "the search did not stop within 5 s of cancel"
     return result[0], done_at[0] - t_cancel
+
+
+def gomoku_position(black, white=(), rule: str = "freestyle", size: int = 15):
+    """A Gomoku game with the given stones (x, y from the top-left) set up, Black's and White's."""
+    from gorilla.gomoku.game import GomokuGame
+
+    rows = [["."] * size for _ in range(size)]
+    for x, y in black:
+        rows[y][x] = "X"
+    for x, y in white:
+        rows[y][x] = "O"
+    return GomokuGame.from_diagram("\n".join("".join(r) for r in rows), rule)

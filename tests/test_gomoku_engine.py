@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import gomoku_position
 
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
@@ -15,13 +16,7 @@ from gorilla.gomoku.vcf import five_points, new_state
 FAR_WHITE = [(0, 14), (14, 14), (14, 0), (0, 0), (2, 13), (13, 2), (1, 12), (12, 1)]
 
 
-def position(black, white=(), rule="freestyle", size=15) -> GomokuGame:
-    rows = [["."] * size for _ in range(size)]
-    for x, y in black:
-        rows[y][x] = "X"
-    for x, y in white:
-        rows[y][x] = "O"
-    return GomokuGame.from_diagram("\n".join("".join(r) for r in rows), rule)
+position = gomoku_position
 
 
 def vcf_position(rule="freestyle") -> GomokuGame:

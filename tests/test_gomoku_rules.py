@@ -8,6 +8,7 @@ import random
 
 import numpy as np
 import pytest
+from helpers import gomoku_position
 
 from gorilla.gomoku import patterns as P
 from gorilla.gomoku import rules as R
@@ -17,14 +18,7 @@ from gorilla.gomoku.game import SWAP2_CHOOSE, SWAP2_DONE, GomokuGame
 RULES = ("freestyle", "standard", "renju", "caro")
 
 
-def position(black, white=(), rule="freestyle", size=15) -> GomokuGame:
-    """A game with the given stones (x, y) set up on the board."""
-    rows = [["."] * size for _ in range(size)]
-    for x, y in black:
-        rows[y][x] = "X"
-    for x, y in white:
-        rows[y][x] = "O"
-    return GomokuGame.from_diagram("\n".join("".join(r) for r in rows), rule)
+position = gomoku_position  # stones (x, y) set up on the board
 
 
 def line(x0, y0, dx, dy, n):
