@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import threading
 
-from gorilla.ai.agent import Agent, Budget, ProgressFn
+from gorilla.ai.agent import Agent, MoveRequest
 from gorilla.app.clock import NO_CLOCK, TimeControl
 from gorilla.match.engines import GTP_ARGS, find_program
 from gorilla.match.gtp_client import EngineFailure, GtpClient, GtpCommandError
@@ -197,16 +197,11 @@ class GtpEngineAgent(Agent):
             except BaseException as e:
                 box["error"] = e
 
-    def select_move(
-        self,
-        game: Game,
-        budget: Budget | None = None,
-        cancel: threading.Event | None = None,
-        progress: ProgressFn | None = None,
-    ) -> int:
+    def choose(self, req: MoveRequest) -> int:
         """The engine's move for the side to move (PASS when cancelled; the late answer is drained)."""
+        cancel = req.cancel
         box: dict = {}
-        snap = game.copy()
+        snap = req.game.copy()
         worker = threading.Thread(
             target=self._genmove, args=(snap, snap.to_move, box), daemon=True, name="gorilla-gtp"
         )
