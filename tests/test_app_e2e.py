@@ -48,6 +48,21 @@ def _wait_for(cond, timeout: float, what: str, proc: subprocess.Popen):
     pytest.fail(f"timed out waiting for {what}")
 
 
+def _window_and_d4(proc: subprocess.Popen, timeout: float) -> tuple[str, int, int]:
+    """Wait for the 9x9 Gorilla window: its id, and where D4 is in X's window pixels."""
+    from gorilla.gui.camera import PANEL_WIDTH, Camera
+
+    find = lambda: _xdotool("search", "--onlyvisible", "--name", "^Gorilla$").split("\n")[0]  # noqa: E731
+    wid = _wait_for(find, timeout, "the window", proc)
+    geometry = _xdotool("getwindowgeometry", "--shell", wid)
+    dims = dict(line.split("=") for line in geometry.splitlines() if "=" in line)
+    w, h = int(dims["WIDTH"]), int(dims["HEIGHT"])
+    cam = Camera(size=9, viewport=(0, 0, max(1, w - PANEL_WIDTH), h))
+    cam.reset()
+    sx, sy = cam.point_to_screen(parse_vertex("D4", 9))
+    return wid, round(sx), round(h - sy)  # X counts rows from the top, pyglet from the bottom
+
+
 def _moves(path) -> list[tuple[int, int]]:
     try:
         return [(m.color, m.point) for m in game_from_sgf(path.read_text()).moves]
@@ -62,8 +77,6 @@ def test_click_d4_right_click_pass_and_read_the_autosave(tmp_path):
     # pyglet is not imported here: this process opens no window of its own (an in-process
     # pyglet import followed by this test's GL client made later in-process windows fail
     # with GL_INVALID_OPERATION on Xvfb + llvmpipe)
-    from gorilla.gui.camera import PANEL_WIDTH, Camera
-
     autosave = tmp_path / "autosave.sgf"
     env = dict(os.environ, GORILLA_AUTOSAVE=str(autosave))
     t_start = time.monotonic()
@@ -75,20 +88,8 @@ def test_click_d4_right_click_pass_and_read_the_autosave(tmp_path):
         env=env,
     )
     try:
-        wid = _wait_for(
-            lambda: _xdotool("search", "--onlyvisible", "--name", "^Gorilla$").split("\n")[0],
-            60,
-            "the window",
-            proc,
-        )
-        geometry = _xdotool("getwindowgeometry", "--shell", wid)
-        dims = dict(line.split("=") for line in geometry.splitlines() if "=" in line)
-        w, h = int(dims["WIDTH"]), int(dims["HEIGHT"])
-        cam = Camera(size=9, viewport=(0, 0, max(1, w - PANEL_WIDTH), h))
-        cam.reset()
+        wid, x, y = _window_and_d4(proc, 60)
         d4 = parse_vertex("D4", 9)
-        sx, sy = cam.point_to_screen(d4)
-        x, y = round(sx), round(h - sy)  # X counts rows from the top, pyglet from the bottom
 
         t_window = time.monotonic()
 
@@ -129,8 +130,6 @@ def test_cold_start_window_draws_while_compiling_and_the_ai_waits_for_its_kernel
     _need("xdotool")
     if not os.environ.get("DISPLAY"):
         pytest.skip("no X display (run under Xvfb: pytest-xvfb or xvfb-run)")
-    from gorilla.gui.camera import PANEL_WIDTH, Camera
-
     autosave, frames = tmp_path / "autosave.sgf", tmp_path / "frames.txt"
     env = dict(
         os.environ,
@@ -144,21 +143,10 @@ def test_cold_start_window_draws_while_compiling_and_the_ai_waits_for_its_kernel
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     )  # fmt: skip
     try:
-        wid = _wait_for(
-            lambda: _xdotool("search", "--onlyvisible", "--name", "^Gorilla$").split("\n")[0],
-            30,
-            "the window",
-            proc,
-        )
+        wid, x, y = _window_and_d4(proc, 30)
         t_window = time.time()
-        geometry = _xdotool("getwindowgeometry", "--shell", wid)
-        dims = dict(line.split("=") for line in geometry.splitlines() if "=" in line)
-        w, h = int(dims["WIDTH"]), int(dims["HEIGHT"])
-        cam = Camera(size=9, viewport=(0, 0, max(1, w - PANEL_WIDTH), h))
-        cam.reset()
-        sx, sy = cam.point_to_screen(parse_vertex("D4", 9))
         _wait_for(lambda: frames.exists() and frames.read_text().count("\n") > 2, 20, "frames", proc)
-        _xdotool("mousemove", "--window", wid, str(round(sx)), str(round(h - sy)))
+        _xdotool("mousemove", "--window", wid, str(x), str(y))
         time.sleep(0.05)
         _xdotool("click", "1")  # while the engine compiles
         t_click = time.time()

@@ -33,8 +33,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 from gorilla.ai.agent import parse_spec
 from gorilla.ai.playout import catalog
@@ -45,20 +46,42 @@ from gorilla.match.sprt import Sprt
 from gorilla.rules.handicap import fixed_handicap_points
 from gorilla.rules.rulesets import get_ruleset
 
+T = TypeVar("T")
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one clear line, exit code 2
-        """Raise _UsageError(message); main prints it and exits with status 2."""
+
+class _UsageError(ValueError):
+    """A bad flag or setting: one line and exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse for match, selfplay and tune: a bad flag raises _UsageError (one line, status 2)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        """Raise _UsageError(message) instead of printing the usage and exiting."""
         raise _UsageError(message)
 
 
-class _UsageError(Exception):
-    pass
+def run_reporting(program: str, announce: str, stopped: str, work: Callable[[], T]) -> tuple[T | None, int]:
+    """Say ``announce`` on stderr, then (work(), 0), or (None, exit status) after one line on
+    stderr: an unreachable cluster (its status), Ctrl+C (130, saying ``stopped``: where the
+    finished work is) or a ValueError (1)."""
+    print(announce, file=sys.stderr, flush=True)
+    try:
+        return work(), 0
+    except ClusterError as e:
+        print(f"{program}: {e}", file=sys.stderr)
+        return None, e.status
+    except KeyboardInterrupt:
+        print(f"{program}: stopped; {stopped}", file=sys.stderr)
+        return None, 130
+    except ValueError as e:
+        print(f"{program}: {e}", file=sys.stderr)
+        return None, 1
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``gorilla match`` flags (a bad one raises _UsageError instead of exiting)."""
-    p = _Parser(
+    p = Parser(
         prog="gorilla match",
         description="Play games between two players (AI specs, GTP engines or file:CMD agents), keep score.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -258,23 +281,15 @@ def main(argv: list[str] | None = None) -> int:
     except _UsageError as e:
         print(f"gorilla match: {e}", file=sys.stderr)
         return 2
-    print(
+    summary, status = run_reporting(
+        "gorilla match",
         f"match: A = {cfg.players[0]}, B = {cfg.players[1]}, {cfg.games} games on {cfg.size}x{cfg.size}, "
         f"results in {cfg.out}",
-        file=sys.stderr,
-        flush=True,
+        f"finished games are in {cfg.out} (--resume goes on)",
+        lambda: play(cfg, resume=a.resume),
     )
-    try:
-        summary = play(cfg, resume=a.resume)
-    except ClusterError as e:
-        print(f"gorilla match: {e}", file=sys.stderr)
-        return e.status
-    except KeyboardInterrupt:
-        print(f"gorilla match: stopped; finished games are in {cfg.out} (--resume goes on)", file=sys.stderr)
-        return 130
-    except ValueError as e:
-        print(f"gorilla match: {e}", file=sys.stderr)
-        return 1
+    if summary is None:
+        return status
     print(_final_line(summary), file=sys.stderr)
     print(str(Path(cfg.out) / "summary.json"))
     return 0

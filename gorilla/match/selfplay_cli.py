@@ -18,23 +18,16 @@ import json
 import sys
 from pathlib import Path
 
-from gorilla.match.cli import _slug, _UsageError, _validate, play
-from gorilla.match.cluster import ClusterError
+from gorilla.match.cli import Parser, _slug, _UsageError, _validate, play, run_reporting
 from gorilla.match.runner import CONFIG, GAMES_DIR, MatchConfig
 from gorilla.rules.rulesets import get_ruleset
 
 DEFAULT_OPENINGS = 4
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:
-        """Raise ValueError(message): one line and exit status 2, not argparse's usage dump."""
-        raise ValueError(message)
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The ``gorilla selfplay`` flags (a bad one raises ValueError)."""
-    p = _Parser(
+    p = Parser(
         prog="gorilla selfplay",
         description="Self-play games of one player spec, saved as SGF (for gorilla learn).",
         epilog="example: gorilla selfplay mcts:playouts=800 -n 200 --size 9 --cluster -o runs/sp",
@@ -102,23 +95,15 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, _UsageError) as e:
         print(f"gorilla selfplay: {e}", file=sys.stderr)
         return 2
-    print(
+    summary, status = run_reporting(
+        "gorilla selfplay",
         f"selfplay: {cfg.players[0]}, {cfg.games} games on {cfg.size}x{cfg.size}, "
         f"{cfg.openings} random opening moves, SGFs in {Path(cfg.out) / GAMES_DIR}",
-        file=sys.stderr,
-        flush=True,
+        f"games so far are in {cfg.out} (--resume goes on)",
+        lambda: play(cfg, resume=a.resume),
     )
-    try:
-        summary = play(cfg, resume=a.resume)
-    except ClusterError as e:
-        print(f"gorilla selfplay: {e}", file=sys.stderr)
-        return e.status
-    except KeyboardInterrupt:
-        print(f"gorilla selfplay: stopped; games so far are in {cfg.out} (--resume goes on)", file=sys.stderr)
-        return 130
-    except ValueError as e:
-        print(f"gorilla selfplay: {e}", file=sys.stderr)
-        return 1
+    if summary is None:
+        return status
     print(
         f"{summary['games']} games: Black won {summary['color_wins']['black']}, "
         f"White won {summary['color_wins']['white']}, draws {summary['draws']}",

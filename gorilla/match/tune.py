@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import TextIO
 
 from gorilla.ai.agent import parse_spec
-from gorilla.match.cluster import Cluster, ClusterError
+from gorilla.match.cli import Parser, run_reporting
+from gorilla.match.cluster import Cluster
 from gorilla.match.players import check_spec, is_builtin
 from gorilla.match.plot import Canvas
 from gorilla.match.runner import MatchConfig, run_match
@@ -174,15 +175,9 @@ def tune(
     return final
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:
-        """Raise ValueError(message): one line and exit status 2."""
-        raise ValueError(message)
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The ``gorilla tune`` flags (a bad one raises ValueError)."""
-    p = _Parser(
+    p = Parser(
         prog="gorilla tune",
         description="Tune an AI's numeric settings by SPSA: small matches of +/- perturbed settings.",
         epilog=(
@@ -263,23 +258,15 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         print(f"gorilla tune: {e}", file=sys.stderr)
         return 2
-    print(
+    final, status = run_reporting(
+        "gorilla tune",
         f"tune: {a.spec}, {', '.join(p.name for p in params)}: {settings.iterations} iterations of "
         f"{base.games} games on {base.size}x{base.size}, results in {base.out}",
-        file=sys.stderr,
-        flush=True,
+        f"the iterations so far are in {Path(base.out) / TUNE_CSV}",
+        lambda: tune(a.spec, params, settings, base),
     )
-    try:
-        final = tune(a.spec, params, settings, base)
-    except ClusterError as e:
-        print(f"gorilla tune: {e}", file=sys.stderr)
-        return e.status
-    except KeyboardInterrupt:
-        print(
-            f"gorilla tune: stopped; the iterations so far are in {Path(base.out) / TUNE_CSV}",
-            file=sys.stderr,
-        )
-        return 130
+    if final is None:
+        return status
     print(final)
     return 0
 
