@@ -12,10 +12,10 @@ from pyglet.text import Label
 
 from gorilla.app.status_text import status_lines
 from gorilla.gui.overlay import candidate_lines
+from gorilla.gui.toolbar import FONT, text_label
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import format_vertex
 
-FONT = ["DejaVu Sans", "Arial", "Helvetica"]
 MONO = ["DejaVu Sans Mono", "Courier New", "Courier"]
 PANEL_BG = (22, 25, 29, 255)
 TEXT = (226, 228, 232, 255)
@@ -52,22 +52,6 @@ HELP = [
 ]
 
 
-def _text(
-    batch: pyglet.graphics.Batch,
-    group: pyglet.graphics.Group,
-    size: int,
-    color: tuple[int, int, int, int],
-    width: int | None = None,
-    text: str = "",
-    font: str = FONT,
-    **kw: object,
-) -> Label:
-    """A label in the panel's style; with a width it wraps and hangs from its top."""
-    if width is not None:
-        kw.update(multiline=True, width=width, anchor_y="top")
-    return Label(text, font_name=font, font_size=size, color=color, batch=batch, group=group, **kw)
-
-
 class Hud:
     """All 2D drawing; ``update(controller, ...)`` refreshes text, ``draw(show_help)`` draws."""
 
@@ -94,29 +78,31 @@ class Hud:
             fill = (18, 18, 20, 255) if c == BLACK else (236, 234, 226, 255)
             ring = shapes.Circle(0, 0, 11, color=(120, 120, 120, 255), batch=self.batch, group=mid)
             stone = shapes.Circle(0, 0, 10, color=fill, batch=self.batch, group=fg)
-            name = _text(self.batch, fg, 12, TEXT, weight="bold", anchor_y="center")
-            caps = _text(self.batch, fg, 11, DIM, anchor_x="right", anchor_y="center")
+            name = text_label(self.batch, fg, 12, TEXT, weight="bold", anchor_y="center")
+            caps = text_label(self.batch, fg, 11, DIM, anchor_x="right", anchor_y="center")
             self.rows[c] = (ring, stone, name, caps)
-            self.clocks[c] = _text(
+            self.clocks[c] = text_label(
                 self.batch, fg, 12, TEXT, font=MONO, anchor_x="right", anchor_y="center", weight="bold"
             )
         text_w = panel_width - 32
-        self.info = _text(self.batch, fg, 11, TEXT, text_w)
+        self.info = text_label(self.batch, fg, 11, TEXT, text_w)
         self.bar_bg = shapes.Rectangle(0, 0, 10, 8, color=(50, 56, 64, 255), batch=self.batch, group=mid)
         self.bar = shapes.Rectangle(0, 0, 0, 8, color=ACCENT, batch=self.batch, group=fg)
-        self.ai_text = _text(self.batch, fg, 10, DIM, text_w)
-        self.cands = _text(self.batch, fg, 9, DIM, panel_width - 24, font=MONO)
-        self.message = _text(self.batch, fg, 11, WARN, text_w, weight="bold")
-        self.footer = _text(self.batch, fg, 9, DIM, text="h: all keys   c: control map   e: evaluate")
+        self.ai_text = text_label(self.batch, fg, 10, DIM, text_w)
+        self.cands = text_label(self.batch, fg, 9, DIM, panel_width - 24, font=MONO)
+        self.message = text_label(self.batch, fg, 11, WARN, text_w, weight="bold")
+        self.footer = text_label(self.batch, fg, 9, DIM, text="h: all keys   c: control map   e: evaluate")
         # help
         self.help_bg = shapes.Rectangle(
             0, 0, 10, 10, color=(14, 16, 19, 236), batch=self.help_batch, group=bg
         )
-        self.help_keys = _text(
+        self.help_keys = text_label(
             self.help_batch, fg, 11, ACCENT, 300, "\n".join(k for k, _ in HELP), weight="bold"
         )
-        self.help_text = _text(self.help_batch, fg, 11, TEXT, 560, "\n".join(t for _, t in HELP))
-        self.help_title = _text(self.help_batch, fg, 15, TEXT, text="Gorilla - keys and mouse", weight="bold")
+        self.help_text = text_label(self.help_batch, fg, 11, TEXT, 560, "\n".join(t for _, t in HELP))
+        self.help_title = text_label(
+            self.help_batch, fg, 15, TEXT, text="Gorilla - keys and mouse", weight="bold"
+        )
         # prompt
         self.prompt_bg = shapes.Rectangle(
             0, 0, 10, 34, color=(14, 16, 19, 240), batch=self.prompt_batch, group=bg

@@ -19,9 +19,8 @@ from pyglet.text import Label
 from pyglet.window import key
 
 from gorilla.app.newgame import FormError, NewGame, NewGameForm
-from gorilla.gui.toolbar import Toolbar
+from gorilla.gui.toolbar import FONT, Toolbar, text_label
 
-FONT = ["DejaVu Sans", "Arial", "Helvetica"]
 ROW_H = 30
 WIDTH = 560
 LABEL_W = 190
@@ -63,47 +62,11 @@ class NewGameDialog:
         self.values: list[Label] = []
         self.arrows: list[tuple[Label, Label]] = []
         for f in form.fields:
-            self.labels.append(
-                Label(
-                    f.label,
-                    font_name=FONT,
-                    font_size=11,
-                    color=DIM,
-                    anchor_y="center",
-                    batch=self.batch,
-                    group=fg,
-                )
-            )
-            self.values.append(
-                Label(
-                    "",
-                    font_name=FONT,
-                    font_size=11,
-                    color=TEXT,
-                    anchor_y="center",
-                    batch=self.batch,
-                    group=fg,
-                )
-            )
-            left = Label(
-                "<",
-                font_name=FONT,
-                font_size=12,
-                color=ACCENT,
-                anchor_x="center",
-                anchor_y="center",
-                batch=self.batch,
-                group=fg,
-            )
-            right = Label(
-                ">",
-                font_name=FONT,
-                font_size=12,
-                color=ACCENT,
-                anchor_x="center",
-                anchor_y="center",
-                batch=self.batch,
-                group=fg,
+            self.labels.append(text_label(self.batch, fg, 11, DIM, text=f.label, anchor_y="center"))
+            self.values.append(text_label(self.batch, fg, 11, TEXT, anchor_y="center"))
+            left, right = (
+                text_label(self.batch, fg, 12, ACCENT, text=t, anchor_x="center", anchor_y="center")
+                for t in "<>"
             )
             self.arrows.append((left, right))
         self.error = Label(

@@ -14,6 +14,8 @@ import pyglet
 from pyglet.gui import PushButton
 from pyglet.text import Label
 
+FONT = ["DejaVu Sans", "Arial", "Helvetica"]  # the panel's fonts, first found wins
+
 BUTTON_H = 24
 GAP = 6
 PER_ROW = 4
@@ -36,6 +38,22 @@ def _face(width: int, height: int, rgba: tuple[int, int, int, int]) -> pyglet.im
     return pyglet.image.ImageData(width, height, "RGBA", bytes(data))
 
 
+def text_label(
+    batch: pyglet.graphics.Batch,
+    group: pyglet.graphics.Group,
+    size: int,
+    color: tuple[int, int, int, int],
+    width: int | None = None,
+    text: str = "",
+    font: list[str] = FONT,
+    **kw: object,
+) -> Label:
+    """A label in the panel's style (HUD, toolbar, dialogs); with a width it wraps and hangs from its top."""
+    if width is not None:
+        kw.update(multiline=True, width=width, anchor_y="top")
+    return Label(text, font_name=font, font_size=size, color=color, batch=batch, group=group, **kw)
+
+
 class Toolbar:
     """A grid of buttons in the panel; ``actions`` maps each caption to what it does."""
 
@@ -56,15 +74,8 @@ class Toolbar:
         for name in self.actions:
             b = PushButton(0, 0, faces["down"], faces["up"], faces["hover"], batch=self.batch, group=bg)
             self.buttons[name] = b
-            self.captions[name] = Label(
-                name,
-                font_name=font,
-                font_size=9,
-                color=CAPTION,
-                anchor_x="center",
-                anchor_y="center",
-                batch=self.batch,
-                group=fg,
+            self.captions[name] = text_label(
+                self.batch, fg, 9, CAPTION, text=name, font=font, anchor_x="center", anchor_y="center"
             )
 
     @property
