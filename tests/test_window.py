@@ -170,6 +170,32 @@ class Harness:
 
 
 @pytest.fixture
+def app_window(gui, tmp_path, monkeypatch):
+    """A factory of windows over fresh controllers: ``factory(size, width, height, settings,
+    **controller_options)``; remembered settings go to a folder of the test's own."""
+    from gorilla.app.settings import Settings
+
+    monkeypatch.setenv("GORILLA_CONFIG_DIR", str(tmp_path / "cfg"))
+    made: list[Harness] = []
+
+    def factory(size: int = 9, width: int = 800, height: int = 600, settings=None, **kw) -> Harness:
+        c = Controller(Game.new(size), autosave=str(tmp_path / "autosave.sgf"), **kw)
+        h = Harness.__new__(Harness)
+        import pyglet
+        from pyglet.window import key, mouse
+
+        h.pyglet, h.key, h.mouse, h.gw, h.c = pyglet, key, mouse, gui, c
+        h.w = gui.GorillaWindow(c, settings=settings or Settings(), width=width, height=height)
+        h.frame()
+        made.append(h)
+        return h
+
+    yield factory
+    for h in made:
+        h.close()
+
+
+@pytest.fixture
 def make(gui, tmp_path):
     made: list[Harness] = []
 

@@ -3,40 +3,23 @@ MCTS with a byo-yomi clock (the human loses on time), GNU Go chosen as White, ba
 
 from __future__ import annotations
 
+import functools
 import time
 
 import pytest
-from test_window import Harness, gui  # noqa: F401  (the gui fixture)
+from test_window import Harness, app_window, gui  # noqa: F401  (fixtures)
 
-from gorilla.app.controller import Controller
 from gorilla.app.newgame import NewGameForm
 from gorilla.app.settings import Settings
 from gorilla.rules.board import BLACK, WHITE
-from gorilla.rules.game import Game
 
 pytestmark = pytest.mark.gui
 
 
 @pytest.fixture
-def window(gui, tmp_path, monkeypatch):  # noqa: F811
-    monkeypatch.setenv("GORILLA_CONFIG_DIR", str(tmp_path / "cfg"))
-    made: list[Harness] = []
-
-    def factory(**kw) -> Harness:
-        c = Controller(Game.new(19), autosave=str(tmp_path / "autosave.sgf"), **kw)
-        h = Harness.__new__(Harness)
-        import pyglet
-        from pyglet.window import key, mouse
-
-        h.pyglet, h.key, h.mouse, h.gw, h.c = pyglet, key, mouse, gui, c
-        h.w = gui.GorillaWindow(c, settings=Settings(), width=1000, height=700)
-        h.frame()
-        made.append(h)
-        return h
-
-    yield factory
-    for h in made:
-        h.close()
+def window(app_window):  # noqa: F811
+    """Windows on a 19x19 board, 1000x700."""
+    return functools.partial(app_window, 19, 1000, 700)
 
 
 def choose(h: Harness, row: str, value) -> None:

@@ -3,43 +3,25 @@ under Xvfb (pyglet's silent audio driver where there is no device)."""
 
 from __future__ import annotations
 
+import functools
 import wave
 from pathlib import Path
 
 import pytest
-from test_window import Harness, gui  # noqa: F401  (the gui fixture)
+from test_window import Harness, app_window, gui  # noqa: F401  (fixtures)
 
 from gorilla.app.clock import parse_clock
-from gorilla.app.controller import Controller
 from gorilla.app.settings import Settings
 from gorilla.gui import sounds as snd
-from gorilla.rules.game import Game
 
 pytestmark = pytest.mark.gui
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
-def window(gui, tmp_path, monkeypatch):  # noqa: F811
-    monkeypatch.setenv("GORILLA_CONFIG_DIR", str(tmp_path / "cfg"))
-    made: list[Harness] = []
-
-    def factory(**kw) -> Harness:
-        settings = kw.pop("settings", None) or Settings()
-        c = Controller(Game.new(9), autosave=str(tmp_path / "autosave.sgf"), **kw)
-        h = Harness.__new__(Harness)
-        import pyglet
-        from pyglet.window import key, mouse
-
-        h.pyglet, h.key, h.mouse, h.gw, h.c = pyglet, key, mouse, gui, c
-        h.w = gui.GorillaWindow(c, settings=settings, width=800, height=600)
-        h.frame()
-        made.append(h)
-        return h
-
-    yield factory
-    for h in made:
-        h.close()
+def window(app_window):  # noqa: F811
+    """Windows on a 9x9 board, 800x600."""
+    return functools.partial(app_window, 9, 800, 600)
 
 
 def test_every_sound_decodes_and_the_generator_rebuilds_them(tmp_path, gui):  # noqa: F811
