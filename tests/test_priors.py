@@ -171,6 +171,7 @@ def test_an_atari_that_catches_in_a_ladder_looks_better_than_one_that_does_not()
 
 def test_passing_looks_even_after_the_opponent_passed_and_poor_otherwise() -> None:
     pos = Position(9)
+    assert winrate(priors(pos)["pass"]) == pytest.approx(0.1)  # a fresh board: nobody passed
     pos.play(parse_vertex("E5", 9))
     assert winrate(priors(pos)["pass"]) == pytest.approx(0.1)
     pos.play(PASS)

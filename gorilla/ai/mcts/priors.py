@@ -15,7 +15,7 @@ from numba import njit
 
 from gorilla.ai.playout.pat3 import pat3_code
 from gorilla.ai.tactics import LIBS_CAP, atari_works, ladder_dead, libs_after
-from gorilla.rules.board import BORDER, COLOR, EMPTY, GSIZE, HEAD, PASS, S_LAST, S_N, S_W, in_atari
+from gorilla.rules.board import BORDER, COLOR, EMPTY, GSIZE, HEAD, PASS, S_LAST, S_N, S_PASSES, S_W, in_atari
 
 (
     PR_EVEN,
@@ -87,7 +87,7 @@ def move_prior(
     if p == PASS:
         pv = prior[PR_PASS_EVEN]
         # passing is reasonable once the opponent passed or the board is nearly full
-        pw = 0.5 * pv if st[S_LAST] == PASS else 0.1 * pv
+        pw = 0.5 * pv if st[S_PASSES] > 0 else 0.1 * pv  # S_LAST is PASS on a fresh board too
         return pv, pw
     pv = even
     pw = 0.5 * even
