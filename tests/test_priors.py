@@ -146,6 +146,7 @@ def test_ranked_moves_and_the_same_priors_in_every_orientation_and_colour(case: 
 def test_a_self_atari_of_three_stones_is_the_single_worst_move() -> None:
     case = RANKED["a self-atari of three stones"]
     rates = {x: winrate(p) for x, p in priors(position_from_diagram(case.diagram, BLACK)).items()}
+    assert rates.pop("pass") == pytest.approx(0.1)  # nobody passed: passing mid-game looks poor too
     worst = min(rates.values())
     assert [x for x, r in rates.items() if r == worst] == ["E4"]
     assert worst < 0.5  # virtual losses
