@@ -48,9 +48,8 @@ def _parser() -> Parser:
 
 def _bar(done: int, total: int, started: float) -> None:
     fill = BAR * done // max(1, total)
-    sys.stderr.write(
-        f"\r{PROG}: [{'#' * fill}{'.' * (BAR - fill)}] {done}/{total} positions {time.perf_counter() - started:.1f} s"
-    )
+    secs = time.perf_counter() - started
+    sys.stderr.write(f"\r{PROG}: [{'#' * fill}{'.' * (BAR - fill)}] {done}/{total} positions {secs:.1f} s")
     if done >= total:
         sys.stderr.write("\n")
     sys.stderr.flush()
@@ -144,7 +143,9 @@ def run(args) -> int:
         raise _UsageError("--playouts and --time must be positive")
     if not 1 <= args.threads <= 16:
         raise _UsageError("--threads must be 1..16")
-    budget = Budget(seconds=args.time) if args.time else Budget(playouts=args.playouts or review.DEFAULT_PLAYOUTS)
+    budget = (
+        Budget(seconds=args.time) if args.time else Budget(playouts=args.playouts or review.DEFAULT_PLAYOUTS)
+    )
     out = args.output or str(src.with_name(src.stem + "-analyzed.sgf"))
 
     from gorilla.ai.warmup import groups_for, stderr_progress, warm

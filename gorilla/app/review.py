@@ -101,7 +101,13 @@ def line_moves(game: Game) -> list[tuple[int, int]]:
 
 def line_keys(game: Game) -> list[Key]:
     """One key per position of the current line (0 = before the first move)."""
-    base = (game.size, float(game.komi), game.ruleset.name, tuple(sorted(game.setup.items())), game.positions[0].to_move)
+    base = (
+        game.size,
+        float(game.komi),
+        game.ruleset.name,
+        tuple(sorted(game.setup.items())),
+        game.positions[0].to_move,
+    )
     keys: list[Key] = [(base,)]
     for color, point in line_moves(game):
         keys.append((keys[-1], color, point))
@@ -112,7 +118,9 @@ def _black(value: float, color: int) -> float:
     return value if color == BLACK else -value
 
 
-def evaluate_position(game: Game, agent, budget: Budget, cancel: threading.Event | None) -> PositionEval | None:
+def evaluate_position(
+    game: Game, agent, budget: Budget, cancel: threading.Event | None
+) -> PositionEval | None:
     """Search game's position with agent (an MCTSAgent); None if cancelled before any playout."""
     color = game.to_move
     if game.over:
@@ -252,7 +260,8 @@ def report_text(revs: list[MoveReview], size: int, names: dict[int, str] | None 
         if names and names.get(color):
             who += f" ({names[color]})"
         worst = ", ".join(
-            f"move {m.number} {format_vertex(m.move, size)} -{m.points_lost:.1f} (best {format_vertex(m.best, size)})"
+            f"move {m.number} {format_vertex(m.move, size)} -{m.points_lost:.1f}"
+            f" (best {format_vertex(m.best, size)})"
             for m in r.worst
         )
         lines.append(
@@ -306,7 +315,9 @@ class Review:
             self.version += 1
 
         def run(cancel: threading.Event) -> list[MoveReview]:
-            return analyse_line(snap, budget, threads=self.threads, cancel=cancel, progress=on_progress, cache=cache)
+            return analyse_line(
+                snap, budget, threads=self.threads, cancel=cancel, progress=on_progress, cache=cache
+            )
 
         self.task = Task("review", 0, run).start()
         self.show_dots = True
