@@ -493,7 +493,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         groups = controller.groups_needed()
         if opts.gui:
-            controller.compiler = Compiler(groups, start=False)  # the window starts it after its first frame
+            # the window starts it after its first frame; its whole-game analysis (g) needs the MCTS
+            controller.compiler = Compiler([*groups, "mcts"], start=False)
             return run_gui(controller)
         from gorilla.app.terminal import run_terminal
 
