@@ -15,6 +15,8 @@ from pyglet import shapes
 
 from gorilla.app.review import BLUNDER
 from gorilla.gui.toolbar import text_label
+from gorilla.rules.board import BLACK
+from gorilla.rules.coords import format_vertex
 
 BG = (34, 38, 44, 255)
 GRID = (70, 76, 86, 255)
@@ -24,6 +26,7 @@ MISTAKE = (255, 120, 90, 255)
 BLUNDER_C = (255, 60, 50, 255)
 CURRENT = (235, 235, 235, 255)
 LABEL = (150, 156, 164, 255)
+MONO = ["DejaVu Sans Mono", "Courier New", "Courier"]
 
 
 @dataclass
@@ -38,11 +41,12 @@ class GraphData:
     running: bool = False
     fraction: float = 0.0
     threshold: float = 3.0
+    info: str = ""  # the current move's analysis, one line
 
     def key(self) -> tuple:
         """Equal keys draw the same graph."""
         return (tuple(self.points), tuple(self.mistakes), self.current, self.total, self.running,
-                round(self.fraction, 3), self.threshold)  # fmt: skip
+                round(self.fraction, 3), self.threshold, self.info)  # fmt: skip
 
 
 def graph_data(controller) -> GraphData:
@@ -51,8 +55,23 @@ def graph_data(controller) -> GraphData:
     rv = controller.review
     evs = rv.positions(game)
     pts = [(k, e.winrate, e.score) for k, e in enumerate(evs) if e is not None]
-    mistakes = [(r.number, r.points_lost) for r in rv.reviews(game) if r.points_lost >= rv.threshold]
-    return GraphData(pts, mistakes, len(game.moves), len(evs) - 1, rv.running, rv.fraction, rv.threshold)
+    revs = rv.reviews(game)
+    mistakes = [(r.number, r.points_lost) for r in revs if r.points_lost >= rv.threshold]
+    n = len(game.moves)
+    info = ""
+    here = next((r for r in revs if r.number == n), None)
+    if here is not None:
+        who = "B" if here.color == BLACK else "W"
+        pv = " ".join(format_vertex(p, game.size) for p in here.pv[:6])
+        info = (
+            f"{n}. {who} {format_vertex(here.move, game.size)} lost {here.points_lost:.1f}"
+            f"  Black {100 * here.winrate_after:.0f}% {here.score_after:+.1f}\nbest {pv}"
+        )
+    elif n < len(evs) and evs[n] is not None:
+        e = evs[n]
+        pv = " ".join(format_vertex(p, game.size) for p in e.pv[:6])
+        info = f"Black {100 * e.winrate:.0f}% {e.score:+.1f}\nbest {pv}"
+    return GraphData(pts, mistakes, n, len(evs) - 1, rv.running, rv.fraction, rv.threshold, info)
 
 
 class Graph:
@@ -64,6 +83,7 @@ class Graph:
         self.fg_group = pyglet.graphics.Group(order=1)
         self.bg = shapes.Rectangle(0, 0, 10, 10, color=BG, batch=self.batch, group=self.bg_group)
         self.title = text_label(self.batch, self.fg_group, 9, LABEL, text="")
+        self.info = text_label(self.batch, self.fg_group, 9, CURRENT, 300, font=MONO)
         self.shapes: list = []
         self.rect = (0, 0, 10, 10)
         self.total = 0
@@ -75,6 +95,8 @@ class Graph:
         self.bg.position = (x, y)
         self.bg.width, self.bg.height = width, height
         self.title.position = (x, y + height + 6, 0)
+        self.info.position = (x, y + height + 50, 0)
+        self.info.width = width
         self._key = None
 
     def hit(self, x: float, y: float) -> int | None:
@@ -130,11 +152,13 @@ class Graph:
         if data.running:
             title = f"Analysing... {100 * data.fraction:.0f}%  (g cancels)"
         elif data.points:
-            title = f"Win rate (blue) and score (orange) for Black; mistakes {data.threshold:g}+ pts"
+            title = f"Black: win rate (blue), score (orange); {data.threshold:g}+ lost: red"
         else:
             title = "g: analyse the game (win rate and score graph)"
         if self.title.text != title:
             self.title.text = title
+        if self.info.text != data.info:
+            self.info.text = data.info
 
     def draw(self) -> None:
         """Draw the graph."""
