@@ -14,6 +14,7 @@ from sgfmill import sgf
 from gorilla.ai.agent import Budget
 from gorilla.app import review
 from gorilla.app.analyze_cli import main as analyze_main
+from gorilla.cli import main as gorilla_main
 from gorilla.match.plot import read_png
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import format_vertex, parse_vertex
@@ -179,7 +180,7 @@ def test_gorilla_analyze_refuses_a_bad_file_in_one_line(tmp_path, capsys, conten
 
 
 def test_gorilla_analyze_missing_file_and_bad_flags(tmp_path, capsys) -> None:
-    assert analyze_main([str(tmp_path / "none.sgf")]) == 1
+    assert gorilla_main(["analyze", str(tmp_path / "none.sgf")]) == 1  # through the gorilla command
     assert "cannot read" in capsys.readouterr().err
     src = tmp_path / "g.sgf"
     src.write_text("(;SZ[9];B[ee])")
