@@ -65,7 +65,8 @@ def test_g_analyses_the_game_and_a_click_on_the_graph_jumps_there(window, tmp_pa
     assert h.c.game.move_number == 4
     drawn = _analyse(h)
     assert drawn >= 2  # the window kept drawing (the progress bar) while the worker searched
-    assert "Analysis done" in h.c.message
+    assert "Analysis done" in h.c.message and "Black: " in h.c.message  # and the report
+    assert "worst 1 (-" in h.c.message.split("Black: ")[1]  # the blunder first
     assert h.w.graph.total == 4 and len(graph_points(h)) == 5
 
     h.press(h.key.D)  # the dots off: the stones as they are

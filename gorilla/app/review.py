@@ -271,6 +271,18 @@ def report_text(revs: list[MoveReview], size: int, names: dict[int, str] | None 
     return "\n".join(lines)
 
 
+def report_summary(revs: list[MoveReview]) -> str:
+    """The report in two short lines for the window's panel (move numbers of the three biggest)."""
+    lines = []
+    for color, r in report(revs).items():
+        worst = ", ".join(f"{m.number} (-{m.points_lost:.1f})" for m in r.worst if m.points_lost > 0)
+        lines.append(
+            f"{'Black' if color == BLACK else 'White'}: {r.average_lost:.1f} lost a move, "
+            f"{r.mistakes} mistakes, {r.blunders} blunders; worst {worst or 'none'}"
+        )
+    return "\n".join(lines)
+
+
 def next_mistake(revs: list[MoveReview], current: int, threshold: float, step: int) -> int | None:
     """The move number of the next (step=1) or previous (step=-1) move after/before move
     ``current`` (the number of moves on the board) that lost ``threshold`` points or more."""
@@ -339,7 +351,9 @@ class Review:
             return f"Analysis failed: {t.error}"
         if t.cancel.is_set():
             return "Analysis cancelled"
-        return "Analysis done"
+        return (
+            f"Analysis done (mistake {MISTAKE:g}+, blunder {BLUNDER:g}+ points)\n{report_summary(t.result)}"
+        )
 
     def close(self) -> None:
         """Cancel and wait briefly for the pass to stop."""
