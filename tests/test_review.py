@@ -89,17 +89,20 @@ def test_the_engines_own_best_move_loses_about_nothing_under_another_seed() -> N
 
 def test_results_are_kept_per_line_and_shared_by_a_common_start(blunder) -> None:
     game, revs, cache = blunder
-    assert len(cache) == 5  # five positions: before move 1 .. after move 4
+    keys = review.line_keys(game)
+    assert len(keys) == 5 and all(k in cache for k in keys)  # before move 1 .. after move 4
+    # and the position after the engine's best move wherever the move played was another
+    assert len(cache) == 5 + sum(1 for r in revs if r.move != r.best)
     # the same line, navigated back: the record and the redo list make one line
     back = game.copy()
     back.goto(2)
     assert [r.number for r in review.reviews(back, cache)] == [1, 2, 3, 4]
-    other = line("E6")  # a variation at move 1: only its start is analysed
-    assert review.reviews(other, cache) == []
-    assert [e is not None for e in review.Review().positions(other)] == [False, False]
+    other = line("E6", "A5")  # a variation at move 1, the engine's move: analysed with move 1
+    assert [e is not None for e in review.Review().positions(other)] == [False, False, False]
     rev = review.Review()
     rev.cache = cache
-    assert [e is not None for e in rev.positions(other)] == [True, False]
+    assert [e is not None for e in rev.positions(other)] == [True, True, False]
+    assert [(r.number, r.points_lost) for r in rev.reviews(other)] == [(1, 0.0)]
 
 
 def test_a_cancelled_pass_stops_and_keeps_what_it_has() -> None:
@@ -114,7 +117,8 @@ def test_a_cancelled_pass_stops_and_keeps_what_it_has() -> None:
     cache: dict = {}
     revs = review.analyse_line(line("J1", "E6", "A5", "J5"), Budget(playouts=300), cancel=cancel,
                                progress=progress, cache=cache)  # fmt: skip
-    assert len(cache) == 2 and len(revs) == 1
+    keys = review.line_keys(line("J1", "E6", "A5", "J5"))
+    assert keys[0] in cache and keys[1] in cache and keys[2] not in cache and len(revs) == 1
     assert max(seen) == 2
 
 

@@ -5,11 +5,19 @@ Each position of the line (before the first move .. after the last) gets one
 :class:`gorilla.ai.mcts.MCTSAgent` search within a budget (one agent for the
 whole line, so the subtree of the move played is reused). A position's value
 is its most visited move's win rate and mean area margin with komi (Black's
-view here). A move's **points lost** is the best move's margin less the
-played move's margin, from the mover's side: the played move's own margin
-when the search visited it at least :data:`MIN_VISITS` times, else the
-margin of the position after it (the opponent's best, negated). The engine's
-own best move loses 0; every value is clamped at 0.
+view here). A move's **points lost**, from the mover's side, compares two
+searches of the same kind: the position after the engine's best move and the
+position after the move played (each searched with the same budget, the
+opponent to move), so the optimism a search has for the side to move cancels
+out (comparing the best move's margin in the search before the move with the
+played move's would count the winner's curse of the most visited move as
+points lost: on a 9x9 GNU Go game at 1000 playouts, 3.9 points a move against
+2.7, and the two seeds agreed less, see ``benchmarks/RESULTS.md``). The
+engine's own best move loses 0; every value is clamped at 0. The position
+after the best move costs one more search for each move that is not the
+engine's; it is kept under its own key, so playing the best move as a
+variation finds it analysed. Without it (cancelled), the played move's margin
+in the search before it is used when it had :data:`MIN_VISITS` visits.
 
 Thresholds (points lost): a **mistake** from :data:`MISTAKE` points, a
 **blunder** from :data:`BLUNDER` points.
@@ -143,11 +151,21 @@ def evaluate_position(
     )  # fmt: skip
 
 
-def move_review(number: int, color: int, point: int, before: PositionEval, after: PositionEval) -> MoveReview:
-    """Move ``number`` (colour, point) between two analysed positions."""
+def move_review(
+    number: int,
+    color: int,
+    point: int,
+    before: PositionEval,
+    after: PositionEval,
+    after_best: PositionEval | None = None,
+) -> MoveReview:
+    """Move ``number`` (colour, point) between two analysed positions; after_best: the position
+    after the engine's best move instead (see the module docstring)."""
     best_margin = before.margins.get(before.best, (_black(before.score, color), 0))[0]
     if point == before.best:
         lost = 0.0
+    elif after_best is not None:
+        lost = max(0.0, _black(after_best.score, color) - _black(after.score, color))
     else:
         own = before.margins.get(point)
         mine = own[0] if own is not None and own[1] >= MIN_VISITS else _black(after.score, color)
@@ -182,7 +200,7 @@ def analyse_line(
     keys = line_keys(game)
     moves = line_moves(game)
     g = game.at(0)  # the whole line on its redo list
-    agent = None
+    agent = side = None
     try:
         for k, key in enumerate(keys):
             if progress is not None:
@@ -196,6 +214,18 @@ def analyse_line(
                 if ev is None:
                     break
                 cache[key] = ev
+            if k < len(moves) and not g.over:
+                best = cache[key].best
+                other = (key, moves[k][0], best)
+                if best != moves[k][1] and best != RESIGN and other not in cache and g.is_legal(best):
+                    if side is None:  # its own agent: the main one keeps its tree for the line
+                        side = make_agent(threads, None if seed is None else seed + 1)
+                    g2 = g.copy()
+                    g2.play(best)
+                    ev2 = evaluate_position(g2, side, budget, cancel)
+                    if ev2 is None:
+                        break
+                    cache[other] = ev2
             if k < len(moves):
                 try:
                     if moves[k][1] == RESIGN or not g.redo():
@@ -205,8 +235,9 @@ def analyse_line(
         if progress is not None and not (cancel is not None and cancel.is_set()):
             progress(len(keys), len(keys))
     finally:
-        if agent is not None:
-            agent.close()
+        for a in (agent, side):
+            if a is not None:
+                a.close()
     return reviews(game, cache)
 
 
@@ -218,7 +249,7 @@ def reviews(game: Game, cache: dict[Key, PositionEval]) -> list[MoveReview]:
         before, after = cache.get(keys[i]), cache.get(keys[i + 1])
         if before is None or after is None or point == RESIGN:
             continue
-        out.append(move_review(i + 1, color, point, before, after))
+        out.append(move_review(i + 1, color, point, before, after, cache.get((keys[i], color, before.best))))
     return out
 
 
