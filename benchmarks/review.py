@@ -7,9 +7,11 @@ by :func:`gorilla.app.review.analyse_line` at the default budget
 (``review.DEFAULT_PLAYOUTS`` playouts a position, as ``gorilla analyze`` and
 the window's ``g``) with one and with two search threads, after a warm-up
 (the kernels compiled or loaded, one position searched). ``--sample K``
-analyses every K-th position only and scales the time to the whole game (the
-per-position time times the number of positions), for machines where a full
-run does not fit.
+searches every K-th position of the line only and scales the time to the
+whole game (the per-position time times the number of positions), for
+machines where a full run does not fit; it leaves out the searches after the
+engine's best move that the full analysis adds for each move that is not the
+engine's (up to one more search a move).
 
     python benchmarks/review.py [--threads 1 2] [--playouts N] [--sample K] [--sizes 9 19]
 """
