@@ -6,6 +6,7 @@ for a bad file."""
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from helpers import game_from_diagram
@@ -14,6 +15,7 @@ from sgfmill import sgf
 from gorilla.ai.agent import Budget
 from gorilla.app import review
 from gorilla.app.analyze_cli import main as analyze_main
+from gorilla.app.controller import Controller
 from gorilla.cli import main as gorilla_main
 from gorilla.match.plot import read_png
 from gorilla.rules.board import BLACK, WHITE
@@ -120,6 +122,24 @@ def test_a_cancelled_pass_stops_and_keeps_what_it_has() -> None:
     keys = review.line_keys(line("J1", "E6", "A5", "J5"))
     assert keys[0] in cache and keys[1] in cache and keys[2] not in cache and len(revs) == 1
     assert max(seen) == 2
+
+
+def test_the_controller_jumps_along_the_line_and_an_ai_does_not_play_over_it(blunder) -> None:
+    game, _, cache = blunder
+    c = Controller(game.copy(), "human", "random:seed=1")
+    try:
+        c.review.cache = cache
+        assert c.goto_move(1) and c.game.move_number == 1 and len(c.game.redo_stack) == 3
+        c.poll()
+        time.sleep(0.2)
+        c.poll()
+        assert c.game.move_number == 1 and not c.thinking  # White (the AI) is to move: it waits
+        assert c.next_mistake(1) is False and "No mistake" in c.message  # the blunder is move 1 itself
+        assert c.goto_move(4) and c.next_mistake(-1) and c.game.move_number == 1
+        assert "lost" in c.message and "best E6" in c.message
+        assert not c.goto_move(5) and c.game.move_number == 1  # past the end of the line: nothing
+    finally:
+        c.close()
 
 
 def _sgf_with_variations(path) -> int:

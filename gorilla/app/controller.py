@@ -358,6 +358,8 @@ class Controller:
         agent = self.agents[game.to_move]
         if agent is None:
             return
+        if game.redo_stack and not self.ai_vs_ai:
+            return  # an earlier position of the line (the graph, n): the AI does not play over the rest
         if self.ai_vs_ai and not self.continuous and self.steps <= 0:
             return
         if any(t.data.get("agent") is agent for t in self._retired):
