@@ -294,6 +294,7 @@ def report_text(revs: list[MoveReview], size: int, names: dict[int, str] | None 
             f"move {m.number} {format_vertex(m.move, size)} -{m.points_lost:.1f}"
             f" (best {format_vertex(m.best, size)})"
             for m in r.worst
+            if m.points_lost >= 0.05
         )
         lines.append(
             f"{who}: {r.moves} moves, average {r.average_lost:.2f} points lost, "
