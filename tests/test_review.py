@@ -190,6 +190,17 @@ def test_gorilla_analyze_writes_every_node_back_annotated(tmp_path, capsys) -> N
     assert len({tuple(px) for px in image.reshape(-1, image.shape[-1])}) > 3  # lines drawn
 
 
+def test_gorilla_analyze_keeps_a_latin1_comment(tmp_path, capsys) -> None:
+    src = tmp_path / "latin1.sgf"
+    src.write_bytes("(;CA[ISO-8859-1]SZ[9]KM[7]C[café];B[ee]C[déjà];W[cc])".encode("latin-1"))
+    out = tmp_path / "out.sgf"
+    assert analyze_main([str(src), "-o", str(out), "--playouts", "100"]) == 0
+    sg = sgf.Sgf_game.from_bytes(out.read_bytes())
+    assert sg.get_charset() == "UTF-8"
+    assert sg.get_root().get("C").startswith("café\n\nAnalysis")
+    assert sg.get_main_sequence()[1].get("C").startswith("déjà\n\nGorilla:")
+
+
 @pytest.mark.parametrize(
     "content, why",
     [(b"", "empty"), (b"(;GM[4]SZ[15];B[hh])", "not a Go game"), (b"(;SZ[9];B[ee];W[ee])", "illegal move")],

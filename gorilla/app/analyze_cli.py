@@ -160,7 +160,13 @@ def run(args) -> int:
     text = review.report_text(revs, game.size, names)
     annotate(sg, revs, text)
     try:
-        write_atomic(out, sg.serialise().decode("utf-8", "replace"))
+        sg.get_root().set_raw("CA", b"UTF-8")  # sgfmill re-encodes the file's own charset
+        text = sg.serialise().decode("utf-8")
+    except (UnicodeError, ValueError) as e:
+        print(f"{PROG}: {args.game}: text not valid in its charset ({e})", file=sys.stderr)
+        return 1
+    try:
+        write_atomic(out, text)
         if args.png:
             graph_png(revs, args.png)
     except OSError as e:
