@@ -22,10 +22,10 @@ in the search before it is used when it had :data:`MIN_VISITS` visits.
 Thresholds (points lost): a **mistake** from :data:`MISTAKE` points, a
 **blunder** from :data:`BLUNDER` points.
 
-Results are keyed by the line's move prefix (size, komi, rules, setup and the
-moves so far), so they stay right when the window switches variation: a
-position analysed once is never analysed again, and a position of another
-line shows nothing until analysed.
+Results are keyed by the line's move prefix (the number of moves and a hash
+of the size, komi, rules, setup and the moves so far), so they stay right when
+the window switches variation: a position analysed once is never analysed
+again, and a position of another line shows nothing until analysed.
 
 :class:`Review` runs the pass on a worker thread (:class:`gorilla.app.tasks.Task`)
 with progress and cancel; the controller polls it. No pyglet here.
@@ -50,7 +50,7 @@ MIN_VISITS = 30  # visits a played move needs for its own margin to count
 MAX_NODES = 400_000
 THRESHOLDS = (1.0, 2.0, 3.0, 5.0, 10.0)  # the window's choices for n / Shift+n
 
-Key = tuple  # (base, (prev key, colour, point)) chains: see line_keys
+Key = tuple[int, int]  # (moves played, a hash of the start and the moves): see line_keys
 
 
 @dataclass
@@ -116,10 +116,15 @@ def line_keys(game: Game) -> list[Key]:
         tuple(sorted(game.setup.items())),
         game.positions[0].to_move,
     )
-    keys: list[Key] = [(base,)]
+    keys: list[Key] = [(0, hash(base))]
     for color, point in line_moves(game):
-        keys.append((keys[-1], color, point))
+        keys.append(child_key(keys[-1], color, point))
     return keys
+
+
+def child_key(key: Key, color: int, point: int) -> Key:
+    """The key of the position after colour plays point in the position of key."""
+    return key[0] + 1, hash((key[1], color, point))
 
 
 def _black(value: float, color: int) -> float:
@@ -216,7 +221,7 @@ def analyse_line(
                 cache[key] = ev
             if k < len(moves) and not g.over:
                 best = cache[key].best
-                other = (key, moves[k][0], best)
+                other = child_key(key, moves[k][0], best)
                 if best != moves[k][1] and best != RESIGN and other not in cache and g.is_legal(best):
                     if side is None:  # its own agent: the main one keeps its tree for the line
                         side = make_agent(threads, None if seed is None else seed + 1)
@@ -249,7 +254,9 @@ def reviews(game: Game, cache: dict[Key, PositionEval]) -> list[MoveReview]:
         before, after = cache.get(keys[i]), cache.get(keys[i + 1])
         if before is None or after is None or point == RESIGN:
             continue
-        out.append(move_review(i + 1, color, point, before, after, cache.get((keys[i], color, before.best))))
+        out.append(
+            move_review(i + 1, color, point, before, after, cache.get(child_key(keys[i], color, before.best)))
+        )
     return out
 
 
