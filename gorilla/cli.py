@@ -3,6 +3,7 @@
 ``gorilla gtp ...``   -> :func:`gorilla.gtp.main.main`
 ``gorilla match ...`` -> :func:`gorilla.match.cli.main`
 ``gorilla little-go-agent ...`` -> :func:`gorilla.littlego.cli.main`
+``gorilla analyze ...`` -> :func:`gorilla.app.analyze_cli.main`
 anything else         -> :func:`gorilla.launcher.cli.main` (GUI / terminal play)
 
 Sub-commands are imported lazily so that ``gorilla gtp`` never imports pyglet.
@@ -21,6 +22,7 @@ SUBCOMMANDS: dict[str, str] = {
     "selfplay": "gorilla.match.selfplay_cli:main",
     "tune": "gorilla.match.tune:main",
     "pbrain": "gorilla.gomoku.pbrain:main",
+    "analyze": "gorilla.app.analyze_cli:main",
 }
 DEFAULT = "gorilla.launcher.cli:main"
 

@@ -114,8 +114,8 @@ def test_mute_volume_move_numbers_and_coordinates_are_remembered(window):
     assert h.w.sounds.log[-1][0] in snd.STONES  # logged, not heard
     h.press(k.BRACKETLEFT)
     assert not h.w.sounds.muted and h.w.sounds.volume == pytest.approx(0.6)
-    h.press(k.N)
-    h.press(k.N)
+    h.press(k.I)
+    h.press(k.I)
     assert h.w.move_numbers == "all"
     labels = [lab for lab in h.w.hud.board_labels if lab.visible]
     assert [lab.text for lab in labels] == ["1"]

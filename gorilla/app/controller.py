@@ -36,6 +36,7 @@ from gorilla.app.clock import NO_CLOCK, GameClock, TimeControl, from_sgf
 from gorilla.app.compiler import Compiler
 from gorilla.app.files import Autosaver, game_from_sgf, game_to_sgf, reason, write_atomic
 from gorilla.app.gtp_player import GtpEngineAgent, engine_label, is_gtp_spec
+from gorilla.app.review import Review, next_mistake
 from gorilla.app.tasks import Task
 from gorilla.rules.board import BLACK, EMPTY, PASS, RESIGN, WHITE
 from gorilla.rules.coords import format_vertex
@@ -49,6 +50,7 @@ COLOR_NAME = {BLACK: "Black", WHITE: "White"}
 DEFAULT_EVAL_GAMES = 10
 DEFAULT_EVAL_TURNS = 3
 DEAD_STONE_PLAYOUTS = 200
+OWNERSHIP_PLAYOUTS = 200  # the ownership overlay (o)
 COUNTDOWN_FROM = 10  # seconds: the last seconds of a period (or of sudden death) are counted aloud
 
 
@@ -136,6 +138,10 @@ class Controller:
         self._retired: list[Task] = []  # cancelled tasks still winding down
         self._seen_progress: object = None
         self._control_cache: tuple[int, np.ndarray] | None = None
+        self.review = Review(threads=self.threads)  # whole-game analysis (g), kept across navigation
+        self._review_seen = 0
+        self.show_ownership = False
+        self._ownership_cache: tuple[int, np.ndarray] | None = None
         self._start_settings = (game.size, game.ruleset, game.komi, game.handicap)
         self._handicap_points: list[int] | None = None
         # a human Black placing free handicap stones: how many are still to come
@@ -323,6 +329,12 @@ class Controller:
             if ev.done.is_set():
                 self._eval = None
                 self._finish_eval(ev)
+        done = self.review.poll()
+        if done is not None:
+            self.say(done)
+        if self.review.version != self._review_seen:
+            self._review_seen = self.review.version
+            self.version += 1
         dead = self._dead
         if dead is not None and dead.done.is_set():
             self._dead = None
@@ -348,6 +360,8 @@ class Controller:
         agent = self.agents[game.to_move]
         if agent is None:
             return
+        if game.redo_stack and not self.ai_vs_ai:
+            return  # an earlier position of the line (the graph, n): the AI does not play over the rest
         if self.ai_vs_ai and not self.continuous and self.steps <= 0:
             return
         if any(t.data.get("agent") is agent for t in self._retired):
@@ -912,6 +926,87 @@ class Controller:
         self._control_cache = (self._gen, cm)
         return cm
 
+    def toggle_ownership(self) -> None:
+        """Show or hide the ownership estimate overlay (``o``)."""
+        self.show_ownership = not self.show_ownership
+        self.version += 1
+
+    def ownership_map(self) -> np.ndarray:
+        """Who owns each point at the end, from playouts (-1 Black .. +1 White, row 0 on top), cached."""
+        cache = self._ownership_cache
+        if cache is not None and cache[0] == self._gen:
+            return cache[1]
+        if not self.kernels_ready("ownership"):
+            return np.zeros((self.game.size, self.game.size), dtype=np.float32)
+        from gorilla.ai.ownership import ownership
+
+        own = np.asarray(ownership(self.game, playouts=OWNERSHIP_PLAYOUTS, seed=self._gen), dtype=np.float32)
+        self._ownership_cache = (self._gen, own)
+        return own
+
+    # --- whole-game analysis (gorilla.app.review) ---------------------------------------------
+    def toggle_analysis(self) -> None:
+        """Start analysing every move of the current line in the background, or cancel (``g``)."""
+        if self.review.running:
+            self.review.cancel()
+            self.say("Cancelling the analysis")
+            return
+        if self._waiting_for("mcts"):
+            return
+        self.review.start(self.game)
+        self.say(f"Analysing the game ({self.review.playouts} playouts a position; g cancels)")
+
+    def goto_move(self, n: int) -> bool:
+        """Show the position after move n of the current line (the graph's click, ``n``)."""
+        game = self.game
+        total = len(game.moves) + len(game.redo_stack)
+        if not 0 <= n <= total or self.ended == "time":
+            return False
+        self._cancel_all()
+        self.ended = None
+        self.continuous = False
+        self.steps = 0
+        try:
+            game.goto(n)
+        except (IllegalMove, ValueError) as e:
+            self.say(f"Cannot go to move {n}: {e}")
+        self.message = ""
+        if game.over:
+            self.clock.stop(self.now())
+        else:
+            self._clock_follows_turn()
+        self._game_changed()
+        return True
+
+    def next_mistake(self, step: int = 1) -> bool:
+        """Jump to the next (step 1) or previous (-1) analysed move that lost the threshold or more."""
+        rv = self.review
+        n = next_mistake(rv.reviews(self.game), len(self.game.moves), rv.threshold, step)
+        if n is None:
+            way = "after" if step > 0 else "before"
+            self.say(f"No mistake of {rv.threshold:g}+ points {way} this move (g analyses the game)")
+            return False
+        self.goto_move(n)
+        self.say(f"Move {n}: {self.review_line(n)}")
+        return True
+
+    def review_line(self, n: int) -> str:
+        """One line about analysed move n of the current line ('' if not analysed)."""
+        for r in self.review.reviews(self.game):
+            if r.number == n:
+                best = format_vertex(r.best, self.game.size)
+                return f"lost {r.points_lost:.1f} points, best {best}, Black {100 * r.winrate_after:.0f}%"
+        return ""
+
+    def cycle_mistake_threshold(self) -> None:
+        """The next mistake threshold for ``n`` / Shift+``n`` (Alt+``n``)."""
+        self.say(f"Mistakes: {self.review.cycle_threshold():g}+ points lost")
+
+    def toggle_mistake_dots(self) -> None:
+        """Show or hide the dots coloured by points lost on the analysed stones (``d``)."""
+        self.review.show_dots = not self.review.show_dots
+        self.version += 1
+
     # --- evaluation ---------------------------------------------------------------------------
     def evaluate(self) -> None:
         """Evaluate every move of the current position in the background (the ``e`` key)."""
@@ -1037,6 +1132,7 @@ class Controller:
             self.say(f"Cannot load {path}: {reason(e)}")
             return
         self._cancel_all()
+        self.review.cancel()  # its results stay: they belong to the lines they analysed
         self.game = game
         self._start_settings = (game.size, game.ruleset, game.komi, game.handicap)
         self._handicap_points = None
@@ -1064,6 +1160,7 @@ class Controller:
         for t in tasks:
             t.thread.join(0.5)
         self._retired = []
+        self.review.close()
         for agent in self.agents.values():
             if agent is not None:
                 with contextlib.suppress(Exception):

@@ -105,6 +105,59 @@ def thinking_markers(candidates: Iterable, size: int, y: float, limit: int = 30)
     return out, labels
 
 
+# mistake dots: points lost below each bound take its colour (the last one: a blunder)
+LOSS_COLOURS = (
+    (1.0, (0.25, 0.80, 0.35, 0.95)),
+    (3.0, (0.95, 0.85, 0.20, 0.95)),
+    (10.0, (0.98, 0.50, 0.12, 0.95)),
+    (math.inf, (0.90, 0.12, 0.10, 0.95)),
+)
+
+
+def loss_colour(lost: float) -> tuple[float, float, float, float]:
+    """The dot colour of a move that lost this many points (green, yellow, orange, red)."""
+    return next(c for bound, c in LOSS_COLOURS if lost < bound)
+
+
+def mistake_dots(reviews: Iterable, moves: list, stone_at, size: int, y: float) -> list[list[float]]:
+    """A dot on every stone still on the board whose move was analysed, coloured by points lost.
+
+    reviews: MoveReview-like (number, color, move, points_lost); moves: the moves on the
+    record (a stone counts as its point's latest move); stone_at(point) -> colour.
+    """
+    latest: dict[int, int] = {}
+    for i, m in enumerate(moves, 1):
+        if m.point >= 0:
+            latest[m.point] = i
+    out = []
+    for r in reviews:
+        if r.move >= 0 and latest.get(r.move) == r.number and stone_at(r.move) == r.color:
+            out.append(marker(r.move, size, y, 0.16, loss_colour(r.points_lost), DISC))
+    return out
+
+
+def ownership_markers(own: np.ndarray, stone_at, points: Iterable[int], size: int, y_board: float,
+                      y_stone: float) -> tuple[list, list]:  # fmt: skip
+    """KaTrain-style ownership: a square on every point, black or white, its side growing with
+    the estimate (own: -1 Black .. +1 White, row 0 on top). Empty points get theirs on the wood
+    (first list), stones only when the estimate gives them to the other side (second list)."""
+    under, over = [], []
+    for p in points:
+        x, row = to_xy(p, size)
+        v = float(own[size - 1 - row, x])
+        if abs(v) < 0.1:
+            continue
+        owner = 2 if v > 0 else 1
+        rgba = (0.97, 0.97, 0.95, 0.9) if owner == 2 else (0.05, 0.05, 0.06, 0.9)
+        side = 0.08 + 0.30 * abs(v)
+        stone = stone_at(p)
+        if stone == 0:
+            under.append(marker(p, size, y_board, side, rgba, FILLED_SQUARE))
+        elif stone != owner:
+            over.append(marker(p, size, y_stone, side, rgba, FILLED_SQUARE))
+    return under, over
+
+
 def candidate_lines(candidates: Iterable, size: int, limit: int = 5) -> list[str]:
     """Top candidates as HUD lines: 'D4  57.1%  1234 v  pv D4 Q16 ...'."""
     cands = sorted((c for c in candidates if c.move is not None), key=lambda c: -c.visits)[:limit]

@@ -96,6 +96,19 @@ def build_scene(controller, hover: int | None = None) -> Scene:
         except Exception as e:  # e.g. the control-map module missing: say so, keep drawing
             notice = f"Control map unavailable: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
 
+    if getattr(controller, "show_ownership", False):
+        try:
+            rows_under, rows_over = ov.ownership_markers(
+                controller.ownership_map(), pos.color_at, pos.points(), size, SURFACE, STONE_TOP + 0.004
+            )
+            under += rows_under
+            over += rows_over
+        except Exception as e:  # like the control map: say so, keep drawing
+            notice = f"Ownership unavailable: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+    review = getattr(controller, "review", None)
+    if review is not None and review.show_dots:
+        over += ov.mistake_dots(review.reviews(game), game.moves, pos.color_at, size, STONE_TOP + 0.005)
+
     over_game = game.over
     ev = getattr(controller, "evaluation", None)
     if controller.show_eval and ev is not None and not over_game:

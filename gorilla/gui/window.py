@@ -20,6 +20,7 @@ from pyglet import gl
 from pyglet.window import key, mouse
 
 from gorilla.gui.camera import PANEL_WIDTH, Camera
+from gorilla.gui.graph import Graph, graph_data
 from gorilla.gui.hud import Hud
 from gorilla.gui.meshes import STONE_HALF_HEIGHT
 from gorilla.gui.newgame_dialog import NewGameDialog
@@ -32,6 +33,7 @@ CLICK_SLOP = 6  # pixels a click may move and still be a click, not a drag
 ORBIT_SPEED = 0.008  # radians per pixel
 THINKING_FPS = 10.0
 MOVE_NUMBER_MODES = ("off", "last10", "all")
+GRAPH_HEIGHT = 90  # the analysis graph, above the toolbar
 
 
 def gl_config(samples: int = 0) -> gl.Config:
@@ -87,6 +89,7 @@ class GorillaWindow(pyglet.window.Window):
         self.camera = Camera(size=controller.game.size)
         self.renderer = Renderer(controller.game.size)
         self.hud = Hud(self, PANEL_WIDTH)
+        self.graph = Graph()
         self.settings = settings  # gorilla.app.settings.Settings, or None: nothing is remembered
         self.sounds = Sounds(settings)
         self.sounds.load()
@@ -137,6 +140,7 @@ class GorillaWindow(pyglet.window.Window):
         self._update_viewport()
         self.hud.layout(width, height)
         self.toolbar.layout(width - PANEL_WIDTH + 16, 30 + self.toolbar.height)
+        self.graph.layout(width - PANEL_WIDTH + 16, 44 + self.toolbar.height, PANEL_WIDTH - 32, GRAPH_HEIGHT)
         if self.dialog is not None:
             self.dialog.layout(max(1, width - PANEL_WIDTH), height)
         self._dirty = True
@@ -181,6 +185,7 @@ class GorillaWindow(pyglet.window.Window):
         now = time.monotonic()
         compiler = getattr(c, "compiler", None)
         busy = c.thinking or getattr(c, "evaluating", False) or (compiler is not None and compiler.compiling)
+        busy = busy or c.review.running
         if state != self._seen or (busy and now - self._last_draw >= 1.0 / THINKING_FPS):
             self._dirty = True
         if self._dirty:
@@ -212,7 +217,10 @@ class GorillaWindow(pyglet.window.Window):
         self.hud.set_board_labels(items)
         self.hud.update(c, scene.notice)
         self.hud.set_prompt(None if self.prompt is None else f"Load SGF: {self.prompt}_")
+        self.graph.update(graph_data(c))
         self.hud.draw(self.show_help)
+        if not self.show_help:
+            self.graph.draw()
         self.toolbar.draw()
         if self.dialog is not None:
             self.dialog.draw()
@@ -281,6 +289,9 @@ class GorillaWindow(pyglet.window.Window):
             self._dirty = True
             return
         if x >= self.camera.viewport[2] and button == mouse.LEFT:
+            n = self.graph.hit(x, y)
+            if n is not None:
+                self.controller.goto_move(n)  # a click on the graph shows that move
             self.toolbar.on_mouse_press(x, y, button, modifiers)
             self._dirty = True
 
@@ -430,7 +441,11 @@ class GorillaWindow(pyglet.window.Window):
             key.M: self.toggle_mute,
             key.BRACKETLEFT: lambda: self.change_volume(-0.1),
             key.BRACKETRIGHT: lambda: self.change_volume(0.1),
-            key.N: self.cycle_move_numbers,
+            key.I: self.cycle_move_numbers,
+            key.G: c.toggle_analysis,
+            key.N: lambda: self._mistake_key(modifiers),
+            key.O: c.toggle_ownership,
+            key.D: c.toggle_mistake_dots,
             key.K: self.toggle_coordinates,
             key.PAUSE: c.toggle_pause,
         }
@@ -439,6 +454,14 @@ class GorillaWindow(pyglet.window.Window):
             action()
             self._dirty = True
         return pyglet.event.EVENT_HANDLED
+
+    def _mistake_key(self, modifiers: int) -> None:
+        """n: the next mistake, Shift+n: the previous one, Alt+n: the next threshold."""
+        c = self.controller
+        if modifiers & key.MOD_ALT:
+            c.cycle_mistake_threshold()
+        else:
+            c.next_mistake(-1 if modifiers & key.MOD_SHIFT else 1)
 
     def _clock_text(self) -> str:
         """The clocks as shown (a new second redraws the panel)."""

@@ -110,6 +110,7 @@ Other commands (each has its own --help):
   gorilla little-go-agent          one move of a Little-Go tournament (input.txt -> output.txt)
   gorilla selfplay SPEC [-n N ...] self-play games of one player as SGFs (--cluster: on Ray)
   gorilla tune SPEC --param ...    tune an AI's numeric settings by SPSA self-play matches
+  gorilla analyze GAME.sgf [-o OUT] analyse every move of a game: annotated SGF, report, --png graph
   gorilla pbrain                   a Gomoku engine speaking the Gomocup (pbrain) protocol on stdin/stdout
 
 The first start after an install or update compiles the engine (about a minute on
@@ -492,7 +493,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         groups = controller.groups_needed()
         if opts.gui:
-            controller.compiler = Compiler(groups, start=False)  # the window starts it after its first frame
+            # the window starts it after its first frame; its whole-game analysis (g) needs the MCTS
+            controller.compiler = Compiler([*groups, "mcts"], start=False)
             return run_gui(controller)
         from gorilla.app.terminal import run_terminal
 

@@ -1,0 +1,190 @@
+"""``gorilla analyze GAME.sgf [-o OUT.sgf] [--time S | --playouts N] [--threads K] [--png GRAPH.png]``.
+
+The window's whole-game analysis (:mod:`gorilla.app.review`) without a window:
+the main line of GAME.sgf is analysed position by position with a progress bar
+on stderr; OUT.sgf (default ``GAME-analyzed.sgf``) is the input tree with
+every main-line move annotated (comment lines: win rate, score, best move and
+PV, points lost; ``BM[2]`` on a blunder, ``BM[1]`` on a mistake, ``DO`` on an
+inaccuracy) and the report in the root comment; every other node and
+variation is written back as read. The report goes to stdout; ``--png`` draws
+the graph (Black's win rate and score lead over the move number, mistakes
+marked). A bad or unsupported file: one line on stderr and exit status 1.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from sgfmill import sgf
+
+from gorilla.ai.agent import Budget
+from gorilla.app import review
+from gorilla.app.files import write_atomic
+from gorilla.match.cli import Parser, _UsageError
+from gorilla.rules.board import BLACK, WHITE
+from gorilla.rules.sgf import SgfError, parse_sgf
+
+PROG = "gorilla analyze"
+INACCURACY = 1.0  # points lost from which a move gets DO (doubtful)
+BAR = 30
+
+
+def _parser() -> Parser:
+    p = Parser(prog=PROG, description="Analyse every move of an SGF game's main line with the MCTS.")
+    p.add_argument("game", help="the SGF file to analyse")
+    p.add_argument("-o", "--output", help="the annotated SGF (default: GAME-analyzed.sgf)")
+    lim = p.add_mutually_exclusive_group()
+    lim.add_argument("--time", type=float, metavar="S", help="seconds per position")
+    lim.add_argument(
+        "--playouts", type=int, metavar="N", help=f"playouts per position (default {review.DEFAULT_PLAYOUTS})"
+    )
+    p.add_argument("--threads", type=int, default=1, metavar="K", help="search threads (default 1)")
+    p.add_argument("--png", metavar="GRAPH.png", help="also draw the win-rate and score graph as a PNG")
+    p.add_argument("--seed", type=int, default=None, help="random seed of the search")
+    return p
+
+
+def _bar(done: int, total: int, started: float) -> None:
+    fill = BAR * done // max(1, total)
+    secs = time.perf_counter() - started
+    sys.stderr.write(f"\r{PROG}: [{'#' * fill}{'.' * (BAR - fill)}] {done}/{total} positions {secs:.1f} s")
+    if done >= total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def marker(lost: float) -> tuple[str, bytes] | None:
+    """The SGF move annotation for points lost: BM[2], BM[1], DO[] or None."""
+    if lost >= review.BLUNDER:
+        return "BM", b"2"
+    if lost >= review.MISTAKE:
+        return "BM", b"1"
+    if lost >= INACCURACY:
+        return "DO", b""
+    return None
+
+
+def annotate(sg: sgf.Sgf_game, revs: list[review.MoveReview], report: str) -> None:
+    """Write the reviews into the main line's move nodes of sg and the report into its root."""
+    size = sg.get_size()
+    nodes = [n for n in sg.get_main_sequence() if n.get_raw_move()[0] is not None]
+    for r in revs:
+        if r.number - 1 >= len(nodes):
+            break
+        node = nodes[r.number - 1]
+        old = node.get("C") if node.has_property("C") else ""
+        text = r.comment(size)
+        node.set("C", f"{old}\n\n{text}" if old else text)
+        mark = marker(r.points_lost)
+        if mark is not None:
+            node.set_raw(*mark)
+    root = sg.get_root()
+    old = root.get("C") if root.has_property("C") else ""
+    root.set("C", f"{old}\n\n{report}" if old else report)
+
+
+def graph_png(revs: list[review.MoveReview], path: str, width: int = 900, height: int = 420) -> None:
+    """Black's win rate (blue, 0..100%) and score lead (orange, symmetric scale) over the move
+    number, moves that lost MISTAKE points or more marked red, as a PNG."""
+    from gorilla.match.plot import Canvas
+
+    c = Canvas(width, height)
+    left, right, top, bottom = 60, width - 20, 30, height - 40
+    c.rect(left, top, right, bottom, (248, 248, 248))
+    n = max(1, max((r.number for r in revs), default=1))
+    span = max(1.0, max((abs(x) for r in revs for x in (r.score_before, r.score_after)), default=1.0))
+
+    def px(k: float) -> float:
+        return left + (right - left) * k / n
+
+    def py(frac: float) -> float:  # 0 bottom .. 1 top
+        return bottom - (bottom - top) * frac
+
+    c.hline(left, right, int(py(0.5)), (160, 160, 160), dashed=True)
+    wr = [(px(0), py(revs[0].winrate_before))] if revs else []
+    sc = [(px(0), py(0.5 + 0.5 * revs[0].score_before / span))] if revs else []
+    for r in revs:
+        wr.append((px(r.number), py(r.winrate_after)))
+        sc.append((px(r.number), py(0.5 + 0.5 * r.score_after / span)))
+    if len(sc) > 1:
+        c.polyline(sc, (230, 140, 30))
+    if len(wr) > 1:
+        c.polyline(wr, (40, 100, 220))
+    for r in revs:
+        if r.points_lost >= review.MISTAKE:
+            x = int(px(r.number))
+            c.vline(x, top, bottom, (220, 60, 50) if r.points_lost >= review.BLUNDER else (240, 170, 160))
+    c.text(left, 8, f"WIN RATE (BLUE) AND SCORE (ORANGE, +-{span:.0f}) FOR BLACK", (40, 40, 40))
+    c.text(left - 40, top, "100%", (40, 40, 40))
+    c.text(left - 30, bottom - 14, "0%", (40, 40, 40))
+    c.text(left, bottom + 12, "MOVE 0", (40, 40, 40))
+    label = f"{n}"
+    c.text(right - c.text_width(label), bottom + 12, label, (40, 40, 40))
+    c.save(path)
+
+
+def run(args) -> int:
+    """Analyse, annotate, write; the exit status."""
+    src = Path(args.game)
+    try:
+        data = src.read_bytes()
+    except OSError as e:
+        print(f"{PROG}: cannot read '{args.game}': {e.strerror or e}", file=sys.stderr)
+        return 1
+    try:
+        game = parse_sgf(data)  # the window's checks: one line for anything broken
+        sg = sgf.Sgf_game.from_bytes(data)
+    except (SgfError, ValueError) as e:
+        print(f"{PROG}: {args.game}: {e}", file=sys.stderr)
+        return 1
+    if args.playouts is not None and args.playouts <= 0 or args.time is not None and args.time <= 0:
+        raise _UsageError("--playouts and --time must be positive")
+    if not 1 <= args.threads <= 16:
+        raise _UsageError("--threads must be 1..16")
+    budget = (
+        Budget(seconds=args.time) if args.time else Budget(playouts=args.playouts or review.DEFAULT_PLAYOUTS)
+    )
+    out = args.output or str(src.with_name(src.stem + "-analyzed.sgf"))
+
+    from gorilla.ai.warmup import groups_for, stderr_progress, warm
+
+    groups = groups_for(["mcts"])
+    warm(groups, stderr_progress(PROG, groups))
+    started = time.perf_counter()
+    revs = review.analyse_line(
+        game, budget, threads=args.threads, seed=args.seed, progress=lambda d, t: _bar(d, t, started)
+    )
+    names = {BLACK: game.info.black_name, WHITE: game.info.white_name}
+    text = review.report_text(revs, game.size, names)
+    annotate(sg, revs, text)
+    try:
+        sg.get_root().set_raw("CA", b"UTF-8")  # sgfmill re-encodes the file's own charset
+        text = sg.serialise().decode("utf-8")
+    except (UnicodeError, ValueError) as e:
+        print(f"{PROG}: {args.game}: text not valid in its charset ({e})", file=sys.stderr)
+        return 1
+    try:
+        write_atomic(out, text)
+        if args.png:
+            graph_png(revs, args.png)
+    except OSError as e:
+        print(f"{PROG}: cannot write: {e.strerror or e}", file=sys.stderr)
+        return 1
+    print(text)
+    print(f"Wrote {out}" + (f" and {args.png}" if args.png else ""))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``gorilla analyze``; returns the exit status."""
+    try:
+        args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
+        return run(args)
+    except _UsageError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: stopped; nothing written", file=sys.stderr)
+        return 130

@@ -1,0 +1,416 @@
+"""Whole-game analysis: every position of a line searched by the MCTS, points lost per move,
+mistakes, blunders and a report per player (the window's ``G``, ``gorilla analyze``).
+
+Each position of the line (before the first move .. after the last) gets one
+:class:`gorilla.ai.mcts.MCTSAgent` search within a budget (one agent for the
+whole line, so the subtree of the move played is reused). A position's value
+is its most visited move's win rate and mean area margin with komi (Black's
+view here). A move's **points lost**, from the mover's side, compares two
+searches of the same kind: the position after the engine's best move and the
+position after the move played (each searched with the same budget, the
+opponent to move), so the optimism a search has for the side to move cancels
+out (comparing the best move's margin in the search before the move with the
+played move's would count the winner's curse of the most visited move as
+points lost: on a 9x9 GNU Go game at 1000 playouts, 3.9 points a move against
+2.7, and the two seeds agreed less, see ``benchmarks/RESULTS.md``). The
+engine's own best move loses 0; every value is clamped at 0. The position
+after the best move costs one more search for each move that is not the
+engine's; it is kept under its own key, so playing the best move as a
+variation finds it analysed. Without it (cancelled), the played move's margin
+in the search before it is used when it had :data:`MIN_VISITS` visits.
+
+Thresholds (points lost): a **mistake** from :data:`MISTAKE` points, a
+**blunder** from :data:`BLUNDER` points.
+
+Results are keyed by the line's move prefix (the number of moves and a hash
+of the size, komi, rules, setup and the moves so far), so they stay right when
+the window switches variation: a position analysed once is never analysed
+again, and a position of another line shows nothing until analysed.
+
+:class:`Review` runs the pass on a worker thread (:class:`gorilla.app.tasks.Task`)
+with progress and cancel; the controller polls it. No pyglet here.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from gorilla.ai.agent import Budget
+from gorilla.app.tasks import Task
+from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
+from gorilla.rules.coords import format_vertex
+from gorilla.rules.game import Game
+
+MISTAKE = 3.0  # points lost from which a move is a mistake
+BLUNDER = 10.0  # ... and a blunder
+DEFAULT_PLAYOUTS = 1000  # per position
+MIN_VISITS = 30  # visits a played move needs for its own margin to count
+MAX_NODES = 400_000
+THRESHOLDS = (1.0, 2.0, 3.0, 5.0, 10.0)  # the window's choices for n / Shift+n
+
+Key = tuple[int, int]  # (moves played, a hash of the start and the moves): see line_keys
+
+
+@dataclass
+class PositionEval:
+    """One analysed position: Black's win rate and score lead, the best move and its PV,
+    and the searched moves' margins from the mover's side (move -> (margin, visits))."""
+
+    winrate: float
+    score: float
+    best: int
+    pv: list[int]
+    to_move: int
+    margins: dict[int, tuple[float, int]] = field(default_factory=dict)
+    playouts: int = 0
+
+
+@dataclass
+class MoveReview:
+    """One analysed move: Black's win rate and score lead before and after it, the engine's
+    best move and PV in the position before it, and the points it lost (mover's side, >= 0)."""
+
+    number: int  # 1 = the first move
+    color: int
+    move: int
+    winrate_before: float
+    score_before: float
+    winrate_after: float
+    score_after: float
+    best: int
+    pv: list[int]
+    points_lost: float
+
+    def comment(self, size: int) -> str:
+        """The lines ``gorilla analyze`` writes into the move's SGF comment."""
+        pv = " ".join(format_vertex(p, size) for p in self.pv[:8])
+        return (
+            f"Gorilla: win rate (Black) {100 * self.winrate_before:.1f}% -> {100 * self.winrate_after:.1f}%\n"
+            f"Score (Black) {self.score_before:+.1f} -> {self.score_after:+.1f}\n"
+            f"Best move {format_vertex(self.best, size)} (PV {pv})\n"
+            f"Points lost {self.points_lost:.1f}{_grade(self.points_lost)}"
+        )
+
+
+def _grade(lost: float) -> str:
+    if lost >= BLUNDER:
+        return " (blunder)"
+    if lost >= MISTAKE:
+        return " (mistake)"
+    return ""
+
+
+def line_moves(game: Game) -> list[tuple[int, int]]:
+    """The current line as (colour, point): the moves on the record, then the redo list's."""
+    return [(m.color, m.point) for m in game.moves] + [(m.color, m.point) for m in reversed(game.redo_stack)]
+
+
+def line_keys(game: Game) -> list[Key]:
+    """One key per position of the current line (0 = before the first move)."""
+    base = (
+        game.size,
+        float(game.komi),
+        game.ruleset.name,
+        tuple(sorted(game.setup.items())),
+        game.positions[0].to_move,
+    )
+    keys: list[Key] = [(0, hash(base))]
+    for color, point in line_moves(game):
+        keys.append(child_key(keys[-1], color, point))
+    return keys
+
+
+def child_key(key: Key, color: int, point: int) -> Key:
+    """The key of the position after colour plays point in the position of key."""
+    return key[0] + 1, hash((key[1], color, point))
+
+
+def _black(value: float, color: int) -> float:
+    return value if color == BLACK else -value
+
+
+def evaluate_position(
+    game: Game, agent, budget: Budget, cancel: threading.Event | None
+) -> PositionEval | None:
+    """Search game's position with agent (an MCTSAgent); None if cancelled before any playout."""
+    color = game.to_move
+    if game.over:
+        if game.resigned:
+            winner = game.winner()
+            return PositionEval(1.0 if winner == BLACK else 0.0, 0.0, PASS, [], color)
+        margin = float(game.score().margin)
+        wr = 1.0 if margin > 0 else 0.0 if margin < 0 else 0.5
+        return PositionEval(wr, margin, PASS, [], color)
+    cands = agent.analyze(game, budget, cancel)
+    cands = [c for c in cands if c.visits > 0 and c.move != RESIGN]
+    if not cands or (cancel is not None and cancel.is_set()):
+        return None
+    best = cands[0]
+    wr = best.winrate if color == BLACK else 1.0 - best.winrate
+    margins = {int(c.move): (float(c.score), int(c.visits)) for c in cands}
+    return PositionEval(
+        wr, _black(best.score, color), int(best.move), list(best.pv or [best.move]), color, margins,
+        int(agent.last_playouts),
+    )  # fmt: skip
+
+
+def move_review(
+    number: int,
+    color: int,
+    point: int,
+    before: PositionEval,
+    after: PositionEval,
+    after_best: PositionEval | None = None,
+) -> MoveReview:
+    """Move ``number`` (colour, point) between two analysed positions; after_best: the position
+    after the engine's best move instead (see the module docstring)."""
+    best_margin = before.margins.get(before.best, (_black(before.score, color), 0))[0]
+    if point == before.best:
+        lost = 0.0
+    elif after_best is not None:
+        lost = max(0.0, _black(after_best.score, color) - _black(after.score, color))
+    else:
+        own = before.margins.get(point)
+        mine = own[0] if own is not None and own[1] >= MIN_VISITS else _black(after.score, color)
+        lost = max(0.0, best_margin - mine)
+    return MoveReview(
+        number, color, point, before.winrate, before.score, after.winrate, after.score,
+        before.best, before.pv, lost,
+    )  # fmt: skip
+
+
+def make_agent(threads: int = 1, seed: int | None = None):
+    """The analysis search: an MCTSAgent without dynamic komi or early stops."""
+    from gorilla.ai.mcts.agent import MCTSAgent
+
+    return MCTSAgent(threads=threads, seed=seed, max_nodes=MAX_NODES, early_stop=False, dynkomi=False)
+
+
+def analyse_line(
+    game: Game,
+    budget: Budget | None = None,
+    *,
+    threads: int = 1,
+    seed: int | None = None,
+    cancel: threading.Event | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    cache: dict[Key, PositionEval] | None = None,
+) -> list[MoveReview]:
+    """Analyse every position of game's current line (record + redo list); the reviews of its
+    moves in order (fewer when cancelled). ``cache`` (key -> PositionEval) is read and filled."""
+    budget = budget or Budget(playouts=DEFAULT_PLAYOUTS)
+    cache = {} if cache is None else cache
+    keys = line_keys(game)
+    moves = line_moves(game)
+    g = game.at(0)  # the whole line on its redo list
+    agent = side = None
+    try:
+        for k, key in enumerate(keys):
+            if progress is not None:
+                progress(k, len(keys))
+            if cancel is not None and cancel.is_set():
+                break
+            if key not in cache:
+                if agent is None:
+                    agent = make_agent(threads, seed)
+                ev = evaluate_position(g, agent, budget, cancel)
+                if ev is None:
+                    break
+                cache[key] = ev
+            if k < len(moves) and not g.over:
+                best = cache[key].best
+                other = child_key(key, moves[k][0], best)
+                if best != moves[k][1] and best != RESIGN and other not in cache and g.is_legal(best):
+                    if side is None:  # its own agent: the main one keeps its tree for the line
+                        side = make_agent(threads, None if seed is None else seed + 1)
+                    g2 = g.copy()
+                    g2.play(best)
+                    ev2 = evaluate_position(g2, side, budget, cancel)
+                    if ev2 is None:
+                        break
+                    cache[other] = ev2
+            if k < len(moves):
+                try:
+                    if moves[k][1] == RESIGN or not g.redo():
+                        break
+                except ValueError:  # an illegal move on the line (IllegalMove is one)
+                    break
+        if progress is not None and not (cancel is not None and cancel.is_set()):
+            progress(len(keys), len(keys))
+    finally:
+        for a in (agent, side):
+            if a is not None:
+                a.close()
+    return reviews(game, cache)
+
+
+def reviews(game: Game, cache: dict[Key, PositionEval]) -> list[MoveReview]:
+    """The reviews of the current line's moves whose positions before and after are analysed."""
+    keys = line_keys(game)
+    out = []
+    for i, (color, point) in enumerate(line_moves(game)):
+        before, after = cache.get(keys[i]), cache.get(keys[i + 1])
+        if before is None or after is None or point == RESIGN:
+            continue
+        out.append(
+            move_review(i + 1, color, point, before, after, cache.get(child_key(keys[i], color, before.best)))
+        )
+    return out
+
+
+# --- the report -------------------------------------------------------------------------------
+@dataclass
+class PlayerReport:
+    """One player's summary: moves analysed, average points lost, mistakes, blunders, the worst."""
+
+    color: int
+    moves: int
+    average_lost: float
+    mistakes: int
+    blunders: int
+    worst: list[MoveReview]
+
+
+def report(revs: list[MoveReview]) -> dict[int, PlayerReport]:
+    """Per player (BLACK, WHITE): a :class:`PlayerReport` of the reviewed moves (passes left out)."""
+    out = {}
+    for color in (BLACK, WHITE):
+        mine = [r for r in revs if r.color == color and r.move != PASS]
+        lost = [r.points_lost for r in mine]
+        out[color] = PlayerReport(
+            color,
+            len(mine),
+            sum(lost) / len(lost) if lost else 0.0,
+            sum(1 for x in lost if MISTAKE <= x < BLUNDER),
+            sum(1 for x in lost if x >= BLUNDER),
+            sorted(mine, key=lambda r: (-r.points_lost, r.number))[:3],
+        )
+    return out
+
+
+def report_text(revs: list[MoveReview], size: int, names: dict[int, str] | None = None) -> str:
+    """The report as text lines (thresholds stated)."""
+    lines = [f"Analysis: mistake = {MISTAKE:g}+ points lost, blunder = {BLUNDER:g}+ points lost"]
+    for color, r in report(revs).items():
+        who = "Black" if color == BLACK else "White"
+        if names and names.get(color):
+            who += f" ({names[color]})"
+        worst = ", ".join(
+            f"move {m.number} {format_vertex(m.move, size)} -{m.points_lost:.1f}"
+            f" (best {format_vertex(m.best, size)})"
+            for m in r.worst
+            if m.points_lost >= 0.05
+        )
+        lines.append(
+            f"{who}: {r.moves} moves, average {r.average_lost:.2f} points lost, "
+            f"{r.mistakes} mistakes, {r.blunders} blunders; biggest: {worst or 'none'}"
+        )
+    return "\n".join(lines)
+
+
+def report_summary(revs: list[MoveReview]) -> str:
+    """The report in two short lines for the window's panel (move numbers of the three biggest)."""
+    lines = []
+    for color, r in report(revs).items():
+        worst = ", ".join(f"{m.number} (-{m.points_lost:.1f})" for m in r.worst if m.points_lost > 0)
+        lines.append(
+            f"{'Black' if color == BLACK else 'White'}: {r.average_lost:.1f} lost a move, "
+            f"{r.mistakes} mistakes, {r.blunders} blunders; worst {worst or 'none'}"
+        )
+    return "\n".join(lines)
+
+
+def next_mistake(revs: list[MoveReview], current: int, threshold: float, step: int) -> int | None:
+    """The move number of the next (step=1) or previous (step=-1) move after/before move
+    ``current`` (the number of moves on the board) that lost ``threshold`` points or more."""
+    hits = [r.number for r in revs if r.points_lost >= threshold]
+    if step > 0:
+        later = [n for n in hits if n > current]
+        return min(later) if later else None
+    earlier = [n for n in hits if n < current]
+    return max(earlier) if earlier else None
+
+
+# --- the background pass for the window -------------------------------------------------------
+class Review:
+    """The window's analysis: a cache of analysed positions, the running pass, the settings."""
+
+    def __init__(self, playouts: int = DEFAULT_PLAYOUTS, threads: int = 1) -> None:
+        self.playouts = int(playouts)
+        self.threads = max(1, int(threads))
+        self.cache: dict[Key, PositionEval] = {}
+        self.task: Task | None = None
+        self.fraction = 0.0
+        self.threshold = MISTAKE
+        self.show_dots = False
+        self.version = 0  # bumps when results arrive
+
+    @property
+    def running(self) -> bool:
+        """Whether a pass is running (also after a cancel, until it returns)."""
+        return self.task is not None and not self.task.done.is_set()
+
+    def start(self, game: Game) -> bool:
+        """Start analysing game's current line on a worker thread; False if already running."""
+        if self.running:
+            return False
+        snap = game.copy()
+        budget = Budget(playouts=self.playouts)
+        cache = self.cache
+        self.fraction = 0.0
+
+        def on_progress(done: int, total: int) -> None:
+            self.fraction = done / max(1, total)
+            self.version += 1
+
+        def run(cancel: threading.Event) -> list[MoveReview]:
+            return analyse_line(
+                snap, budget, threads=self.threads, cancel=cancel, progress=on_progress, cache=cache
+            )
+
+        self.task = Task("review", 0, run).start()
+        self.show_dots = True
+        return True
+
+    def cancel(self) -> None:
+        """Ask the running pass to stop (results so far stay)."""
+        if self.task is not None:
+            self.task.cancel.set()
+
+    def poll(self) -> str | None:
+        """On the GUI thread: a message when a pass has just finished, else None."""
+        t = self.task
+        if t is None or not t.done.is_set():
+            return None
+        self.task = None
+        self.version += 1
+        if t.error is not None:
+            return f"Analysis failed: {t.error}"
+        if t.cancel.is_set():
+            return "Analysis cancelled"
+        return (
+            f"Analysis done (mistake {MISTAKE:g}+, blunder {BLUNDER:g}+ points)\n{report_summary(t.result)}"
+        )
+
+    def close(self) -> None:
+        """Cancel and wait briefly for the pass to stop."""
+        t = self.task
+        if t is not None:
+            t.cancel.set()
+            t.thread.join(1.0)
+
+    def reviews(self, game: Game) -> list[MoveReview]:
+        """The analysed moves of game's current line."""
+        return reviews(game, self.cache)
+
+    def positions(self, game: Game) -> list[PositionEval | None]:
+        """Each position of game's current line: its analysis or None."""
+        return [self.cache.get(k) for k in line_keys(game)]
+
+    def cycle_threshold(self) -> float:
+        """The next threshold of THRESHOLDS for n / Shift+n; returns it."""
+        later = [t for t in THRESHOLDS if t > self.threshold]
+        self.threshold = later[0] if later else THRESHOLDS[0]
+        return self.threshold

@@ -1,0 +1,225 @@
+"""Whole-game analysis: a known blunder found by the report and by next_mistake, points lost
+never negative and about 0 for the engine's own best move, results kept per line, cancel;
+``gorilla analyze`` writes an SGF that sgfmill loads with every node, a PNG, and one line
+for a bad file."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from helpers import game_from_diagram
+from sgfmill import sgf
+
+from gorilla.ai.agent import Budget
+from gorilla.app import review
+from gorilla.app.analyze_cli import main as analyze_main
+from gorilla.app.controller import Controller
+from gorilla.cli import main as gorilla_main
+from gorilla.match.plot import read_png
+from gorilla.rules.board import BLACK, WHITE
+from gorilla.rules.coords import format_vertex, parse_vertex
+from gorilla.rules.game import Game
+from gorilla.rules.sgf import save_sgf
+
+# Black to move. The white group C5-G5 has one liberty, E6: Black captures five stones there,
+# while after any other move White connects at E6 to its wall.
+START = """
+.........
+.........
+OOOOOOOOO
+..XX.XX..
+.XOOOOOX.
+..XXXXX..
+XXXXXXXXX
+.........
+.........
+"""
+BUDGET = Budget(playouts=1500)
+
+
+def line(*moves: str) -> Game:
+    game = game_from_diagram(START, BLACK, komi=7.0)
+    for m in moves:
+        game.play(parse_vertex(m, 9))
+    return game
+
+
+@pytest.fixture(scope="module")
+def blunder() -> tuple[Game, list[review.MoveReview], dict]:
+    game = line("J1", "E6", "A5", "J5")  # 1. J1 lets the group escape
+    cache: dict = {}
+    return game, review.analyse_line(game, BUDGET, seed=3, cache=cache), cache
+
+
+def test_the_report_and_next_mistake_find_the_blunder(blunder) -> None:
+    game, revs, _ = blunder
+    assert [r.number for r in revs] == [1, 2, 3, 4]
+    first = revs[0]
+    assert format_vertex(first.best, 9) == "E6"
+    assert first.points_lost >= review.BLUNDER
+    rep = review.report(revs)
+    assert rep[BLACK].worst[0].number == 1
+    assert rep[BLACK].blunders >= 1
+    assert rep[BLACK].moves == 2 and rep[WHITE].moves == 2
+    assert review.next_mistake(revs, 0, review.MISTAKE, 1) == 1
+    assert review.next_mistake(revs, 4, review.BLUNDER, -1) == 1
+    assert review.next_mistake(revs, 1, review.BLUNDER, 1) is None
+    text = review.report_text(revs, 9)
+    assert "move 1 J1" in text and "blunder = 10+" in text
+    # the win rate fell with the blunder: Black was winning before it and losing after
+    assert first.winrate_before > 0.5 > first.winrate_after
+    assert first.score_before > first.score_after
+
+
+def test_points_lost_are_never_negative_and_zero_for_the_best_move(blunder) -> None:
+    _, revs, _ = blunder
+    assert all(r.points_lost >= 0 for r in revs)
+    for r in revs:
+        if r.move == r.best:
+            assert r.points_lost == 0
+
+
+def test_the_engines_own_best_move_loses_about_nothing_under_another_seed() -> None:
+    game = line("E6", "A5", "J5")  # 1. E6 captures: the engine's choice above
+    revs = review.analyse_line(game, BUDGET, seed=11)
+    assert revs[0].move == parse_vertex("E6", 9)
+    assert 0.0 <= revs[0].points_lost < review.MISTAKE
+    assert all(r.points_lost >= 0 for r in revs)
+
+
+def test_results_are_kept_per_line_and_shared_by_a_common_start(blunder) -> None:
+    game, revs, cache = blunder
+    keys = review.line_keys(game)
+    assert len(keys) == 5 and all(k in cache for k in keys)  # before move 1 .. after move 4
+    # and the position after the engine's best move wherever the move played was another
+    assert len(cache) == 5 + sum(1 for r in revs if r.move != r.best)
+    # the same line, navigated back: the record and the redo list make one line
+    back = game.copy()
+    back.goto(2)
+    assert [r.number for r in review.reviews(back, cache)] == [1, 2, 3, 4]
+    other = line("E6", "A5")  # a variation at move 1, the engine's move: analysed with move 1
+    assert [e is not None for e in review.Review().positions(other)] == [False, False, False]
+    rev = review.Review()
+    rev.cache = cache
+    assert [e is not None for e in rev.positions(other)] == [True, True, False]
+    assert [(r.number, r.points_lost) for r in rev.reviews(other)] == [(1, 0.0)]
+
+
+def test_a_cancelled_pass_stops_and_keeps_what_it_has() -> None:
+    cancel = threading.Event()
+    seen = []
+
+    def progress(done: int, total: int) -> None:
+        seen.append(done)
+        if done == 2:
+            cancel.set()
+
+    cache: dict = {}
+    revs = review.analyse_line(line("J1", "E6", "A5", "J5"), Budget(playouts=300), cancel=cancel,
+                               progress=progress, cache=cache)  # fmt: skip
+    keys = review.line_keys(line("J1", "E6", "A5", "J5"))
+    assert keys[0] in cache and keys[1] in cache and keys[2] not in cache and len(revs) == 1
+    assert max(seen) == 2
+
+
+def test_the_controller_jumps_along_the_line_and_an_ai_does_not_play_over_it(blunder) -> None:
+    game, _, cache = blunder
+    c = Controller(game.copy(), "human", "random:seed=1")
+    try:
+        c.review.cache = cache
+        assert c.goto_move(1) and c.game.move_number == 1 and len(c.game.redo_stack) == 3
+        c.poll()
+        time.sleep(0.2)
+        c.poll()
+        assert c.game.move_number == 1 and not c.thinking  # White (the AI) is to move: it waits
+        assert c.next_mistake(1) is False and "No mistake" in c.message  # the blunder is move 1 itself
+        assert c.goto_move(4) and c.next_mistake(-1) and c.game.move_number == 1
+        assert "lost" in c.message and "best E6" in c.message
+        assert not c.goto_move(5) and c.game.move_number == 1  # past the end of the line: nothing
+    finally:
+        c.close()
+
+
+def _sgf_with_variations(path) -> int:
+    """A game written by sgfmill: the blunder line as the main line, a variation at move 1 with
+    a comment and markup, a comment on move 2; returns the number of nodes."""
+    game = line("J1", "E6", "A5", "J5")
+    sg = sgf.Sgf_game.from_string(save_sgf(game))
+    root = sg.get_root()
+    var = sg.get_main_sequence()[0].new_child(1)
+    var.set_move("b", (5, 4))  # E6
+    var.set("C", "the capture")
+    var.set("TR", {(4, 4)})
+    var.new_child().set_move("w", (0, 0))
+    sg.get_main_sequence()[2].set("C", "White connects")
+    path.write_bytes(sg.serialise())
+    return sum(1 for _ in _walk(root))
+
+
+def _walk(node):
+    yield node
+    for child in node:
+        yield from _walk(child)
+
+
+def test_gorilla_analyze_writes_every_node_back_annotated(tmp_path, capsys) -> None:
+    src = tmp_path / "game.sgf"
+    n_nodes = _sgf_with_variations(src)
+    out = tmp_path / "out.sgf"
+    png = tmp_path / "graph.png"
+    rc = analyze_main([str(src), "-o", str(out), "--playouts", "1500", "--seed", "3", "--png", str(png)])
+    assert rc == 0
+    printed = capsys.readouterr()
+    assert "Black:" in printed.out and "White:" in printed.out and "positions" in printed.err
+    sg = sgf.Sgf_game.from_bytes(out.read_bytes())
+    root = sg.get_root()
+    assert sum(1 for _ in _walk(root)) == n_nodes
+    main = [n for n in sg.get_main_sequence() if n.get_move()[0] is not None]
+    assert [n.get_move() for n in main] == [("b", (0, 8)), ("w", (5, 4)), ("b", (4, 0)), ("w", (4, 8))]
+    assert all("Points lost" in n.get("C") for n in main)
+    assert main[0].get_raw("BM") == b"2"  # the blunder
+    assert main[1].get("C").startswith("White connects")  # the old comment stays first
+    var = root[1]
+    assert var.get("C") == "the capture" and var.get("TR") == {(4, 4)} and not var.has_property("BM")
+    assert len(var) == 1 and var[0].get_move() == ("w", (0, 0))
+    assert "blunder" in root.get("C")
+    image = read_png(png.read_bytes())
+    assert image.shape[:2] == (420, 900)
+    assert len({tuple(px) for px in image.reshape(-1, image.shape[-1])}) > 3  # lines drawn
+
+
+def test_gorilla_analyze_keeps_a_latin1_comment(tmp_path, capsys) -> None:
+    src = tmp_path / "latin1.sgf"
+    src.write_bytes("(;CA[ISO-8859-1]SZ[9]KM[7]C[café];B[ee]C[déjà];W[cc])".encode("latin-1"))
+    out = tmp_path / "out.sgf"
+    assert analyze_main([str(src), "-o", str(out), "--playouts", "100"]) == 0
+    sg = sgf.Sgf_game.from_bytes(out.read_bytes())
+    assert sg.get_charset() == "UTF-8"
+    assert sg.get_root().get("C").startswith("café\n\nAnalysis")
+    assert sg.get_main_sequence()[1].get("C").startswith("déjà\n\nGorilla:")
+
+
+@pytest.mark.parametrize(
+    "content, why",
+    [(b"", "empty"), (b"(;GM[4]SZ[15];B[hh])", "not a Go game"), (b"(;SZ[9];B[ee];W[ee])", "illegal move")],
+)
+def test_gorilla_analyze_refuses_a_bad_file_in_one_line(tmp_path, capsys, content, why) -> None:
+    src = tmp_path / "bad.sgf"
+    src.write_bytes(content)
+    assert analyze_main([str(src), "-o", str(tmp_path / "o.sgf")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and why in err
+    assert not (tmp_path / "o.sgf").exists()
+
+
+def test_gorilla_analyze_missing_file_and_bad_flags(tmp_path, capsys) -> None:
+    assert gorilla_main(["analyze", str(tmp_path / "none.sgf")]) == 1  # through the gorilla command
+    assert "cannot read" in capsys.readouterr().err
+    src = tmp_path / "g.sgf"
+    src.write_text("(;SZ[9];B[ee])")
+    assert analyze_main([str(src), "--playouts", "0"]) == 2
+    assert analyze_main([str(src), "--time", "1", "--playouts", "5"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and all(e.startswith("gorilla analyze:") for e in err)
