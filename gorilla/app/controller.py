@@ -34,12 +34,14 @@ from gorilla.ai.agent import Agent, Budget, Progress, make_agent, parse_spec
 from gorilla.ai.warmup import groups_for
 from gorilla.app.clock import NO_CLOCK, GameClock, TimeControl, from_sgf
 from gorilla.app.compiler import Compiler
-from gorilla.app.files import Autosaver, game_from_sgf, game_to_sgf, reason, write_atomic
+from gorilla.app.files import Autosaver, game_to_sgf, reason, tree_from_sgf, write_atomic
 from gorilla.app.gtp_player import GtpEngineAgent, engine_label, is_gtp_spec
+from gorilla.app.record import RecordActions
 from gorilla.app.tasks import Task
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
 from gorilla.rules.coords import format_vertex
 from gorilla.rules.game import Game
+from gorilla.rules.gametree import GameTree
 from gorilla.rules.position import IllegalMove
 from gorilla.rules.scoring import Score
 from gorilla.rules.sgf import Timing, read_timing
@@ -72,8 +74,9 @@ def player_label(spec: str | Agent) -> str:
     return name + (sep + ",".join(keep) if keep else "")
 
 
-class Controller:
-    """Owns the game; see the module docstring for the threading rules."""
+class Controller(RecordActions):
+    """Owns the game (the current line of its record ``tree``); see the module docstring for the
+    threading rules and :mod:`gorilla.app.record` for the tree."""
 
     def __init__(
         self,
@@ -90,8 +93,10 @@ class Controller:
         compiler: Compiler | None = None,
         clock: TimeControl | None = None,
         now: Callable[[], float] = time.monotonic,
+        tree: GameTree | None = None,
     ) -> None:
         self.game = game
+        self._init_record(tree)
         self.now = now  # the monotonic time the clocks read (tests inject their own)
         self.time_control = clock or NO_CLOCK
         self.clock = GameClock(self.time_control)
@@ -262,7 +267,8 @@ class Controller:
         self.eval_progress = None
 
     def _game_changed(self, autosave: bool = True) -> None:
-        """After any change of the game: drop stale work and results, autosave."""
+        """After any change of the game: the record follows, stale work and results go, autosave."""
+        self._sync_tree()
         self._gen += 1
         self._cancel_all()
         self.evaluation = None
@@ -274,13 +280,16 @@ class Controller:
             self._autosave()
 
     def _autosave(self) -> None:
-        """Hand a snapshot to the autosave thread (an empty board never overwrites a saved game)."""
+        """Hand a snapshot of the record to the autosave thread (an empty board never overwrites a
+        saved game); its main line is the current line, so a resume goes on where play was."""
         saver = self._autosaver
         if saver is None or saver.path != self.autosave:
             saver = self._autosaver = Autosaver(self.autosave) if self.autosave else None
-        if saver is None or not (self.game.moves or self.game.setup):
+        if saver is None or not (self.tree.root.children or self.game.setup):
             return
-        saver.submit(self.game.copy(), self.sgf_timing())
+        snap = self.tree.snapshot()
+        snap.promote()  # the autosave's main line is the line on the board: --resume goes on there
+        saver.submit(snap, self.sgf_timing())
 
     def flush_autosave(self, timeout: float | None = 10.0) -> bool:
         """Wait until the autosave file holds the current game."""
@@ -341,8 +350,8 @@ class Controller:
             ):
                 self._start_dead()
             return
-        if self._ai is not None or self.ai_error is not None:
-            return
+        if self._ai is not None or self.ai_error is not None or self.reviewing or self.editing:
+            return  # reviewing the record: the AI waits for a move or for space
         agent = self.agents[game.to_move]
         if agent is None:
             return
@@ -424,8 +433,11 @@ class Controller:
 
     # --- input --------------------------------------------------------------------------------
     def click(self, point: int) -> bool:
-        """Left click on a point: play it, advance AI vs AI, or toggle a dead group at the end."""
+        """Left click on a point: play it, advance AI vs AI, toggle a dead group at the end,
+        or in set-up mode put or take off a black stone."""
         game = self.game
+        if self.editing:
+            return self.setup_click(point, BLACK)
         if self.over:
             if game.over and game.end_reason == "passes" and game.position.on_board(point):
                 return self.toggle_dead(point)
@@ -475,6 +487,7 @@ class Controller:
             self.emit("illegal")
             return False
         self.message = ""
+        self.reviewing = False
         self._moved(color)
         self._game_changed()
         return True
@@ -512,7 +525,10 @@ class Controller:
         return True
 
     def undo(self) -> bool:
-        """Take back a move; against an AI, back to the human's turn."""
+        """Take back a move (right after a deleted branch: put it back); against an AI, back to the
+        human's turn. The move stays in the record: redo or the arrows bring it back."""
+        if self.restore_branch():
+            return True
         game = self.game
         if self.ended == "time":
             self.say("The game was lost on time: start a new one")
@@ -561,6 +577,7 @@ class Controller:
     def reset(self) -> None:
         """A new game with the same size, rules, komi, handicap and players."""
         self._cancel_all()
+        self.editing = self.reviewing = False
         size, ruleset, komi, handicap = self._start_settings
         info = self.game.info
         points = getattr(self, "_handicap_points", None)
@@ -600,6 +617,7 @@ class Controller:
             self.say(f"Cannot start that game: {reason(e)}")
             return False
         self._cancel_all()
+        self.editing = self.reviewing = False
         for agent in self.agents.values():
             if agent is not None:
                 with contextlib.suppress(Exception):
@@ -646,6 +664,7 @@ class Controller:
             self.say(f"{COLOR_NAME[self.game.to_move]} is still thinking")
             return
         self.ai_error = None  # after a failure, a click tries again
+        self.reviewing = False
         self.steps = 1
         self.version += 1
 
@@ -988,23 +1007,25 @@ class Controller:
     def save(self, path: str) -> None:
         """Save the game as SGF; a failure becomes the message, nothing else changes."""
         try:
-            write_atomic(os.path.expanduser(path), game_to_sgf(self.game, self.sgf_timing()))
+            write_atomic(os.path.expanduser(path), game_to_sgf(self.tree, self.sgf_timing()))
         except Exception as e:
             self.say(f"Cannot save {path}: {reason(e)}")
             return
         self.say(f"Saved {path}")
 
     def load(self, path: str) -> None:
-        """Load an SGF (its main line); a failure becomes the message and the game stays."""
+        """Load an SGF with all its variations, at the main line's end; a failure becomes the
+        message and the game stays as it was."""
         try:
             with open(os.path.expanduser(path), encoding="utf-8", errors="replace") as f:
                 text = f.read()
-            game = game_from_sgf(text)
+            tree = tree_from_sgf(text)
+            game = tree.line_game()
         except Exception as e:
             self.say(f"Cannot load {path}: {reason(e)}")
             return
         self._cancel_all()
-        self.game = game
+        self.adopt_tree(tree, game)
         self._start_settings = (game.size, game.ruleset, game.komi, game.handicap)
         self._handicap_points = None
         for agent in self.agents.values():

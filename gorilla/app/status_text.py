@@ -22,7 +22,8 @@ def status_lines(c: Controller) -> list[str]:
     )
     last = game.last_move
     last_txt = f", last {COLOR_NAME[last.color][0]} {format_vertex(last.point, game.size)}" if last else ""
-    lines.append(f"Move {game.move_number}{last_txt}")
+    lines.append(f"Move {game.move_number}{_line_length(c)}{last_txt}")
+    lines.extend(record_lines(c))
     lines.append(f"Captures: Black {game.captures(BLACK)}  White {game.captures(WHITE)}")
     views = c.clock_views()
     if views is not None:
@@ -50,6 +51,40 @@ def status_lines(c: Controller) -> list[str]:
             lines.append(f"Last move lost {ev.points_lost:.1f} points")
     if c.message:
         lines.append(c.message)
+    return lines
+
+
+def _line_length(c: Controller) -> str:
+    """' of 40' when the line on the board goes on after the current move."""
+    number, length, _, _ = c.branch_summary()
+    return f" of {length}" if length > number else ""
+
+
+COMMENT_SHOWN = 400  # characters of a comment the panel shows
+
+
+def record_lines(c: Controller) -> list[str]:
+    """The record around the current move: set-up mode, the variation, the branches here, the comment."""
+    lines: list[str] = []
+    if c.editing:
+        lines.append("Set-up: left click Black, right click White, click a stone to remove it")
+        lines.append(f"x: side to move ({COLOR_NAME[c.game.to_move]}), b: done")
+    tree = c.tree
+    path = tree.path()
+    for node in reversed(path[1:]):
+        siblings = node.parent.children if node.parent is not None else []
+        if len(siblings) > 1:
+            i = siblings.index(node)
+            where = "main line" if tree.on_main_line() else f"variation {i + 1} of {len(siblings)}"
+            lines.append(f"Line: {where} (branches at move {node.depth})")
+            break
+    _, _, count, moves = c.branch_summary()
+    if count > 1:
+        lines.append(f"{count} variations here: {', '.join(moves[:8])}{' ...' if count > 8 else ''}")
+    comment = c.comment.strip()
+    if comment:
+        short = comment if len(comment) <= COMMENT_SHOWN else comment[:COMMENT_SHOWN] + "..."
+        lines.append(f"Comment: {short}")
     return lines
 
 
