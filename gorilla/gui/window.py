@@ -27,6 +27,7 @@ from gorilla.gui.renderer import BACKGROUND, Renderer
 from gorilla.gui.scene import build_scene
 from gorilla.gui.sounds import Sounds
 from gorilla.gui.toolbar import Toolbar
+from gorilla.rules.board import WHITE
 
 CLICK_SLOP = 6  # pixels a click may move and still be a click, not a drag
 ORBIT_SPEED = 0.008  # radians per pixel
@@ -109,6 +110,7 @@ class GorillaWindow(pyglet.window.Window):
         self.renderer.show_coordinates = bool(settings.get("coordinates")) if settings is not None else True
         self.show_help = False
         self.prompt: str | None = None  # text typed into the Ctrl+O field
+        self.comment: str | None = None  # the comment being typed (Enter), None when the box is closed
         self.hover: int | None = None
         self.frames = 0
         self.frame_times: list[float] = []
@@ -210,7 +212,10 @@ class GorillaWindow(pyglet.window.Window):
         items.extend(self._move_number_items())
         self.hud.set_board_labels(items)
         self.hud.update(c, scene.notice)
-        self.hud.set_prompt(None if self.prompt is None else f"Load SGF: {self.prompt}_")
+        if self.comment is not None:
+            self.hud.set_prompt("Comment: " + self.comment.replace("\n", " \u21b5 ") + "_")
+        else:
+            self.hud.set_prompt(None if self.prompt is None else f"Load SGF: {self.prompt}_")
         self.hud.draw(self.show_help)
         self.toolbar.draw()
         if self.dialog is not None:
@@ -334,7 +339,11 @@ class GorillaWindow(pyglet.window.Window):
             elif getattr(c, "ai_vs_ai", False):
                 c.advance()
         elif button == mouse.RIGHT:
-            c.pass_turn()
+            p = self.screen_to_point(x, y) if getattr(c, "editing", False) else None
+            if p is not None:
+                c.setup_click(p, WHITE)  # set-up mode: a right click is a white stone
+            else:
+                c.pass_turn()
         self.hover = self.screen_to_point(x, y)
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
@@ -343,9 +352,13 @@ class GorillaWindow(pyglet.window.Window):
 
     # --- keys ----------------------------------------------------------------------------------
     def on_text(self, text: str) -> None:
-        """Typed text goes into the new-game dialog or the Ctrl+O path field while it is open."""
+        """Typed text goes into the new-game dialog, the comment box or the Ctrl+O path field while open."""
         if self.dialog is not None:
             self.dialog.on_text(text)
+            self._dirty = True
+            return
+        if self.comment is not None:
+            self.comment += "".join(ch for ch in text if ch.isprintable() and ch not in "\r\n")
             self._dirty = True
             return
         if self.prompt is not None:
@@ -363,6 +376,8 @@ class GorillaWindow(pyglet.window.Window):
         if self.dialog is not None:
             self.dialog.on_key_press(symbol, modifiers)
             return pyglet.event.EVENT_HANDLED
+        if self.comment is not None:
+            return self._comment_key(symbol, modifiers)
         if self.prompt is not None:
             if symbol in (key.ENTER, key.RETURN, key.NUM_ENTER):
                 path, self.prompt = self.prompt.strip(), None
@@ -402,6 +417,18 @@ class GorillaWindow(pyglet.window.Window):
             return pyglet.event.EVENT_HANDLED
         cam = self.camera
         step = math.radians(5)
+        if modifiers & key.MOD_ALT:
+            camera_keys = {
+                key.LEFT: lambda: cam.orbit(step, 0),
+                key.RIGHT: lambda: cam.orbit(-step, 0),
+                key.UP: lambda: cam.orbit(0, step),
+                key.DOWN: lambda: cam.orbit(0, -step),
+                key.HOME: cam.reset,
+            }
+            if symbol in camera_keys:
+                camera_keys[symbol]()
+                return pyglet.event.EVENT_HANDLED
+        jump = 10 if modifiers & key.MOD_SHIFT else 1
         actions = {
             key.C: c.toggle_control,
             key.R: c.reset,
@@ -413,10 +440,18 @@ class GorillaWindow(pyglet.window.Window):
             key.A: lambda: c.set_continuous(not c.continuous),
             key.H: self.toggle_help,
             key.F1: self.toggle_help,
-            key.LEFT: lambda: cam.orbit(step, 0),
-            key.RIGHT: lambda: cam.orbit(-step, 0),
-            key.UP: lambda: cam.orbit(0, step),
-            key.DOWN: lambda: cam.orbit(0, -step),
+            key.LEFT: lambda: c.go_back(jump),
+            key.RIGHT: lambda: c.go_forward(jump),
+            key.UP: lambda: c.switch_variation(-1),
+            key.DOWN: lambda: c.switch_variation(1),
+            key.HOME: c.go_start,
+            key.END: c.go_end,
+            key.L: c.promote_variation,
+            key.DELETE: c.delete_branch,
+            key.B: c.toggle_setup,
+            key.X: c.setup_side_to_move,
+            key.ENTER: self.edit_comment,
+            key.RETURN: self.edit_comment,
             key.PLUS: lambda: cam.zoom(0.9),
             key.EQUAL: lambda: cam.zoom(0.9),
             key.NUM_ADD: lambda: cam.zoom(0.9),
@@ -424,7 +459,6 @@ class GorillaWindow(pyglet.window.Window):
             key.NUM_SUBTRACT: lambda: cam.zoom(1 / 0.9),
             key.PAGEUP: lambda: cam.zoom(0.9),
             key.PAGEDOWN: lambda: cam.zoom(1 / 0.9),
-            key.HOME: cam.reset,
             key.T: self.top_view,
             key.M: self.toggle_mute,
             key.BRACKETLEFT: lambda: self.change_volume(-0.1),
@@ -437,6 +471,22 @@ class GorillaWindow(pyglet.window.Window):
         if action is not None:
             action()
             self._dirty = True
+        return pyglet.event.EVENT_HANDLED
+
+    def edit_comment(self) -> None:
+        """Enter: the comment box takes the keys (Enter keeps the text, Shift+Enter a new line,
+        Esc leaves keeping it too)."""
+        self.comment = self.controller.comment
+
+    def _comment_key(self, symbol: int, modifiers: int) -> bool:
+        """A key while the comment box has the focus."""
+        if symbol in (key.ENTER, key.RETURN, key.NUM_ENTER) and modifiers & key.MOD_SHIFT:
+            self.comment = (self.comment or "") + "\n"
+        elif symbol in (key.ENTER, key.RETURN, key.NUM_ENTER, key.ESCAPE):
+            text, self.comment = self.comment or "", None
+            self.controller.set_comment(text)
+        elif symbol == key.BACKSPACE:
+            self.comment = (self.comment or "")[:-1]
         return pyglet.event.EVENT_HANDLED
 
     def _clock_text(self) -> str:
