@@ -342,3 +342,24 @@ def test_tree_from_a_game_keeps_its_redo_list() -> None:
     tree = GameTree.from_game(g)
     assert tree.current.depth == 2 and [vx(n.point) for n in tree.continuation()] == ["G7"]
     assert tree.line_game().redo_stack == g.redo_stack
+
+
+def test_the_recorded_result_follows_the_main_line(tmp_path) -> None:
+    path = tmp_path / "auto.sgf"
+    c = Controller(Game.new(9), autosave=str(path))
+    play(c, "E5", "C3")
+    assert c.resign()  # Black resigns: W+R on the main line
+    c.flush_autosave()
+    assert "RE[W+R]" in path.read_text()
+    c.go_back(2)
+    play(c, "G3")  # a new line, the one the autosave starts with: no result of its own
+    c.flush_autosave()
+    text = path.read_text()
+    assert "RE[" not in text
+    tree = load_tree(text)
+    assert [vx(n.point) for n in tree.main_line()] == ["E5", "G3"]
+    # the resigned line is a variation (SGF has no node for a resignation, only the main line's RE)
+    assert [vx(n.point) for n in tree.root.children[0].children] == ["G3", "C3"]
+    c.go_to_node(c.tree.root.children[0].children[0].children[0])  # back to the resigned line's end
+    assert c.over and c.result == "W+R"
+    assert c.promote_variation() is False  # C3 is still the main line in the controller's tree

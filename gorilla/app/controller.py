@@ -288,7 +288,8 @@ class Controller(RecordActions):
         if saver is None or not (self.tree.root.children or self.game.setup):
             return
         snap = self.tree.snapshot()
-        snap.promote()  # the autosave's main line is the line on the board: --resume goes on there
+        if snap.promote():  # the autosave's main line is the line on the board: --resume goes on there
+            snap.result = None if self.game.redo_stack else self.game.result
         saver.submit(snap, self.sgf_timing())
 
     def flush_autosave(self, timeout: float | None = 10.0) -> bool:

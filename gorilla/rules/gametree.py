@@ -303,6 +303,8 @@ class GameTree:
                 changed = True
             node.parent.active = 0
             node = node.parent
+        if changed:
+            self.result = None  # RE described the old main line; sync gives the new one's at its end
         return changed
 
     def delete(self, node: Node | None = None) -> Branch:
@@ -315,6 +317,8 @@ class GameTree:
         if parent is None:
             raise ValueError("the root of the record cannot be deleted")
         i = parent.children.index(node)
+        if self.on_main_line(node):
+            self.result = None  # the main line's end is gone with its result
         if any(n is node for n in self.path()):
             self.current = parent
         parent.children.pop(i)
