@@ -107,3 +107,16 @@ def test_set_up_a_position_with_the_mouse_then_play(app_window) -> None:  # noqa
     assert is_black_stone(h.patch("C3")) and is_white_stone(h.patch("G7")) and is_wood(h.patch("D4"))
     h.click_point("E5")  # White plays first
     assert c.game.moves[-1].color == WHITE and is_white_stone(h.patch("E5"))
+
+
+def test_a_click_on_a_numbered_stone_goes_to_its_move(app_window, tmp_path) -> None:  # noqa: F811
+    path = tmp_path / "variations.sgf"
+    path.write_text(RECORD)
+    h = app_window()
+    open_file(h, str(path))
+    h.press(h.key.N)  # move numbers: the last 10
+    assert h.w.move_numbers != "off"
+    h.click_point("E5")  # move 1: the board goes back to it
+    assert h.c.game.move_number == 1 and is_wood(h.patch("C7")) and len(h.c.game.redo_stack) == 3
+    h.press(h.key.END)
+    assert h.c.game.move_number == 4

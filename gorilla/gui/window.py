@@ -334,7 +334,10 @@ class GorillaWindow(pyglet.window.Window):
                 self._dirty = True
                 return  # the side panel
             p = self.screen_to_point(x, y)
-            if p is not None:
+            number = self.shown_numbers().get(p) if p is not None else None
+            if number is not None and not getattr(c, "editing", False) and not c.game.over:
+                c.goto_move(number)  # a click on a numbered stone goes to its move
+            elif p is not None:
                 c.click(p)
             elif getattr(c, "ai_vs_ai", False):
                 c.advance()
@@ -494,10 +497,10 @@ class GorillaWindow(pyglet.window.Window):
         views = self.controller.clock_views() if hasattr(self.controller, "clock_views") else None
         return "" if views is None else " ".join(v.text() for v in views.values())
 
-    def _move_number_items(self) -> list[tuple[float, float, str, tuple]]:
-        """(x, y, text, colour) of the move numbers shown on the stones (off, the last 10, all)."""
+    def shown_numbers(self) -> dict[int, int]:
+        """point -> the number of the move whose stone stands there, for the numbers shown."""
         if self.move_numbers == "off":
-            return []
+            return {}
         game = self.controller.game
         pos = game.position
         latest: dict[int, int] = {}
@@ -505,11 +508,19 @@ class GorillaWindow(pyglet.window.Window):
             if m.point >= 0:
                 latest[m.point] = i
         n = len(game.moves)
+        return {
+            point: number
+            for point, number in latest.items()
+            if pos.color_at(point) in (1, 2) and not (self.move_numbers == "last10" and number <= n - 10)
+        }
+
+    def _move_number_items(self) -> list[tuple[float, float, str, tuple]]:
+        """(x, y, text, colour) of the move numbers shown on the stones (off, the last 10, all)."""
+        game = self.controller.game
+        pos = game.position
         out = []
-        for point, number in latest.items():
+        for point, number in self.shown_numbers().items():
             color = pos.color_at(point)
-            if color not in (1, 2) or (self.move_numbers == "last10" and number <= n - 10):
-                continue
             x, y = self.camera.point_to_screen(point, STONE_HALF_HEIGHT * 2)
             ink = (255, 255, 255, 255) if color == 1 else (20, 20, 20, 255)
             out.append((x, y, str(number + game.move_offset), ink))
