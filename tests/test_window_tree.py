@@ -120,3 +120,18 @@ def test_a_click_on_a_numbered_stone_goes_to_its_move(app_window, tmp_path) -> N
     assert h.c.game.move_number == 1 and is_wood(h.patch("C7")) and len(h.c.game.redo_stack) == 3
     h.press(h.key.END)
     assert h.c.game.move_number == 4
+
+
+def test_the_moves_markup_is_drawn_on_the_board(app_window, tmp_path) -> None:  # noqa: F811
+    path = tmp_path / "marks.sgf"
+    path.write_text("(;SZ[9];B[ee]TR[ee]LB[cc:a][gg:b]MA[cg];W[gc])")
+    h = app_window()
+    open_file(h, str(path))
+    h.press(h.key.LEFT)  # to move 1, the marked one
+    shown = {lab.text for lab in h.w.hud.board_labels if lab.visible}
+    assert {"\u25b3", "a", "b", "\u00d7"} <= shown
+    tri = next(lab for lab in h.w.hud.board_labels if lab.visible and lab.text == "\u25b3")
+    assert abs(tri.x - h.screen_of("E5")[0]) < 12  # on the stone at E5
+    assert tuple(tri.color) == (255, 255, 255, 255)  # light on a black stone
+    h.press(h.key.RIGHT)  # move 2 has no markup
+    assert not [lab for lab in h.w.hud.board_labels if lab.visible]

@@ -294,8 +294,8 @@ class Hud:
         self._set(self.message, msg)
 
     def set_board_labels(self, items: list[tuple]) -> None:
-        """Show one label per (x, y, text) or (x, y, text, rgba), centred on window pixel (x, y);
-        hide the others."""
+        """Show one label per (x, y, text), (x, y, text, rgba) or (x, y, text, rgba, font size),
+        centred on window pixel (x, y); hide the others."""
         while len(self.board_labels) < len(items):
             self.board_labels.append(
                 Label(
@@ -309,11 +309,14 @@ class Hud:
                     batch=self.label_batch,
                 )
             )
-        for lab, (x, y, text, *ink) in zip(self.board_labels, items, strict=False):
+        for lab, (x, y, text, *rest) in zip(self.board_labels, items, strict=False):
             lab.position = (x, y, 0)
             if lab.text != text:
                 lab.text = text
-            color = ink[0] if ink else (255, 255, 255, 255)
+            size = rest[1] if len(rest) > 1 else 9
+            if lab.font_size != size:
+                lab.font_size = size
+            color = rest[0] if rest else (255, 255, 255, 255)
             if tuple(lab.color) != tuple(color):
                 lab.color = color
             lab.visible = True

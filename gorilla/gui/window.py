@@ -35,6 +35,11 @@ THINKING_FPS = 10.0
 MOVE_NUMBER_MODES = ("off", "last10", "all")
 
 
+MARK_GLYPHS = {"TR": "\u25b3", "SQ": "\u25a1", "CR": "\u25cb", "MA": "\u00d7"}  # SGF markup as drawn
+MARK_INK = (200, 20, 20, 255)  # markup on an empty point: red against the wood and its lines
+MARK_SIZE = 14  # points
+
+
 def gl_config(samples: int = 0) -> gl.Config:
     """OpenGL 3.3 core, depth buffer, double buffered; multisampled if asked and offered.
 
@@ -209,7 +214,10 @@ class GorillaWindow(pyglet.window.Window):
         for p, text in scene.labels:
             x, y = self.camera.point_to_screen(p)
             items.append((x, y, text))
-        items.extend(self._move_number_items())
+        marks = self._markup_items()
+        marked = {(round(m[0]), round(m[1])) for m in marks}
+        items.extend(i for i in self._move_number_items() if (round(i[0]), round(i[1])) not in marked)
+        items.extend(marks)
         self.hud.set_board_labels(items)
         self.hud.update(c, scene.notice)
         if self.comment is not None:
@@ -496,6 +504,25 @@ class GorillaWindow(pyglet.window.Window):
         """The clocks as shown (a new second redraws the panel)."""
         views = self.controller.clock_views() if hasattr(self.controller, "clock_views") else None
         return "" if views is None else " ".join(v.text() for v in views.values())
+
+    def _markup_items(self) -> list[tuple[float, float, str, tuple, int]]:
+        """(x, y, text, colour) of the current move's markup from the record: triangles, squares,
+        circles, crosses (SGF TR, SQ, CR, MA) and labels (LB), on the stone or the wood."""
+        tree = getattr(self.controller, "tree", None)
+        if tree is None:
+            return []
+        node = tree.current
+        pos = self.controller.game.position
+        out = []
+        marks = [(p, MARK_GLYPHS[ident]) for ident, pts in node.marks.items() for p in sorted(pts)]
+        for p, text in [*marks, *sorted(node.labels.items())]:
+            if not pos.on_board(p):
+                continue
+            color = pos.color_at(p)
+            x, y = self.camera.point_to_screen(p, STONE_HALF_HEIGHT * 2 if color in (1, 2) else 0.0)
+            ink = {1: (255, 255, 255, 255), 2: (20, 20, 20, 255)}.get(color, MARK_INK)
+            out.append((x, y, text[:3], ink, MARK_SIZE))
+        return out
 
     def shown_numbers(self) -> dict[int, int]:
         """point -> the number of the move whose stone stands there, for the numbers shown."""
