@@ -363,3 +363,18 @@ def test_the_recorded_result_follows_the_main_line(tmp_path) -> None:
     c.go_to_node(c.tree.root.children[0].children[0].children[0])  # back to the resigned line's end
     assert c.over and c.result == "W+R"
     assert c.promote_variation() is False  # C3 is still the main line in the controller's tree
+
+
+def test_the_app_started_with_load_has_every_variation(tmp_path) -> None:
+    from gorilla.launcher.cli import build_controller, parse_args
+
+    path = tmp_path / "v.sgf"
+    path.write_text("(;SZ[9];B[ee](;W[cc]C[main];B[gg])(;W[gc]C[side]))")
+    c = build_controller(parse_args(["--load", str(path), "--no-autosave"]))
+    try:
+        assert [vx(m.point) for m in c.game.moves] == ["E5", "C7", "G3"]
+        assert [vx(n.point) for n in c.tree.root.children[0].children] == ["C7", "G7"]
+        c.go_back(1)  # at C7, whose sibling is G7
+        assert c.switch_variation(1) and c.comment == "side"
+    finally:
+        c.close()
