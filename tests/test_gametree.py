@@ -132,6 +132,10 @@ def test_the_ai_waits_while_reviewing(monkeypatch) -> None:
     c.go_back(1)  # White (the AI) to move: it does not play while the record is reviewed
     c.poll()
     assert not c.thinking and c.game.move_number == 1
+    assert "Reviewing: the AI waits (space: it plays from here)" in status_lines(c)
+    c.advance()  # space: the AI plays from here
+    assert c.wait(30) and c.game.move_number == 2 and not c.reviewing
+    c.go_back(1)
     c.go_back(1)
     play(c, "D4")  # a move goes on: the AI answers again
     assert c.wait(30) and c.game.move_number == 2

@@ -37,6 +37,8 @@ def status_lines(c: Controller) -> list[str]:
         lines.append(f"{COLOR_NAME[color]} to move ({who})")
         if c.thinking:
             lines.append(_thinking_line(c))
+        elif c.reviewing and not c.is_human(color):
+            lines.append("Reviewing: the AI waits (space: it plays from here)")
         elif c.ai_vs_ai and not c.continuous:
             lines.append("Click or space: next AI move")
     if c.compiler is not None and c.compiler.compiling:
