@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 from helpers import assert_board, v
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sgfmill import sgf as sgfmill
 
 from gorilla.app.controller import Controller
@@ -382,3 +384,70 @@ def test_the_app_started_with_load_has_every_variation(tmp_path) -> None:
         assert c.switch_variation(1) and c.comment == "side"
     finally:
         c.close()
+
+
+# --- random sequences of record actions keep the game and the tree together -------------------------
+ACTIONS = ("play", "play", "play", "pass", "back", "forward", "up", "down", "promote", "delete", "undo")
+ACTIONS += ("redo", "home", "end")
+
+
+def check_record(c: Controller) -> None:
+    """The game on the board is the tree's current line: moves, redo list and position."""
+    tree = c.tree
+    path = tree.path()[1:]
+    assert [(m.color, m.point) for m in c.game.moves] == [(n.color, n.point) for n in path]
+    assert [(m.color, m.point) for m in reversed(c.game.redo_stack)] == [
+        (n.color, n.point) for n in tree.continuation()
+    ]
+    assert c.game.replay().position == c.game.position
+    for node in tree.nodes():
+        assert all(child.parent is node for child in node.children)
+        assert len({(ch.color, ch.point) for ch in node.children}) == len(node.children)  # no duplicates
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 80)), min_size=1, max_size=60))
+def test_random_record_actions_keep_the_game_and_the_tree_together(actions) -> None:
+    c = Controller(Game.new(5))
+    nodes_before = 1
+    for action, n in actions:
+        if action == "play":
+            legal = c.game.legal_moves()
+            if legal and not c.game.over:
+                c.click(legal[n % len(legal)])
+        elif action == "pass":
+            if not c.game.over:
+                c.pass_turn()
+        elif action == "back":
+            c.go_back(1 + n % 3)
+        elif action == "forward":
+            c.go_forward(1 + n % 3)
+        elif action == "up":
+            c.switch_variation(-1)
+        elif action == "down":
+            c.switch_variation(1)
+        elif action == "promote":
+            c.promote_variation()
+        elif action == "delete":
+            before = len(c.tree)
+            if c.delete_branch():
+                assert len(c.tree) < before
+                if n % 2:
+                    assert c.undo() and len(c.tree) == before
+        elif action == "undo":
+            c.undo()
+        elif action == "redo":
+            c.redo()
+        elif action == "home":
+            c.go_start()
+        elif action == "end":
+            c.go_end()
+        check_record(c)
+        if action in ("back", "forward", "up", "down", "home", "end", "undo", "redo", "promote"):
+            assert len(c.tree) == nodes_before  # moving around never adds nor drops a node
+        nodes_before = len(c.tree)
+    # what the controller holds saves and loads back the same tree
+    again = load_tree(save_tree(c.tree))
+    shape = [(n.color, n.point, len(n.children)) for n in c.tree.nodes()]
+    assert [(n.color, n.point, len(n.children)) for n in again.nodes()] == shape
+    c.close()
