@@ -9,6 +9,13 @@ Loading follows the main line and builds the game through :meth:`Game.play`,
 so an illegal move is refused. Anything broken or unsupported raises
 :class:`SgfError` with one line naming the problem (``SGF: illegal move W[dd]
 at move 12 (occupied)``); nothing half-loaded is returned.
+
+The whole record, every variation with its comments (C), names (N), markup
+(TR, SQ, CR, MA, LB) and the properties we do not interpret (kept as read),
+loads as a :class:`gorilla.rules.gametree.GameTree` (:func:`load_tree`,
+:func:`parse_sgf_tree`: every variation is played through the rules, so a bad
+move anywhere refuses the file) and saves back (:func:`save_tree`); a game
+(:func:`save_sgf`) is written as a one-line tree.
 """
 
 from __future__ import annotations
