@@ -211,8 +211,17 @@ def test_set_up_mode_places_and_removes_stones_and_chooses_the_side(tmp_path) ->
     assert d.game.setup == c.game.setup and d.game.moves == c.game.moves
     d.go_start()
     assert d.game.to_move == WHITE
-    # the set-up mode only edits a record without moves
-    assert not d.toggle_setup() and "without moves" in d.message
+    # on a record with moves, the set-up starts a new record from the position on the board ...
+    d.go_end()
+    assert d.toggle_setup() and "a new record" in d.message
+    assert len(d.tree) == 1 and d.game.setup == {**c.game.setup, v("G7"): WHITE}
+    assert d.game.to_move == BLACK
+    d.setup_click(v("A1"), BLACK)
+    assert v("A1") in d.game.setup
+    assert d.undo()  # ... and undo, while it lasts, brings the old record back
+    assert not d.editing and d.game.moves == c.game.moves and len(d.tree) == 2
+    assert d.toggle_setup() and d.toggle_setup()  # leaving the set-up mode keeps the new record
+    assert not d.undo() and len(d.tree) == 1
 
 
 def test_set_up_refuses_a_stone_without_liberties() -> None:

@@ -528,7 +528,7 @@ class Controller(RecordActions):
     def undo(self) -> bool:
         """Take back a move (right after a deleted branch: put it back); against an AI, back to the
         human's turn. The move stays in the record: redo or the arrows bring it back."""
-        if self.restore_branch():
+        if self.restore_branch() or self.restore_record():
             return True
         game = self.game
         if self.ended == "time":

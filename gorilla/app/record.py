@@ -32,6 +32,7 @@ class RecordActions:
     reviewing: bool
     _tree_game: Game | None
     _deleted: tuple[int, Branch] | None
+    _previous_record: tuple[GameTree, Game] | None  # the record a set-up replaced, while it lasts
 
     if TYPE_CHECKING:  # the controller's own state and helpers
         ended: str | None
@@ -59,6 +60,7 @@ class RecordActions:
         self.editing = False
         self.reviewing = False
         self._deleted = None
+        self._previous_record = None
 
     def _sync_tree(self) -> None:
         """After the game changed: a new game object starts a new tree, the same one adds its moves."""
@@ -209,17 +211,52 @@ class RecordActions:
 
     # --- set-up ----------------------------------------------------------------------------------
     def toggle_setup(self) -> bool:
-        """Enter or leave the set-up mode (b): stones by hand on the start of an empty record."""
+        """Enter or leave the set-up mode (b): stones by hand on the start position.
+
+        On a record with moves, the set-up starts a new record from the position on the
+        board (its stones as set-up stones); until the set-up mode is left, undo (u)
+        brings the old record back.
+        """
         if self.editing:
             self.editing = False
+            self._previous_record = None
             self.say(f"Set-up done: {COLOR_WORD[self.game.to_move]} to move")
             return True
-        if self.tree.root.children:
-            self.say("Set-up works on a record without moves: Ctrl+N or r for a new game first")
-            return False
         self._cancel_all()
+        if self.tree.root.children:
+            old = (self.tree, self.game)
+            pos = self.game.position
+            stones = {p: c for c in (BLACK, WHITE) for p in pos.stones(c)}
+            number = self.game.move_number
+            if not self._new_start(stones, pos.to_move):
+                return False
+            self.tree.root.comment = ""
+            self.game.info.comment = ""
+            self._previous_record = old
+            self.editing = True
+            self.say(f"Set-up from move {number}: a new record (u brings the old one back)")
+            return True
         self.editing = True
+        self._previous_record = None
         self.say("Set-up: left click Black, right click White, a stone again removes it; x: side to move")
+        return True
+
+    def restore_record(self) -> bool:
+        """In set-up mode started on a record with moves: back to that record; True when it did."""
+        old = self._previous_record
+        if not self.editing or old is None:
+            return False
+        self._previous_record = None
+        self.editing = False
+        self._cancel_all()
+        self.tree, self.game = old
+        self._tree_game = self.game
+        g = self.game
+        self._start_settings = (g.size, g.ruleset, g.komi, g.handicap)
+        self.ended = None
+        self._adopt_result(g)
+        self._game_changed()
+        self.say("Set-up cancelled: the record is back")
         return True
 
     def setup_click(self, point: int, color: int) -> bool:
@@ -262,6 +299,7 @@ class RecordActions:
         self._tree_game = game
         self._start_settings = (game.size, game.ruleset, game.komi, 0)
         self._handicap_points = None
+        self.ended = None
         self._game_changed()
         self.say(f"Set-up: {len(stones)} stones, {COLOR_WORD[to_move]} to move")
         return True
