@@ -329,6 +329,9 @@ def test_controller_loads_saves_and_navigates_a_file_with_variations(tmp_path) -
     c.go_forward(1)
     assert c.switch_variation(1) and vx(c.game.moves[-1].point) == "C7"
     assert "Comment: the side variation" in status_lines(c)
+    c.go_back(1)
+    assert "Name: tengen" in status_lines(c)
+    c.go_forward(1)
     assert any(ln.startswith("Line: variation 2 of 3") for ln in status_lines(c))
     out = tmp_path / "out.sgf"
     c.save(str(out))

@@ -83,6 +83,9 @@ def record_lines(c: Controller) -> list[str]:
     _, _, count, moves = c.branch_summary()
     if count > 1:
         lines.append(f"{count} variations here: {', '.join(moves[:8])}{' ...' if count > 8 else ''}")
+    name = c.tree.current.name.strip()
+    if name:
+        lines.append(f"Name: {name[:80]}")
     comment = c.comment.strip()
     if comment:
         short = comment if len(comment) <= COMMENT_SHOWN else comment[:COMMENT_SHOWN] + "..."

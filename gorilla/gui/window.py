@@ -38,6 +38,7 @@ MOVE_NUMBER_MODES = ("off", "last10", "all")
 MARK_GLYPHS = {"TR": "\u25b3", "SQ": "\u25a1", "CR": "\u25cb", "MA": "\u00d7"}  # SGF markup as drawn
 MARK_INK = (200, 20, 20, 255)  # markup on an empty point: red against the wood and its lines
 MARK_SIZE = 14  # points
+COMMENT_TAIL = 160  # characters of the comment being typed that the one-line box shows (its end)
 
 
 def gl_config(samples: int = 0) -> gl.Config:
@@ -221,7 +222,10 @@ class GorillaWindow(pyglet.window.Window):
         self.hud.set_board_labels(items)
         self.hud.update(c, scene.notice)
         if self.comment is not None:
-            self.hud.set_prompt("Comment: " + self.comment.replace("\n", " \u21b5 ") + "_")
+            shown = self.comment[-COMMENT_TAIL:].replace("\n", " \u21b5 ")
+            self.hud.set_prompt(
+                ("Comment: " if len(self.comment) <= COMMENT_TAIL else "Comment: ...") + shown + "_"
+            )
         else:
             self.hud.set_prompt(None if self.prompt is None else f"Load SGF: {self.prompt}_")
         self.hud.draw(self.show_help)
