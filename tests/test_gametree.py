@@ -97,6 +97,7 @@ def test_up_down_switch_variations_at_the_nearest_branch() -> None:
     assert c.switch_variation(1)  # down again: the second variation follows its line last seen (G7)
     assert moves_of(c.game) == ["B E5", "W G3", "|", "B G7"]
     assert c.switch_variation(1) and moves_of(c.game) == ["B E5", "W C7", "|"]
+    assert "Line: a variation, branching at move 2 (3 of 3)" in status_lines(c)
     assert not c.switch_variation(1)
 
 
@@ -109,6 +110,7 @@ def test_promote_to_main_line_and_delete_with_undo() -> None:
     assert c.promote_variation()
     assert c.tree.on_main_line()
     assert [vx(n.point) for n in c.tree.main_line()] == ["E5", "G3", "C7"]
+    assert "Line: main line, branching at move 2 (1 of 2)" in status_lines(c)
     assert [vx(n.point) for n in c.tree.root.children[0].children] == ["G3", "C3"]
     assert not c.promote_variation() and "main line already" in c.message
     # delete G3 (and C7 after it): the board goes back to E5, the other variation is the line
@@ -332,7 +334,7 @@ def test_controller_loads_saves_and_navigates_a_file_with_variations(tmp_path) -
     c.go_back(1)
     assert "Name: tengen" in status_lines(c)
     c.go_forward(1)
-    assert any(ln.startswith("Line: variation 2 of 3") for ln in status_lines(c))
+    assert "Line: a variation, branching at move 2 (2 of 3)" in status_lines(c)
     out = tmp_path / "out.sgf"
     c.save(str(out))
     assert load_tree(out.read_bytes()).root.children[0].children[1].extra["XX"] == [b"kept as read"]

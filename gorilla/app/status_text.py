@@ -63,6 +63,7 @@ def _line_length(c: Controller) -> str:
 
 
 COMMENT_SHOWN = 400  # characters of a comment the panel shows
+BRANCHES_SHOWN = 5  # the last branching points of the current line the panel names
 
 
 def record_lines(c: Controller) -> list[str]:
@@ -72,14 +73,16 @@ def record_lines(c: Controller) -> list[str]:
         lines.append("Set-up: left click Black, right click White, click a stone to remove it")
         lines.append(f"x: side to move ({COLOR_NAME[c.game.to_move]}), b: done")
     tree = c.tree
-    path = tree.path()
-    for node in reversed(path[1:]):
-        siblings = node.parent.children if node.parent is not None else []
-        if len(siblings) > 1:
-            i = siblings.index(node)
-            where = "main line" if tree.on_main_line() else f"variation {i + 1} of {len(siblings)}"
-            lines.append(f"Line: {where} (branches at move {node.depth})")
-            break
+    forks = [
+        (node.depth, node.parent.children.index(node) + 1, len(node.parent.children))
+        for node in tree.path()[1:]
+        if node.parent is not None and len(node.parent.children) > 1
+    ]
+    if forks:
+        where = "main line" if tree.on_main_line() else "a variation"
+        shown = ", ".join(f"{d} ({i} of {n})" for d, i, n in forks[-BRANCHES_SHOWN:])
+        more = "... " if len(forks) > BRANCHES_SHOWN else ""
+        lines.append(f"Line: {where}, branching at move {more}{shown}")
     _, _, count, moves = c.branch_summary()
     if count > 1:
         lines.append(f"{count} variations here: {', '.join(moves[:8])}{' ...' if count > 8 else ''}")
