@@ -54,7 +54,7 @@ def test_playing_at_an_old_position_makes_a_variation_and_keeps_the_rest() -> No
     assert len(c.tree) == 6
     assert not any("variations here" in ln for ln in status_lines(c))  # at G7: one continuation
     c.go_back(1)
-    assert "2 variations here: B G7, B G3" in status_lines(c)
+    assert "2 variations here: B G7 (next), B G3" in status_lines(c)
 
 
 def test_arrows_home_end_and_ten_moves() -> None:
@@ -327,7 +327,7 @@ def test_controller_loads_saves_and_navigates_a_file_with_variations(tmp_path) -
     c.load(str(path))
     assert c.message.startswith("Loaded") and c.game.move_number == 3
     c.go_back(2)
-    assert "3 variations here: W C3, W C7, W pass" in status_lines(c)
+    assert "3 variations here: W C3 (next), W C7, W pass" in status_lines(c)
     c.go_forward(1)
     assert c.switch_variation(1) and vx(c.game.moves[-1].point) == "C7"
     assert "Comment: the side variation" in status_lines(c)

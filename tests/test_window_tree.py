@@ -44,7 +44,7 @@ def test_open_a_record_and_move_through_its_variations_with_the_keys(app_window,
     assert [m.point for m in c.game.moves][-1] == h.point("G3")
     h.press(k.LEFT)
     assert c.game.move_number == 2 and is_wood(h.patch("G3"))
-    assert "3 variations here: B G3, B C3, B G7" in status_lines(c)
+    assert "3 variations here: B G3 (next), B C3, B G7" in status_lines(c)
 
     h.press(k.RIGHT)
     h.press(k.DOWN)  # the next variation at move 3: C3

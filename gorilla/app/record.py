@@ -307,11 +307,15 @@ class RecordActions:
     # --- what the panel shows ---------------------------------------------------------------------
     def branch_summary(self) -> tuple[int, int, int, list[str]]:
         """(the current move number, the length of the current line, how many variations branch
-        here, those moves as text: 'B D4', the main one first)."""
+        here, those moves as text: 'B D4', the main one first, '(next)' after the one the line follows)."""
         tree = self.tree
         node = tree.current
         size = self.game.size
-        moves = [f"{COLOR_WORD[c.color][0]} {format_vertex(c.point, size)}" for c in node.children]
+        nxt = node.next
+        moves = [
+            f"{COLOR_WORD[c.color][0]} {format_vertex(c.point, size)}" + (" (next)" if c is nxt else "")
+            for c in node.children
+        ]
         return node.depth, node.depth + len(tree.continuation()), len(node.children), moves
 
 
