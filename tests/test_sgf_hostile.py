@@ -240,6 +240,7 @@ def test_a_ten_thousand_node_tree_loads_whole(folder) -> None:
         b"",
         b"(;GM[4]SZ[15];B[hh])",
         b"(;SZ[99])",
+        b"(;SZ[9]CoPyright[x]ABCDEFGHIJ[y];B[ee]XY[a]XY[b])",
     ],
     ids=[
         "nested-empty-nodes",
@@ -255,6 +256,7 @@ def test_a_ten_thousand_node_tree_loads_whole(folder) -> None:
         "empty",
         "gomoku",
         "size-99",
+        "odd-identifiers",
     ],
 )
 def test_hand_made_hostile_files(folder, data) -> None:

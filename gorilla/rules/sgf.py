@@ -26,7 +26,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sgfmill import sgf, sgf_properties
+from sgfmill import sgf, sgf_grammar, sgf_properties
 
 from gorilla import __version__
 from gorilla.rules.board import BLACK, MAX_SIZE, MIN_SIZE, PASS, RESIGN, WHITE
@@ -431,8 +431,14 @@ def _node_text(node: sgf.Tree_node, size: int, made: frozenset[str], into: Node)
                 for (row, col), text in sgf_properties.interpret_LB_list([raw], presenter):
                     into.labels[to_index(col, row, size)] = text
     for ident in node.properties():
-        if ident not in made:
-            into.extra[ident] = list(node.get_raw_list(ident))
+        values = list(node.get_raw_list(ident))
+        if (
+            ident not in made
+            and sgf_grammar.is_valid_property_identifier(ident)
+            and values
+            and all(sgf_grammar.is_valid_property_value(v) for v in values)
+        ):
+            into.extra[ident] = values  # written back as read (an odd name, FF[3]'s "CoPyright", is not)
 
 
 def tree_from_sgfmill(sg: sgf.Sgf_game, notes: list[str] | None = None) -> GameTree:
