@@ -241,6 +241,7 @@ def test_a_ten_thousand_node_tree_loads_whole(folder) -> None:
         b"(;GM[4]SZ[15];B[hh])",
         b"(;SZ[99])",
         b"(;SZ[9]CoPyright[x]ABCDEFGHIJ[y];B[ee]XY[a]XY[b])",
+        b"(;SZ[9];B[ee];W[h\n\x1ac])",
     ],
     ids=[
         "nested-empty-nodes",
@@ -257,6 +258,7 @@ def test_a_ten_thousand_node_tree_loads_whole(folder) -> None:
         "gomoku",
         "size-99",
         "odd-identifiers",
+        "control-bytes-in-a-move",
     ],
 )
 def test_hand_made_hostile_files(folder, data) -> None:

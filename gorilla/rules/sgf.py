@@ -38,7 +38,15 @@ from gorilla.rules.rulesets import CHINESE, JAPANESE, LITTLE_GO, TROMP_TAYLOR, R
 
 
 class SgfError(ValueError):
-    """A broken or unsupported SGF; str() is one line starting with 'SGF:'."""
+    """A broken or unsupported SGF; str() is one line starting with 'SGF:'.
+
+    Bytes quoted from the file (a bad move, an odd value) show as printable text: other
+    characters become '?', and a very long line is cut.
+    """
+
+    def __init__(self, message: str) -> None:
+        text = "".join(ch if ch.isprintable() else "?" for ch in str(message))
+        super().__init__(text if len(text) <= 200 else text[:197] + "...")
 
 
 # SGF RU values (lower case) and the ruleset that plays and counts the same way.
