@@ -465,3 +465,11 @@ def test_random_record_actions_keep_the_game_and_the_tree_together(actions) -> N
     shape = [(n.color, n.point, len(n.children)) for n in c.tree.nodes()]
     assert [(n.color, n.point, len(n.children)) for n in again.nodes()] == shape
     c.close()
+
+
+def test_a_latin_1_file_keeps_its_text_through_a_round_trip() -> None:
+    tree = load_tree(b"(;SZ[9]XX[caf\xe9]LB[ee:\xe9t\xe9];B[ee]C[\xe0 la])")  # no CA: ISO-8859-1
+    assert tree.root.labels == {v("E5"): "\u00e9t\u00e9"} and tree.root.children[0].comment == "\u00e0 la"
+    text = save_tree(tree)  # written as UTF-8, the property we do not know transcoded too
+    assert "XX[caf\u00e9]" in text and "CA[UTF-8]" in text
+    assert load_tree(text.encode()).root.extra == tree.root.extra

@@ -415,12 +415,14 @@ def _setup_of(node: sgf.Tree_node, size: int, where: str) -> tuple[dict[int, int
     return stones, {to_index(col, row, size) for row, col in ae}
 
 
-def _node_text(node: sgf.Tree_node, size: int, made: frozenset[str], into: Node) -> None:
+def _node_text(
+    node: sgf.Tree_node, presenter: sgf_properties.Presenter, made: frozenset[str], into: Node
+) -> None:
     """Comment, name, markup and the other properties of an sgfmill node, added to ``into``.
 
     Markup with a point off the board is left out (nothing to draw); the rest is kept.
     """
-    presenter = sgf_properties.Presenter(size, "UTF-8")
+    size, encoding = presenter.size, presenter.encoding
     comment = _text(node, "C")
     if comment:
         into.comment = f"{into.comment}\n\n{comment}" if into.comment else comment
@@ -439,7 +441,7 @@ def _node_text(node: sgf.Tree_node, size: int, made: frozenset[str], into: Node)
                 for (row, col), text in sgf_properties.interpret_LB_list([raw], presenter):
                     into.labels[to_index(col, row, size)] = text
     for ident in node.properties():
-        values = list(node.get_raw_list(ident))
+        values = [v.decode(encoding, "replace").encode("utf-8") for v in node.get_raw_list(ident)]
         if (
             ident not in made
             and sgf_grammar.is_valid_property_identifier(ident)
@@ -462,7 +464,7 @@ def tree_from_sgfmill(sg: sgf.Sgf_game, notes: list[str] | None = None) -> GameT
     info = GameInfo(black_name=_text(sroot, "PB"), white_name=_text(sroot, "PW"), date=_text(sroot, "DT"))
     result = _text(sroot, "RE").strip()
     root = Node()
-    _node_text(sroot, size, _ROOT_MADE, root)
+    _node_text(sroot, sg.presenter, _ROOT_MADE, root)
 
     # the leading move-less nodes: set-up stones and root text
     setup: dict[int, int] = {}
@@ -474,7 +476,7 @@ def tree_from_sgfmill(sg: sgf.Sgf_game, notes: list[str] | None = None) -> GameT
             for p in empty:
                 setup.pop(p, None)
         if lead is not sroot:
-            _node_text(lead, size, _NODE_MADE, root)
+            _node_text(lead, sg.presenter, _NODE_MADE, root)
         if lead.get_raw_move()[0] is not None or len(lead) != 1 or lead[0].get_raw_move()[0] is not None:
             break
         lead = lead[0]
@@ -505,7 +507,7 @@ def tree_from_sgfmill(sg: sgf.Sgf_game, notes: list[str] | None = None) -> GameT
         while len(game.moves) > before:
             game.undo()
         game.redo_stack.clear()
-        node = _play_node(snode, game, parent, size)
+        node = _play_node(snode, game, parent, sg.presenter)
         todo.extend((c, node, len(game.moves)) for c in reversed(list(snode)))
 
     upper = result.upper()
@@ -538,14 +540,15 @@ def _first_move_color(node: sgf.Tree_node) -> int:
         node = node[0]
 
 
-def _play_node(snode: sgf.Tree_node, game: Game, parent: Node, size: int) -> Node:
+def _play_node(snode: sgf.Tree_node, game: Game, parent: Node, presenter: sgf_properties.Presenter) -> Node:
     """One sgfmill node played on game below parent: its move node, or parent for a move-less node."""
+    size = presenter.size
     number = len(game.moves) + 1
     if snode.has_setup_stones():
         raise SgfError(f"SGF: setup stones (AB/AW/AE) after the first move are not supported (move {number})")
     letter, raw = snode.get_raw_move()
     if letter is None:
-        _node_text(snode, size, _NODE_MADE, parent)
+        _node_text(snode, presenter, _NODE_MADE, parent)
         return parent
     if snode.has_property("B") and snode.has_property("W"):
         raise SgfError(f"SGF: a node at move {number} has both a black and a white move")
@@ -562,7 +565,7 @@ def _play_node(snode: sgf.Tree_node, game: Game, parent: Node, size: int) -> Nod
     except IllegalMove as e:
         raise SgfError(f"SGF: illegal move {_move_text(color, raw_text)} at move {number} ({e})") from None
     node = existing or parent.add(Node(color, point))
-    _node_text(snode, size, _NODE_MADE, node)
+    _node_text(snode, presenter, _NODE_MADE, node)
     return node
 
 
