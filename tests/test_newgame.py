@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from helpers import v
 
 from gorilla.app.clock import TimeControl
 from gorilla.app.controller import Controller
+from gorilla.app.files import game_from_sgf, game_to_sgf
 from gorilla.app.newgame import GTP_CUSTOM, FormError, NewGame, NewGameForm, player_choices
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.game import Game
@@ -81,16 +83,35 @@ def test_controller_new_game_with_free_handicap_players_and_clock():
     c = Controller(Game.new(19))
     ng = NewGame(9, "japanese", 0.5, 3, "free", "human", "random:seed=2", TimeControl("absolute", 60))
     assert c.new_game(ng)
+    assert c.handicap_to_place == 3 and not c.game.setup and c.game.to_move == BLACK
+    assert "place 3 handicap stones" in c.message
+    picks = [v("C3", 9), v("G7", 9), v("E5", 9)]
+    assert c.click(picks[0])
+    assert not c.click(picks[0]) and "empty points" in c.message  # no stone on a stone
+    assert c.handicap_to_place == 2 and c.game.to_move == BLACK and c.game.move_number == 0
+    for p in picks[1:]:
+        assert c.click(p)
     g = c.game
-    assert g.size == 9 and g.ruleset.name == "japanese" and g.komi == 0.5 and len(g.setup) == 3
-    assert set(g.setup) == set(ng.handicap_points())
+    assert g.size == 9 and g.ruleset.name == "japanese" and g.komi == 0.5 and g.handicap == 3
+    assert set(g.setup) == set(picks) and all(col == BLACK for col in g.setup.values())
     assert g.to_move == WHITE and c.players[WHITE] == "random" and c.clock_views()[BLACK].seconds == 60
     assert g.info.white_name == "Gorilla (random)"
     c.wait(10)
     assert g.move_number == 1  # White (the AI) answered the handicap
+    text = game_to_sgf(g)
+    assert "HA[3]" in text and set(game_from_sgf(text).setup) == set(picks)
     c.reset()
-    assert set(c.game.setup) == set(ng.handicap_points())  # a reset keeps the free placement
+    assert set(c.game.setup) == set(picks)  # a reset keeps the free placement
     bad = NewGame(9, black="nonsense-ai")
     assert not c.new_game(bad) and "Cannot start that game" in c.message
     assert c.players[WHITE] == "random" and c.game.size == 9
+    c.close()
+
+
+def test_an_ai_black_places_its_free_handicap_itself():
+    c = Controller(Game.new(19))
+    ng = NewGame(9, "chinese", 0.5, 4, "free", "random:seed=3", "human")
+    assert c.new_game(ng)
+    assert c.handicap_to_place == 0 and set(c.game.setup) == set(ng.handicap_points())
+    assert c.game.handicap == 4 and c.game.to_move == WHITE
     c.close()

@@ -146,6 +146,7 @@ def test_ranked_moves_and_the_same_priors_in_every_orientation_and_colour(case: 
 def test_a_self_atari_of_three_stones_is_the_single_worst_move() -> None:
     case = RANKED["a self-atari of three stones"]
     rates = {x: winrate(p) for x, p in priors(position_from_diagram(case.diagram, BLACK)).items()}
+    assert rates.pop("pass") == pytest.approx(0.1)  # nobody passed: passing mid-game looks poor too
     worst = min(rates.values())
     assert [x for x, r in rates.items() if r == worst] == ["E4"]
     assert worst < 0.5  # virtual losses
@@ -171,6 +172,7 @@ def test_an_atari_that_catches_in_a_ladder_looks_better_than_one_that_does_not()
 
 def test_passing_looks_even_after_the_opponent_passed_and_poor_otherwise() -> None:
     pos = Position(9)
+    assert winrate(priors(pos)["pass"]) == pytest.approx(0.1)  # a fresh board: nobody passed
     pos.play(parse_vertex("E5", 9))
     assert winrate(priors(pos)["pass"]) == pytest.approx(0.1)
     pos.play(PASS)

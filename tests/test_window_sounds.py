@@ -89,6 +89,22 @@ def test_countdown_sounds_and_the_clock_in_the_panel(window):
     assert clock.text == "time"
 
 
+def test_the_pause_button_stops_both_clocks_between_humans(window):
+    t = [1000.0]
+    h = window(clock=parse_clock("1m"), now=lambda: t[0])
+    h.click_point("D4")
+    h.click_point("E5")  # Black's clock runs
+    h.click(*h.w.toolbar.centre("Pause"))
+    assert h.c.clock.paused and "Paused" in h.c.message
+    t[0] += 30
+    h.click_point("F6")  # refused while paused; no time passes
+    assert h.c.game.move_number == 2 and "paused" in h.c.message
+    h.click(*h.w.toolbar.centre("Pause"))
+    t[0] += 5
+    h.frame()
+    assert not h.c.clock.paused and h.w.hud.clocks[1].text == "0:55"
+
+
 def test_mute_volume_move_numbers_and_coordinates_are_remembered(window):
     h = window()
     k = h.key
@@ -122,8 +138,10 @@ def test_no_sound_files_means_silence_not_an_error(monkeypatch, tmp_path):
 def test_toolbar_buttons_with_the_mouse_and_resign_with_a_confirmation(window, tmp_path):
     h = window()
     bar = h.w.toolbar
-    assert list(bar.buttons) == ["New", "Pass", "Resign", "Undo", "Evaluate", "Save", "Load"]
+    assert list(bar.buttons) == ["New", "Pass", "Resign", "Undo", "Evaluate", "Pause", "Save", "Load"]
     h.click_point("D4")
+    h.click(*bar.centre("Pause"))  # no clock in this game: says so, nothing else changes
+    assert bar.pressed[-1] == "Pause" and "No clock is running" in h.c.message
     h.click(*bar.centre("Pass"))
     assert h.c.game.moves[-1].point == -1 and h.c.game.to_move == 1
     h.click(*bar.centre("Undo"))

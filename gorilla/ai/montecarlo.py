@@ -92,7 +92,7 @@ def sample_batch(
         if turns > 0:
             ev = evaluate_arrays(b, st, color, acc, ws)
         else:
-            area = float(quick_area_score(b, st))
+            area = float(quick_area_score(b, st, np.bool_(False)))
             ev = area if color == BLACK else -area
         margin = ev - komi if color == BLACK else ev + komi
         sums[i] += ev

@@ -72,6 +72,12 @@ def _add_group_libs(
     return n, l0, l1, l2
 
 
+# The cap every caller passes to libs_after: counting up to three liberties answers each
+# question asked of it (none or one, exactly two, two or more), and one typed value (not a
+# literal per call site) keeps it to one compiled version.
+LIBS_CAP = np.int64(3)
+
+
 @kernel
 def libs_after(b: np.ndarray, st: np.ndarray, p: int, c: int, cap: int) -> int:
     """Distinct liberties (at most cap) of c's group at p after c plays the legal move p.
@@ -141,7 +147,7 @@ def _defender_steps(b: np.ndarray, st: np.ndarray, zob: np.ndarray, stone: int, 
     dies (cannot extend, or still one liberty), 2 with its two liberties in libs.
     """
     h = b[HEAD, stone]
-    defender = b[COLOR, stone]
+    defender = np.int64(b[COLOR, stone])  # int64 like every other caller of place
     if _attacker_in_atari(b, st, h):
         return 0  # it can capture its way out (close enough)
     lib = atari_liberty(b, h)

@@ -38,7 +38,7 @@ from gorilla.app.files import Autosaver, game_to_sgf, reason, tree_from_sgf, wri
 from gorilla.app.gtp_player import GtpEngineAgent, engine_label, is_gtp_spec
 from gorilla.app.record import RecordActions
 from gorilla.app.tasks import Task
-from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
+from gorilla.rules.board import BLACK, EMPTY, PASS, RESIGN, WHITE
 from gorilla.rules.coords import format_vertex
 from gorilla.rules.game import Game
 from gorilla.rules.gametree import GameTree
@@ -143,6 +143,8 @@ class Controller(RecordActions):
         self._control_cache: tuple[int, np.ndarray] | None = None
         self._start_settings = (game.size, game.ruleset, game.komi, game.handicap)
         self._handicap_points: list[int] | None = None
+        # a human Black placing free handicap stones: how many are still to come
+        self.handicap_to_place = 0
         self._name_players(game)
         self._adopt_result(game)
         self._tell_agents_the_time()
@@ -434,11 +436,13 @@ class Controller(RecordActions):
 
     # --- input --------------------------------------------------------------------------------
     def click(self, point: int) -> bool:
-        """Left click on a point: play it, advance AI vs AI, toggle a dead group at the end,
-        or in set-up mode put or take off a black stone."""
+        """Left click on a point: play it, place a free handicap stone, advance AI vs AI, toggle a
+        dead group at the end, or in set-up mode put or take off a black stone."""
         game = self.game
         if self.editing:
             return self.setup_click(point, BLACK)
+        if self.handicap_to_place:
+            return self._place_handicap_stone(point)
         if self.over:
             if game.over and game.end_reason == "passes" and game.position.on_board(point):
                 return self.toggle_dead(point)
@@ -454,6 +458,30 @@ class Controller(RecordActions):
             self.say(f"{COLOR_NAME[game.to_move]} (AI) is thinking")
             return False
         return self._human_move(point)
+
+    def _place_handicap_stone(self, point: int) -> bool:
+        """One of a human Black's free handicap stones; White moves after the last one."""
+        game = self.game
+        if not game.position.on_board(point) or game.position.color_at(point) != EMPTY:
+            self.say("Handicap stones go on empty points")
+            self.emit("illegal")
+            return False
+        placed = [p for p, _ in game.setup.items()] + [point]
+        fresh = Game(game.size, game.ruleset, game.komi)
+        self.handicap_to_place -= 1
+        if self.handicap_to_place:
+            fresh.add_setup([(p, BLACK) for p in placed], to_move=BLACK)
+            self.say(f"Black: place {self.handicap_to_place} more handicap stone(s)")
+        else:
+            fresh.set_handicap(placed)
+            self._start_settings = (fresh.size, fresh.ruleset, fresh.komi, fresh.handicap)
+            self._handicap_points = placed
+            self.say("Handicap placed: White to move")
+        self._name_players(fresh)
+        self.game = fresh
+        self.emit("stone", stones=0, move=0)
+        self._game_changed(autosave=False)
+        return True
 
     def play(self, point: int) -> bool:
         """Play point (or PASS/RESIGN) for the side to move, if a human has the move."""
@@ -607,7 +635,9 @@ class Controller(RecordActions):
             return False
         try:
             game = Game(ng.size, ng.rules, ng.komi)
-            points = ng.handicap_points()
+            # free placement by a human Black: the stones come from clicks (see click)
+            by_hand = bool(ng.handicap) and ng.placement == "free" and agents[BLACK] is None
+            points = [] if by_hand else ng.handicap_points()
             if points:
                 game.set_handicap(points)
         except (ValueError, IllegalMove) as e:
@@ -629,6 +659,7 @@ class Controller(RecordActions):
         self.game = game
         self._start_settings = (game.size, game.ruleset, game.komi, game.handicap)
         self._handicap_points = points
+        self.handicap_to_place = ng.handicap if by_hand else 0
         self._name_players(game)
         self.time_control = ng.clock
         self._new_clock()
@@ -639,6 +670,7 @@ class Controller(RecordActions):
         self._game_changed(autosave=False)
         self.say(
             f"New game: {game.size}x{game.size}, Black {self.players[BLACK]}, White {self.players[WHITE]}"
+            + (f"; Black: place {ng.handicap} handicap stones" if by_hand else "")
         )
         return True
 

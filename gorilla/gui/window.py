@@ -106,6 +106,7 @@ class GorillaWindow(pyglet.window.Window):
                 "Resign": self.ask_resign,
                 "Undo": controller.undo,
                 "Evaluate": controller.evaluate,
+                "Pause": controller.toggle_pause,
                 "Save": self.save,
                 "Load": self.open_prompt,
             },

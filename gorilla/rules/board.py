@@ -265,7 +265,7 @@ def place(b: np.ndarray, st: np.ndarray, zob: np.ndarray, p: int, c: int) -> int
     ko = 0
     for q in (p - 1, p + 1, p - w, p + w):
         if b[COLOR, q] == o:
-            g = b[HEAD, q]
+            g = np.int64(b[HEAD, q])  # int64 like the suicide call below: one compiled version
             if b[LIBS, g] == 0:
                 k = _remove_group(b, st, zob, g)
                 captured += k
@@ -425,7 +425,7 @@ def random_move(b: np.ndarray, st: np.ndarray, c: int, points: np.ndarray, n: in
         return PASS
     start = np.random.randint(n)
     for i in range(n):
-        p = points[(start + i) % n]
+        p = np.int64(points[(start + i) % n])  # one compiled accept() for int32 and int64 lists
         if accept(b, st, p, c):
             return p
     return PASS
@@ -448,7 +448,7 @@ def random_reasonable_move(b: np.ndarray, st: np.ndarray, c: int) -> int:
         return PASS
     start = np.random.randint(ne)
     for i in range(ne):
-        p = b[ELIST, (start + i) % ne]
+        p = np.int64(b[ELIST, (start + i) % ne])  # int64 like every other caller of check_move
         if check_move(b, st, p, c) == OK and not is_eye(b, st, p, c):
             return p
     return PASS

@@ -235,12 +235,14 @@ class MCTSAgent(Agent):
         seed0 = (seed0 * 1000003 + self._moves_made * 7919 + game.move_number) & 0x7FFFFFFF
         errors: list[BaseException] = []
 
+        run_search = T.search_patterns if params[T.P_HEAVY] == T.PATTERN_PLAYOUT else T.search
+
         def work(tid: int) -> None:
             try:
                 K.seed_rng(seed0 + tid)
                 b, st, path, seq, amaf, cand, buf, pws = self._scratch_for(tid, size)
                 while ctl[T.C_STOP] == 0:
-                    n = T.search(
+                    n = run_search(
                         fs, mv, kids, vl, flags, ctl, tid, 0, rb, rst, K.ZOBRIST, params, PAT3,
                         self.prior, b, st, path, seq, amaf, cand, buf, self.chunk, ptable, pcidx, pws,
                     )  # fmt: skip
@@ -559,7 +561,7 @@ def _pattern_tables(patterns: str | None) -> tuple[np.ndarray, np.ndarray]:
 def _area_margin(game: Game) -> float:
     """Black's area margin with komi on the board as it stands (every stone alive)."""
     pos = game.position
-    owner = K.area_owner(pos.b, pos.st, np.zeros(pos.b.shape[1], dtype=np.uint8))
+    owner = K.area_owner(pos.b, pos.st, np.zeros(pos.b.shape[1], dtype=np.int8))
     return float(np.count_nonzero(owner == BLACK) - np.count_nonzero(owner == WHITE)) - game.komi
 
 
@@ -567,7 +569,7 @@ def _own_area(game: Game, move: int, color: int) -> bool:
     """Whether the board is settled (every empty region touches one colour only: no dame,
     no stones left to capture) and move lies in color's own area."""
     pos = game.position
-    owner = K.area_owner(pos.b, pos.st, np.zeros(pos.b.shape[1], dtype=np.uint8))
+    owner = K.area_owner(pos.b, pos.st, np.zeros(pos.b.shape[1], dtype=np.int8))
     inner = owner.reshape(game.size + 2, game.size + 2)[1:-1, 1:-1]
     return not bool(np.any(inner == K.EMPTY)) and int(owner[move]) == color
 

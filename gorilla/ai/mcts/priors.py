@@ -14,8 +14,8 @@ import numpy as np
 from numba import njit
 
 from gorilla.ai.playout.pat3 import pat3_code
-from gorilla.ai.tactics import atari_works, ladder_dead, libs_after
-from gorilla.rules.board import BORDER, COLOR, EMPTY, GSIZE, HEAD, PASS, S_LAST, S_N, S_W, in_atari
+from gorilla.ai.tactics import LIBS_CAP, atari_works, ladder_dead, libs_after
+from gorilla.rules.board import BORDER, COLOR, EMPTY, GSIZE, HEAD, PASS, S_LAST, S_N, S_PASSES, S_W, in_atari
 
 (
     PR_EVEN,
@@ -87,7 +87,7 @@ def move_prior(
     if p == PASS:
         pv = prior[PR_PASS_EVEN]
         # passing is reasonable once the opponent passed or the board is nearly full
-        pw = 0.5 * pv if st[S_LAST] == PASS else 0.1 * pv
+        pw = 0.5 * pv if st[S_PASSES] > 0 else 0.1 * pv  # S_LAST is PASS on a fresh board too
         return pv, pw
     pv = even
     pw = 0.5 * even
@@ -96,7 +96,7 @@ def move_prior(
     o = 3 - c
     capt = 0
     saving = 0
-    saved = -1
+    saved = np.int64(-1)  # typed, not a literal: one compiled ladder_dead
     for q in (p - 1, p + 1, p - w, p + w):
         col = b[COLOR, q]
         if col == o:
@@ -108,7 +108,7 @@ def move_prior(
             if in_atari(b, h):
                 saving += b[GSIZE, h]
                 saved = q
-    la = libs_after(b, st, p, c, 3)
+    la = libs_after(b, st, p, c, LIBS_CAP)
     if capt > 0:
         v = prior[PR_CAPTURE_ONE] if capt == 1 else prior[PR_CAPTURE_MANY]
         pv += v

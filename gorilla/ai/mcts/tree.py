@@ -85,7 +85,7 @@ def _init_node(
 @njit(cache=True, nogil=True)
 def init_root(fs, mv, kids, vl, flags, ctl, last_move: int) -> None:
     """Node 0 becomes a fresh root; the whole array is free again (pool 0 starts at 1)."""
-    _init_node(fs, mv, kids, vl, flags, 0, last_move)
+    _init_node(fs, mv, kids, vl, flags, np.int64(0), np.int64(last_move))
     ctl[C_POOL] = 1
     ctl[C_POOL + 1] = mv.shape[0]
 
@@ -114,8 +114,9 @@ def expand_moves(fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, moves, nmo
         fs[F_PV, j] = pv
         fs[F_PW, j] = pw
     j = first + nmoves
-    _init_node(fs, mv, kids, vl, flags, j, PASS)
-    pv, pw = move_prior(b, st, zob, PASS, c, pat3, prior)
+    pass_move = np.int64(PASS)  # typed, not a literal: one compiled move_prior for moves and pass
+    _init_node(fs, mv, kids, vl, flags, j, pass_move)
+    pv, pw = move_prior(b, st, zob, pass_move, c, pat3, prior)
     fs[F_PV, j] = pv
     fs[F_PW, j] = pw
     kids[node] = (np.int64(first) << SHIFT) | (nmoves + 1)
@@ -125,7 +126,7 @@ def expand_moves(fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, moves, nmo
 @njit(cache=True, nogil=True)
 def _expand(fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, pat3, prior, buf) -> bool:
     """Expand node with every legal move (simple ko) that fills no own eye, plus PASS."""
-    n = legal_moves(b, st, st[S_TOMOVE], True, buf)
+    n = legal_moves(b, st, st[S_TOMOVE], np.bool_(True), buf)
     return expand_moves(fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, buf, n, pat3, prior)
 
 
@@ -167,8 +168,8 @@ def select_child(fs, vl, flags, kids, node, params) -> int:
     return best
 
 
-@njit(cache=True, nogil=True)
-def search(
+@njit(cache=True, nogil=True, inline="always")
+def _search_loop(
     fs,
     mv,
     kids,
@@ -191,17 +192,16 @@ def search(
     cand: np.ndarray,
     buf: np.ndarray,
     nmax: int,
-    ptable: np.ndarray,
-    pcidx: np.ndarray,
-    pws: np.ndarray,
+    run,
+    pargs,
 ) -> int:
-    """Run up to nmax iterations from root (stops early on ctl[C_STOP] or the playout limit)."""
+    """The search loop behind :func:`search` and :func:`search_patterns`: the playout is
+    ``run(b, st, zob, max_moves, seq, *pargs)``, bound at compile time (inlined, so each
+    kernel compiles only the playout it uses)."""
     root_color = rst[S_TOMOVE]
     komi = params[P_KOMI]
     real_komi = params[P_REAL_KOMI]
     expand_at = params[P_EXPAND]
-    heavy = params[P_HEAVY] != 0.0
-    pattern = params[P_HEAVY] == PATTERN_PLAYOUT
     max_moves = int(params[P_MAXMOVES])
     stones = params[P_STONES] != 0.0
     cap_left = int(params[P_LEFT])
@@ -237,7 +237,7 @@ def search(
             if m == PASS:
                 play_pass(st)
             else:
-                place(b, st, zob, m, st[S_TOMOVE])
+                place(b, st, zob, np.int64(m), st[S_TOMOVE])
             depth += 1
             path[depth] = c
             node = c
@@ -250,13 +250,7 @@ def search(
             max_moves = min(int(params[P_MAXMOVES]), cap_left - depth)
         n = 0
         if not terminal:
-            if pattern:
-                n = run_pattern_playout(b, st, zob, max_moves, seq, ptable, pcidx, pws)
-            elif heavy:
-                n = heavy_playout(b, st, zob, max_moves, seq, pat3, cand)
-            else:
-                n = run_playout(b, st, zob, max_moves, seq)
-            n = min(n, seq.shape[0])
+            n = min(run(b, st, zob, max_moves, seq, *pargs), seq.shape[0])
         area = quick_area_score(b, st, stones)
         margin = area - real_komi
         bw = 1.0 if area - komi > 0.0 else 0.0
@@ -298,6 +292,42 @@ def search(
         done += 1
         ctl[C_DONE] += 1
     return done
+
+
+@njit(cache=True, nogil=True)
+def _default_playout(b, st, zob, max_moves: int, seq, heavy: bool, pat3, cand) -> int:
+    """The heavy playout, or the light one when the heavy flag is off."""
+    if heavy:
+        return heavy_playout(b, st, zob, max_moves, seq, pat3, cand)
+    return run_playout(b, st, zob, max_moves, seq)
+
+
+@njit(cache=True, nogil=True)
+def search(
+    fs, mv, kids, vl, flags, ctl, tid: int, root: int, rb, rst, zob, params, pat3, prior,
+    b, st, path, seq, amaf, cand, buf, nmax: int, ptable, pcidx, pws,
+) -> int:  # fmt: skip
+    """Run up to nmax iterations from root with heavy or light playouts (``params[P_HEAVY]``
+    1 or 0); stops early on ctl[C_STOP] or the playout limit. ptable, pcidx and pws are
+    unused: the signature is :func:`search_patterns`' so callers can pick either."""
+    heavy = params[P_HEAVY] != 0.0
+    return _search_loop(
+        fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
+        b, st, path, seq, amaf, cand, buf, nmax, _default_playout, (heavy, pat3, cand),
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def search_patterns(
+    fs, mv, kids, vl, flags, ctl, tid: int, root: int, rb, rst, zob, params, pat3, prior,
+    b, st, path, seq, amaf, cand, buf, nmax: int, ptable, pcidx, pws,
+) -> int:  # fmt: skip
+    """:func:`search` with playouts from a compiled pattern database (ptable, pcidx; pws
+    its scratch): a kernel of its own, compiled only when a database is in use."""
+    return _search_loop(
+        fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
+        b, st, path, seq, amaf, cand, buf, nmax, run_pattern_playout, (ptable, pcidx, pws),
+    )  # fmt: skip
 
 
 @njit(cache=True, nogil=True)

@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from gorilla.ai.playout.pat3 import pat3_code
-from gorilla.ai.tactics import libs_after, size_after
+from gorilla.ai.tactics import LIBS_CAP, libs_after, size_after
 from gorilla.rules.board import (
     COLOR,
     ELIST,
@@ -78,7 +78,8 @@ def _tactical_moves(b: np.ndarray, st: np.ndarray, c: int, last: int, cand: np.n
             if not in_atari(b, h):
                 continue
             lib = atari_liberty(b, h)
-            if check_move(b, st, lib, c) == OK and libs_after(b, st, lib, c, 3) >= 2 and nc < cand.shape[0]:
+            escapes = check_move(b, st, lib, c) == OK and libs_after(b, st, lib, c, LIBS_CAP) >= 2
+            if escapes and nc < cand.shape[0]:
                 cand[nc] = lib
                 nc += 1
             # capture an attacker in atari
@@ -118,7 +119,7 @@ def _is_legal(b: np.ndarray, st: np.ndarray, p: int, c: int) -> bool:
 @njit(cache=True, nogil=True, inline="always")
 def _is_good_shape(b: np.ndarray, st: np.ndarray, p: int, c: int) -> bool:
     """Whether c may play the pattern move p: reasonable and leaving at least two liberties."""
-    return is_reasonable(b, st, p, c) and libs_after(b, st, p, c, 2) >= 2
+    return is_reasonable(b, st, p, c) and libs_after(b, st, p, c, LIBS_CAP) >= 2
 
 
 @kernel
@@ -147,7 +148,7 @@ def _is_safe(b: np.ndarray, st: np.ndarray, p: int, c: int) -> bool:
     """
     if not is_reasonable(b, st, p, c):
         return False
-    if libs_after(b, st, p, c, 2) < 2:
+    if libs_after(b, st, p, c, LIBS_CAP) < 2:
         return size_after(b, st, p, c) < 2 and np.random.random() >= P_SELFATARI_ONE
     return True
 
