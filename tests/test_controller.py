@@ -354,15 +354,19 @@ def test_autosave_after_every_move_and_resume(tmp_path):
     assert [m.point for m in g.moves] == [v("D4"), v("E5"), PASS]
     assert not [p for p in os.listdir(path.parent) if p.endswith(".tmp")]
     c.undo()
+    c.click(v("C3"))  # a different move after the undo: a variation, the pass stays in the record
     c.close()  # close writes what is pending
-    assert len(game_from_sgf(path.read_text()).moves) == 2
+    # the line played last comes first (where --resume goes on), the pass is its variation
+    assert "(;B[cg])(;B[tt])" in path.read_text().replace("\n", "")  # C3 on 9x9
+    assert len(game_from_sgf(path.read_text()).moves) == 3
 
     c2 = Controller(Game.new(19), autosave=str(path))
     c2.load(str(path))
-    assert c2.game.size == 9 and c2.game.move_number == 2
-    assert c2.click(v("C3"))  # play on
+    assert c2.game.size == 9 and c2.game.move_number == 3 and c2.game.moves[-1].point == v("C3")
+    assert len(c2.tree.current.parent.children) == 2
+    assert c2.click(v("C4"))  # play on
     c2.flush_autosave()
-    assert len(game_from_sgf(path.read_text()).moves) == 3
+    assert len(game_from_sgf(path.read_text()).moves) == 4
 
 
 def test_autosave_failure_is_a_message_and_play_goes_on(tmp_path):

@@ -240,7 +240,7 @@ def test_click_at_d4_places_the_stone_there_after_orbit_tilt_zoom_and_pan(make):
 
     def arrow_orbit_and_tilt():
         for sym in (k.LEFT,) * 12 + (k.DOWN,) * 5:
-            h.press(sym)
+            h.press(sym, k.MOD_ALT)  # plain arrows move through the record
 
     def scroll_zoom_in():
         for _ in range(3):
@@ -285,7 +285,7 @@ def test_click_at_d4_places_the_stone_there_after_orbit_tilt_zoom_and_pan(make):
         h.press(k.U)  # undo for the next view
         assert h.c.game.position.color_at(d4) == EMPTY
     assert len(seen_states) == len(views)
-    h.press(k.HOME)
+    h.press(k.HOME, k.MOD_ALT)  # Alt+Home: the default view (Home goes to the start)
     assert h.w.camera.state() == seen_default(h)
 
 

@@ -34,13 +34,15 @@ from gorilla.ai.agent import Agent, Budget, Progress, make_agent, parse_spec
 from gorilla.ai.warmup import groups_for
 from gorilla.app.clock import NO_CLOCK, GameClock, TimeControl, from_sgf
 from gorilla.app.compiler import Compiler
-from gorilla.app.files import Autosaver, game_from_sgf, game_to_sgf, reason, write_atomic
+from gorilla.app.files import Autosaver, game_to_sgf, reason, tree_from_sgf, write_atomic
 from gorilla.app.gtp_player import GtpEngineAgent, engine_label, is_gtp_spec
+from gorilla.app.record import RecordActions
 from gorilla.app.review import Review, next_mistake
 from gorilla.app.tasks import Task
 from gorilla.rules.board import BLACK, EMPTY, PASS, RESIGN, WHITE
 from gorilla.rules.coords import format_vertex
 from gorilla.rules.game import Game
+from gorilla.rules.gametree import GameTree
 from gorilla.rules.position import IllegalMove
 from gorilla.rules.scoring import Score
 from gorilla.rules.sgf import Timing, read_timing
@@ -74,8 +76,9 @@ def player_label(spec: str | Agent) -> str:
     return name + (sep + ",".join(keep) if keep else "")
 
 
-class Controller:
-    """Owns the game; see the module docstring for the threading rules."""
+class Controller(RecordActions):
+    """Owns the game (the current line of its record ``tree``); see the module docstring for the
+    threading rules and :mod:`gorilla.app.record` for the tree."""
 
     def __init__(
         self,
@@ -92,8 +95,10 @@ class Controller:
         compiler: Compiler | None = None,
         clock: TimeControl | None = None,
         now: Callable[[], float] = time.monotonic,
+        tree: GameTree | None = None,
     ) -> None:
         self.game = game
+        self._init_record(tree)
         self.now = now  # the monotonic time the clocks read (tests inject their own)
         self.time_control = clock or NO_CLOCK
         self.clock = GameClock(self.time_control)
@@ -270,7 +275,8 @@ class Controller:
         self.eval_progress = None
 
     def _game_changed(self, autosave: bool = True) -> None:
-        """After any change of the game: drop stale work and results, autosave."""
+        """After any change of the game: the record follows, stale work and results go, autosave."""
+        self._sync_tree()
         self._gen += 1
         self._cancel_all()
         self.evaluation = None
@@ -282,13 +288,17 @@ class Controller:
             self._autosave()
 
     def _autosave(self) -> None:
-        """Hand a snapshot to the autosave thread (an empty board never overwrites a saved game)."""
+        """Hand a snapshot of the record to the autosave thread (an empty board never overwrites a
+        saved game); its main line is the current line, so a resume goes on where play was."""
         saver = self._autosaver
         if saver is None or saver.path != self.autosave:
             saver = self._autosaver = Autosaver(self.autosave) if self.autosave else None
-        if saver is None or not (self.game.moves or self.game.setup):
+        if saver is None or not (self.tree.root.children or self.game.setup):
             return
-        saver.submit(self.game.copy(), self.sgf_timing())
+        snap = self.tree.snapshot()
+        if snap.promote():  # the autosave's main line is the line on the board: --resume goes on there
+            snap.result = None if self.game.redo_stack else self.game.result
+        saver.submit(snap, self.sgf_timing())
 
     def flush_autosave(self, timeout: float | None = 10.0) -> bool:
         """Wait until the autosave file holds the current game."""
@@ -355,13 +365,11 @@ class Controller:
             ):
                 self._start_dead()
             return
-        if self._ai is not None or self.ai_error is not None:
-            return
+        if self._ai is not None or self.ai_error is not None or self.reviewing or self.editing:
+            return  # reviewing the record: the AI waits for a move or for space
         agent = self.agents[game.to_move]
         if agent is None:
             return
-        if game.redo_stack and not self.ai_vs_ai:
-            return  # an earlier position of the line (the graph, n): the AI does not play over the rest
         if self.ai_vs_ai and not self.continuous and self.steps <= 0:
             return
         if any(t.data.get("agent") is agent for t in self._retired):
@@ -440,9 +448,11 @@ class Controller:
 
     # --- input --------------------------------------------------------------------------------
     def click(self, point: int) -> bool:
-        """Left click on a point: play it, place a free handicap stone, advance AI vs AI, or
-        toggle a dead group at the end."""
+        """Left click on a point: play it, place a free handicap stone, advance AI vs AI, toggle a
+        dead group at the end, or in set-up mode put or take off a black stone."""
         game = self.game
+        if self.editing:
+            return self.setup_click(point, BLACK)
         if self.handicap_to_place:
             return self._place_handicap_stone(point)
         if self.over:
@@ -518,6 +528,7 @@ class Controller:
             self.emit("illegal")
             return False
         self.message = ""
+        self.reviewing = False
         self._moved(color)
         self._game_changed()
         return True
@@ -555,7 +566,10 @@ class Controller:
         return True
 
     def undo(self) -> bool:
-        """Take back a move; against an AI, back to the human's turn."""
+        """Take back a move (right after a deleted branch: put it back); against an AI, back to the
+        human's turn. The move stays in the record: redo or the arrows bring it back."""
+        if self.restore_branch() or self.restore_record():
+            return True
         game = self.game
         if self.ended == "time":
             self.say("The game was lost on time: start a new one")
@@ -604,6 +618,7 @@ class Controller:
     def reset(self) -> None:
         """A new game with the same size, rules, komi, handicap and players."""
         self._cancel_all()
+        self.editing = self.reviewing = False
         size, ruleset, komi, handicap = self._start_settings
         info = self.game.info
         points = getattr(self, "_handicap_points", None)
@@ -645,6 +660,7 @@ class Controller:
             self.say(f"Cannot start that game: {reason(e)}")
             return False
         self._cancel_all()
+        self.editing = self.reviewing = False
         for agent in self.agents.values():
             if agent is not None:
                 with contextlib.suppress(Exception):
@@ -693,6 +709,7 @@ class Controller:
             self.say(f"{COLOR_NAME[self.game.to_move]} is still thinking")
             return
         self.ai_error = None  # after a failure, a click tries again
+        self.reviewing = False
         self.steps = 1
         self.version += 1
 
@@ -956,28 +973,6 @@ class Controller:
         self.review.start(self.game)
         self.say(f"Analysing the game ({self.review.playouts} playouts a position; g cancels)")
 
-    def goto_move(self, n: int) -> bool:
-        """Show the position after move n of the current line (the graph's click, ``n``)."""
-        game = self.game
-        total = len(game.moves) + len(game.redo_stack)
-        if not 0 <= n <= total or self.ended == "time":
-            return False
-        self._cancel_all()
-        self.ended = None
-        self.continuous = False
-        self.steps = 0
-        try:
-            game.goto(n)
-        except (IllegalMove, ValueError) as e:
-            self.say(f"Cannot go to move {n}: {e}")
-        self.message = ""
-        if game.over:
-            self.clock.stop(self.now())
-        else:
-            self._clock_follows_turn()
-        self._game_changed()
-        return True
-
     def next_mistake(self, step: int = 1) -> bool:
         """Jump to the next (step 1) or previous (-1) analysed move that lost the threshold or more."""
         rv = self.review
@@ -1116,24 +1111,26 @@ class Controller:
     def save(self, path: str) -> None:
         """Save the game as SGF; a failure becomes the message, nothing else changes."""
         try:
-            write_atomic(os.path.expanduser(path), game_to_sgf(self.game, self.sgf_timing()))
+            write_atomic(os.path.expanduser(path), game_to_sgf(self.tree, self.sgf_timing()))
         except Exception as e:
             self.say(f"Cannot save {path}: {reason(e)}")
             return
         self.say(f"Saved {path}")
 
     def load(self, path: str) -> None:
-        """Load an SGF (its main line); a failure becomes the message and the game stays."""
+        """Load an SGF with all its variations, at the main line's end; a failure becomes the
+        message and the game stays as it was."""
         try:
             with open(os.path.expanduser(path), encoding="utf-8", errors="replace") as f:
                 text = f.read()
-            game = game_from_sgf(text)
+            tree = tree_from_sgf(text)
+            game = tree.line_game()
         except Exception as e:
             self.say(f"Cannot load {path}: {reason(e)}")
             return
         self._cancel_all()
         self.review.cancel()  # its results stay: they belong to the lines they analysed
-        self.game = game
+        self.adopt_tree(tree, game)
         self._start_settings = (game.size, game.ruleset, game.komi, game.handicap)
         self._handicap_points = None
         for agent in self.agents.values():

@@ -9,6 +9,7 @@ import threading
 
 from gorilla.rules import sgf
 from gorilla.rules.game import Game
+from gorilla.rules.gametree import GameTree
 
 
 def default_autosave_path() -> str:
@@ -22,14 +23,23 @@ def default_autosave_path() -> str:
     return os.path.join(platformdirs.user_data_dir("gorilla", appauthor=False), "autosave.sgf")
 
 
-def game_to_sgf(game: Game, timing: sgf.Timing | None = None) -> str:
-    """The game as SGF text (with the clock's TM/OT/BL/WL when timing is given)."""
+def game_to_sgf(game: Game | GameTree, timing: sgf.Timing | None = None) -> str:
+    """The game (or the whole record, variations included) as SGF text, with the clock's
+    TM/OT/BL/WL when timing is given."""
+    if isinstance(game, GameTree):
+        return sgf.save_tree(game, timing)
     return sgf.save_sgf(game, timing)
 
 
 def game_from_sgf(text: str) -> Game:
-    """A game read from SGF text; raises ValueError with a one-line reason."""
+    """A game read from SGF text (its main line); raises ValueError with a one-line reason."""
     return sgf.parse_sgf(text)
+
+
+def tree_from_sgf(text: str) -> GameTree:
+    """The whole record read from SGF text, its current node the main line's end;
+    raises ValueError (SgfError) with a one-line reason, nothing half-read."""
+    return sgf.parse_sgf_tree(text)
 
 
 def write_atomic(path: str, text: str) -> None:
@@ -74,13 +84,13 @@ class Autosaver:
         self.error: str | None = None
         self.writes = 0
         self._cond = threading.Condition()
-        self._pending: tuple[Game, sgf.Timing | None] | None = None
+        self._pending: tuple[Game | GameTree, sgf.Timing | None] | None = None
         self._busy = False
         self._closed = False
         self._thread: threading.Thread | None = None
 
-    def submit(self, game: Game, timing: sgf.Timing | None = None) -> None:
-        """Queue game (a copy the caller no longer changes) to be written; the newest wins."""
+    def submit(self, game: Game | GameTree, timing: sgf.Timing | None = None) -> None:
+        """Queue game or record (a copy the caller no longer changes) to be written; the newest wins."""
         with self._cond:
             if self._closed:
                 return

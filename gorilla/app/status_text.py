@@ -22,7 +22,8 @@ def status_lines(c: Controller) -> list[str]:
     )
     last = game.last_move
     last_txt = f", last {COLOR_NAME[last.color][0]} {format_vertex(last.point, game.size)}" if last else ""
-    lines.append(f"Move {game.move_number}{last_txt}")
+    lines.append(f"Move {game.move_number}{_line_length(c)}{last_txt}")
+    lines.extend(record_lines(c))
     lines.append(f"Captures: Black {game.captures(BLACK)}  White {game.captures(WHITE)}")
     views = c.clock_views()
     if views is not None:
@@ -36,6 +37,8 @@ def status_lines(c: Controller) -> list[str]:
         lines.append(f"{COLOR_NAME[color]} to move ({who})")
         if c.thinking:
             lines.append(_thinking_line(c))
+        elif c.reviewing and not c.is_human(color):
+            lines.append("Reviewing: the AI waits (space: it plays from here)")
         elif c.ai_vs_ai and not c.continuous:
             lines.append("Click or space: next AI move")
     if c.compiler is not None and c.compiler.compiling:
@@ -50,6 +53,46 @@ def status_lines(c: Controller) -> list[str]:
             lines.append(f"Last move lost {ev.points_lost:.1f} points")
     if c.message:
         lines.append(c.message)
+    return lines
+
+
+def _line_length(c: Controller) -> str:
+    """' of 40' when the line on the board goes on after the current move."""
+    number, length, _, _ = c.branch_summary()
+    return f" of {length}" if length > number else ""
+
+
+COMMENT_SHOWN = 400  # characters of a comment the panel shows
+BRANCHES_SHOWN = 5  # the last branching points of the current line the panel names
+
+
+def record_lines(c: Controller) -> list[str]:
+    """The record around the current move: set-up mode, the variation, the branches here, the comment."""
+    lines: list[str] = []
+    if c.editing:
+        lines.append("Set-up: left click Black, right click White, click a stone to remove it")
+        lines.append(f"x: side to move ({COLOR_NAME[c.game.to_move]}), b: done")
+    tree = c.tree
+    forks = [
+        (node.depth, node.parent.children.index(node) + 1, len(node.parent.children))
+        for node in tree.path()[1:]
+        if node.parent is not None and len(node.parent.children) > 1
+    ]
+    if forks:
+        where = "main line" if tree.on_main_line() else "a variation"
+        shown = ", ".join(f"{d} ({i} of {n})" for d, i, n in forks[-BRANCHES_SHOWN:])
+        more = "... " if len(forks) > BRANCHES_SHOWN else ""
+        lines.append(f"Line: {where}, branching at move {more}{shown}")
+    _, _, count, moves = c.branch_summary()
+    if count > 1:
+        lines.append(f"{count} variations here: {', '.join(moves[:8])}{' ...' if count > 8 else ''}")
+    name = c.tree.current.name.strip()
+    if name:
+        lines.append(f"Name: {name[:80]}")
+    comment = c.comment.strip()
+    if comment:
+        short = comment if len(comment) <= COMMENT_SHOWN else comment[:COMMENT_SHOWN] + "..."
+        lines.append(f"Comment: {short}")
     return lines
 
 

@@ -33,12 +33,17 @@ HELP = [
     ("Drag (left, Ctrl+left, right)", "orbit and tilt the board"),
     ("Middle drag", "pan"),
     ("Scroll, + / -", "zoom"),
-    ("Arrow keys", "orbit / tilt;  Home: default view,  t: top view"),
+    ("Alt+arrow keys", "orbit / tilt;  Alt+Home: default view,  t: top view"),
     ("c / o", "control map (dark Black, light White) / ownership"),
     ("e", "evaluate: heat map of move values, best move ringed"),
     ("v", "live MCTS thinking view"),
     ("r", "reset: new game"),
-    ("u, Ctrl+Z / Ctrl+Y", "undo / redo"),
+    ("u, Ctrl+Z / Ctrl+Y", "undo / redo (the moves stay in the record)"),
+    ("Left / Right (Shift)", "back / forward a move (Shift: ten);  Home / End"),
+    ("Up / Down", "previous / next variation"),
+    ("l / Delete", "this line as main line / delete from here (u: undo)"),
+    ("Enter", "comment box (Enter, Esc: done;  Shift+Enter: new line)"),
+    ("b / x", "set-up: left click Black, right White / side to move"),
     ("p", "pass"),
     ("space / a", "AI vs AI: next move / continuous play on-off"),
     ("Ctrl+N", "new game: size, rules, handicap, players, engines, clock"),
@@ -292,8 +297,8 @@ class Hud:
         self._set(self.message, msg)
 
     def set_board_labels(self, items: list[tuple]) -> None:
-        """Show one label per (x, y, text) or (x, y, text, rgba), centred on window pixel (x, y);
-        hide the others."""
+        """Show one label per (x, y, text), (x, y, text, rgba) or (x, y, text, rgba, font size),
+        centred on window pixel (x, y); hide the others."""
         while len(self.board_labels) < len(items):
             self.board_labels.append(
                 Label(
@@ -307,11 +312,14 @@ class Hud:
                     batch=self.label_batch,
                 )
             )
-        for lab, (x, y, text, *ink) in zip(self.board_labels, items, strict=False):
+        for lab, (x, y, text, *rest) in zip(self.board_labels, items, strict=False):
             lab.position = (x, y, 0)
             if lab.text != text:
                 lab.text = text
-            color = ink[0] if ink else (255, 255, 255, 255)
+            size = rest[1] if len(rest) > 1 else 9
+            if lab.font_size != size:
+                lab.font_size = size
+            color = rest[0] if rest else (255, 255, 255, 255)
             if tuple(lab.color) != tuple(color):
                 lab.color = color
             lab.visible = True

@@ -28,12 +28,19 @@ from gorilla.gui.renderer import BACKGROUND, Renderer
 from gorilla.gui.scene import build_scene
 from gorilla.gui.sounds import Sounds
 from gorilla.gui.toolbar import Toolbar
+from gorilla.rules.board import WHITE
 
 CLICK_SLOP = 6  # pixels a click may move and still be a click, not a drag
 ORBIT_SPEED = 0.008  # radians per pixel
 THINKING_FPS = 10.0
 MOVE_NUMBER_MODES = ("off", "last10", "all")
 GRAPH_HEIGHT = 90  # the analysis graph, above the toolbar
+
+
+MARK_GLYPHS = {"TR": "\u25b3", "SQ": "\u25a1", "CR": "\u25cb", "MA": "\u00d7"}  # SGF markup as drawn
+MARK_INK = (200, 20, 20, 255)  # markup on an empty point: red against the wood and its lines
+MARK_SIZE = 14  # points
+COMMENT_TAIL = 160  # characters of the comment being typed that the one-line box shows (its end)
 
 
 def gl_config(samples: int = 0) -> gl.Config:
@@ -113,6 +120,7 @@ class GorillaWindow(pyglet.window.Window):
         self.renderer.show_coordinates = bool(settings.get("coordinates")) if settings is not None else True
         self.show_help = False
         self.prompt: str | None = None  # text typed into the Ctrl+O field
+        self.comment: str | None = None  # the comment being typed (Enter), None when the box is closed
         self.hover: int | None = None
         self.frames = 0
         self.frame_times: list[float] = []
@@ -213,10 +221,19 @@ class GorillaWindow(pyglet.window.Window):
         for p, text in scene.labels:
             x, y = self.camera.point_to_screen(p)
             items.append((x, y, text))
-        items.extend(self._move_number_items())
+        marks = self._markup_items()
+        marked = {(round(m[0]), round(m[1])) for m in marks}
+        items.extend(i for i in self._move_number_items() if (round(i[0]), round(i[1])) not in marked)
+        items.extend(marks)
         self.hud.set_board_labels(items)
         self.hud.update(c, scene.notice)
-        self.hud.set_prompt(None if self.prompt is None else f"Load SGF: {self.prompt}_")
+        if self.comment is not None:
+            shown = self.comment[-COMMENT_TAIL:].replace("\n", " \u21b5 ")
+            self.hud.set_prompt(
+                ("Comment: " if len(self.comment) <= COMMENT_TAIL else "Comment: ...") + shown + "_"
+            )
+        else:
+            self.hud.set_prompt(None if self.prompt is None else f"Load SGF: {self.prompt}_")
         self.graph.update(graph_data(c))
         self.hud.draw(self.show_help)
         if not self.show_help:
@@ -341,12 +358,19 @@ class GorillaWindow(pyglet.window.Window):
                 self._dirty = True
                 return  # the side panel
             p = self.screen_to_point(x, y)
-            if p is not None:
+            number = self.shown_numbers().get(p) if p is not None else None
+            if number is not None and not getattr(c, "editing", False) and not c.game.over:
+                c.goto_move(number)  # a click on a numbered stone goes to its move
+            elif p is not None:
                 c.click(p)
             elif getattr(c, "ai_vs_ai", False):
                 c.advance()
         elif button == mouse.RIGHT:
-            c.pass_turn()
+            p = self.screen_to_point(x, y) if getattr(c, "editing", False) else None
+            if p is not None:
+                c.setup_click(p, WHITE)  # set-up mode: a right click is a white stone
+            else:
+                c.pass_turn()
         self.hover = self.screen_to_point(x, y)
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
@@ -355,9 +379,13 @@ class GorillaWindow(pyglet.window.Window):
 
     # --- keys ----------------------------------------------------------------------------------
     def on_text(self, text: str) -> None:
-        """Typed text goes into the new-game dialog or the Ctrl+O path field while it is open."""
+        """Typed text goes into the new-game dialog, the comment box or the Ctrl+O path field while open."""
         if self.dialog is not None:
             self.dialog.on_text(text)
+            self._dirty = True
+            return
+        if self.comment is not None:
+            self.comment += "".join(ch for ch in text if ch.isprintable() and ch not in "\r\n")
             self._dirty = True
             return
         if self.prompt is not None:
@@ -375,6 +403,8 @@ class GorillaWindow(pyglet.window.Window):
         if self.dialog is not None:
             self.dialog.on_key_press(symbol, modifiers)
             return pyglet.event.EVENT_HANDLED
+        if self.comment is not None:
+            return self._comment_key(symbol, modifiers)
         if self.prompt is not None:
             if symbol in (key.ENTER, key.RETURN, key.NUM_ENTER):
                 path, self.prompt = self.prompt.strip(), None
@@ -414,6 +444,18 @@ class GorillaWindow(pyglet.window.Window):
             return pyglet.event.EVENT_HANDLED
         cam = self.camera
         step = math.radians(5)
+        if modifiers & key.MOD_ALT:
+            camera_keys = {
+                key.LEFT: lambda: cam.orbit(step, 0),
+                key.RIGHT: lambda: cam.orbit(-step, 0),
+                key.UP: lambda: cam.orbit(0, step),
+                key.DOWN: lambda: cam.orbit(0, -step),
+                key.HOME: cam.reset,
+            }
+            if symbol in camera_keys:
+                camera_keys[symbol]()
+                return pyglet.event.EVENT_HANDLED
+        jump = 10 if modifiers & key.MOD_SHIFT else 1
         actions = {
             key.C: c.toggle_control,
             key.R: c.reset,
@@ -425,10 +467,18 @@ class GorillaWindow(pyglet.window.Window):
             key.A: lambda: c.set_continuous(not c.continuous),
             key.H: self.toggle_help,
             key.F1: self.toggle_help,
-            key.LEFT: lambda: cam.orbit(step, 0),
-            key.RIGHT: lambda: cam.orbit(-step, 0),
-            key.UP: lambda: cam.orbit(0, step),
-            key.DOWN: lambda: cam.orbit(0, -step),
+            key.LEFT: lambda: c.go_back(jump),
+            key.RIGHT: lambda: c.go_forward(jump),
+            key.UP: lambda: c.switch_variation(-1),
+            key.DOWN: lambda: c.switch_variation(1),
+            key.HOME: c.go_start,
+            key.END: c.go_end,
+            key.L: c.promote_variation,
+            key.DELETE: c.delete_branch,
+            key.B: c.toggle_setup,
+            key.X: c.setup_side_to_move,
+            key.ENTER: self.edit_comment,
+            key.RETURN: self.edit_comment,
             key.PLUS: lambda: cam.zoom(0.9),
             key.EQUAL: lambda: cam.zoom(0.9),
             key.NUM_ADD: lambda: cam.zoom(0.9),
@@ -436,7 +486,6 @@ class GorillaWindow(pyglet.window.Window):
             key.NUM_SUBTRACT: lambda: cam.zoom(1 / 0.9),
             key.PAGEUP: lambda: cam.zoom(0.9),
             key.PAGEDOWN: lambda: cam.zoom(1 / 0.9),
-            key.HOME: cam.reset,
             key.T: self.top_view,
             key.M: self.toggle_mute,
             key.BRACKETLEFT: lambda: self.change_volume(-0.1),
@@ -463,15 +512,50 @@ class GorillaWindow(pyglet.window.Window):
         else:
             c.next_mistake(-1 if modifiers & key.MOD_SHIFT else 1)
 
+    def edit_comment(self) -> None:
+        """Enter: the comment box takes the keys (Enter keeps the text, Shift+Enter a new line,
+        Esc leaves keeping it too)."""
+        self.comment = self.controller.comment
+
+    def _comment_key(self, symbol: int, modifiers: int) -> bool:
+        """A key while the comment box has the focus."""
+        if symbol in (key.ENTER, key.RETURN, key.NUM_ENTER) and modifiers & key.MOD_SHIFT:
+            self.comment = (self.comment or "") + "\n"
+        elif symbol in (key.ENTER, key.RETURN, key.NUM_ENTER, key.ESCAPE):
+            text, self.comment = self.comment or "", None
+            self.controller.set_comment(text)
+        elif symbol == key.BACKSPACE:
+            self.comment = (self.comment or "")[:-1]
+        return pyglet.event.EVENT_HANDLED
+
     def _clock_text(self) -> str:
         """The clocks as shown (a new second redraws the panel)."""
         views = self.controller.clock_views() if hasattr(self.controller, "clock_views") else None
         return "" if views is None else " ".join(v.text() for v in views.values())
 
-    def _move_number_items(self) -> list[tuple[float, float, str, tuple]]:
-        """(x, y, text, colour) of the move numbers shown on the stones (off, the last 10, all)."""
-        if self.move_numbers == "off":
+    def _markup_items(self) -> list[tuple[float, float, str, tuple, int]]:
+        """(x, y, text, colour) of the current move's markup from the record: triangles, squares,
+        circles, crosses (SGF TR, SQ, CR, MA) and labels (LB), on the stone or the wood."""
+        tree = getattr(self.controller, "tree", None)
+        if tree is None:
             return []
+        node = tree.current
+        pos = self.controller.game.position
+        out = []
+        marks = [(p, MARK_GLYPHS[ident]) for ident, pts in node.marks.items() for p in sorted(pts)]
+        for p, text in [*marks, *sorted(node.labels.items())]:
+            if not pos.on_board(p):
+                continue
+            color = pos.color_at(p)
+            x, y = self.camera.point_to_screen(p, STONE_HALF_HEIGHT * 2 if color in (1, 2) else 0.0)
+            ink = {1: (255, 255, 255, 255), 2: (20, 20, 20, 255)}.get(color, MARK_INK)
+            out.append((x, y, text[:3], ink, MARK_SIZE))
+        return out
+
+    def shown_numbers(self) -> dict[int, int]:
+        """point -> the number of the move whose stone stands there, for the numbers shown."""
+        if self.move_numbers == "off":
+            return {}
         game = self.controller.game
         pos = game.position
         latest: dict[int, int] = {}
@@ -479,11 +563,19 @@ class GorillaWindow(pyglet.window.Window):
             if m.point >= 0:
                 latest[m.point] = i
         n = len(game.moves)
+        return {
+            point: number
+            for point, number in latest.items()
+            if pos.color_at(point) in (1, 2) and not (self.move_numbers == "last10" and number <= n - 10)
+        }
+
+    def _move_number_items(self) -> list[tuple[float, float, str, tuple]]:
+        """(x, y, text, colour) of the move numbers shown on the stones (off, the last 10, all)."""
+        game = self.controller.game
+        pos = game.position
         out = []
-        for point, number in latest.items():
+        for point, number in self.shown_numbers().items():
             color = pos.color_at(point)
-            if color not in (1, 2) or (self.move_numbers == "last10" and number <= n - 10):
-                continue
             x, y = self.camera.point_to_screen(point, STONE_HALF_HEIGHT * 2)
             ink = (255, 255, 255, 255) if color == 1 else (20, 20, 20, 255)
             out.append((x, y, str(number + game.move_offset), ink))

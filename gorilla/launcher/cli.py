@@ -64,7 +64,7 @@ Options:
   --black SPEC          who plays Black (a player, below; default human)
   --white SPEC          who plays White (a player, below; default human)
   --clock SPEC          a time control (below; default none)
-  --load FILE.sgf       start from a saved game (its main line)
+  --load FILE.sgf       start from a saved game (all its variations, at its main line's end)
   --resume              continue the autosaved game
   --threads N           search threads for the MCTS (default 1)
   --autosave PATH       autosave file (default $GORILLA_AUTOSAVE or autosave.sgf in
@@ -385,8 +385,9 @@ def build_controller(opts: AppOptions):
     --load or --resume file cannot be read or is not a valid SGF.
     """
     from gorilla.app.controller import Controller
-    from gorilla.app.files import game_from_sgf
+    from gorilla.app.files import tree_from_sgf
 
+    tree = None
     if opts.load or opts.resume:
         path = opts.load or opts.autosave
         if not path:
@@ -395,7 +396,8 @@ def build_controller(opts: AppOptions):
             with open(os.path.expanduser(path), encoding="utf-8", errors="replace") as f:
                 text = f.read()
             warm(["rules"])  # reading a record plays its moves (seconds to compile on a first start)
-            game = game_from_sgf(text)
+            tree = tree_from_sgf(text)
+            game = tree.line_game()
         except FileNotFoundError:
             raise LoadError(f"cannot load {path}: no such file") from None
         except OSError as e:
@@ -423,6 +425,7 @@ def build_controller(opts: AppOptions):
             threads=opts.threads,
             continuous=opts.continuous or not opts.gui,
             clock=opts.clock,
+            tree=tree,
         )
     except ImportError as e:
         raise UsageError(f"that AI is not available in this installation ({e.name or e})") from None

@@ -1,0 +1,137 @@
+"""The record in a real window (Xvfb, real key and mouse events): open a file with variations,
+move through it with the arrow keys, switch and promote variations, delete and undo, type a
+comment, set up a position; the board drawn follows."""
+
+from __future__ import annotations
+
+from test_window import Harness, app_window, gui, is_black_stone, is_white_stone, is_wood  # noqa: F401
+
+from gorilla.app.status_text import status_lines
+from gorilla.rules.board import BLACK, WHITE
+
+RECORD = (
+    "(;GM[1]FF[4]SZ[9]C[a game with variations];B[ee]C[tengen];W[cc](;B[gg];W[gc])(;B[cg]C[side])(;B[gc]))"
+)
+
+
+def open_file(h: Harness, path: str) -> None:
+    """Ctrl+O, the path typed, Enter: as a person opens a file."""
+    h.press(h.key.O, h.key.MOD_CTRL)
+    for _ in range(len(h.w.prompt or "")):
+        h.press(h.key.BACKSPACE)
+    h.type_text(path)
+    h.press(h.key.ENTER)
+
+
+def test_open_a_record_and_move_through_its_variations_with_the_keys(app_window, tmp_path) -> None:  # noqa: F811
+    path = tmp_path / "variations.sgf"
+    path.write_text(RECORD)
+    h = app_window()
+    k = h.key
+    open_file(h, str(path))
+    c = h.c
+    assert c.message.startswith("Loaded") and c.game.move_number == 4  # the main line's end
+    assert is_white_stone(h.patch("G7")) and is_black_stone(h.patch("G3"))
+
+    h.press(k.HOME)
+    assert c.game.move_number == 0 and is_wood(h.patch("E5"))
+    assert "Comment: a game with variations" in status_lines(c)
+    h.press(k.RIGHT)
+    assert c.game.move_number == 1 and is_black_stone(h.patch("E5"))
+    assert "Comment: tengen" in status_lines(c)
+    h.press(k.RIGHT)
+    h.press(k.RIGHT)
+    assert [m.point for m in c.game.moves][-1] == h.point("G3")
+    h.press(k.LEFT)
+    assert c.game.move_number == 2 and is_wood(h.patch("G3"))
+    assert "3 variations here: B G3 (next), B C3, B G7" in status_lines(c)
+
+    h.press(k.RIGHT)
+    h.press(k.DOWN)  # the next variation at move 3: C3
+    assert c.game.moves[-1].point == h.point("C3") and is_black_stone(h.patch("C3"))
+    assert is_wood(h.patch("G3"))
+    assert "Comment: side" in status_lines(c)
+    h.press(k.DOWN)
+    assert c.game.moves[-1].point == h.point("G7") and is_black_stone(h.patch("G7"))
+    h.press(k.UP)
+    assert c.game.moves[-1].point == h.point("C3")
+
+    h.press(k.L)  # this line becomes the main line
+    assert c.tree.on_main_line() and c.tree.main_line()[-1].point == h.point("C3")
+
+    h.press(k.DELETE)  # delete C3: back to move 2, the board without it
+    assert c.game.move_number == 2 and is_wood(h.patch("C3")) and len(c.tree) == 6
+    h.press(k.U)  # undo puts it back
+    assert len(c.tree) == 7 and c.game.moves[-1].point == h.point("C3") and is_black_stone(h.patch("C3"))
+
+    h.press(k.END)
+    h.press(k.HOME, k.MOD_SHIFT)  # Shift does not change Home
+    assert c.game.move_number == 0
+    h.press(k.RIGHT, k.MOD_SHIFT)  # ten moves: to the end of the line
+    assert c.game.move_number == 3
+
+    # Alt+arrows orbit the camera, the record stays
+    before = h.w.camera.state()
+    h.press(k.LEFT, k.MOD_ALT)
+    assert h.w.camera.state() != before and c.game.move_number == 3
+
+    # a comment typed into the box goes into the record, and into the saved file
+    h.press(k.ENTER)
+    for _ in range(len(c.comment)):
+        h.press(k.BACKSPACE)
+    h.type_text("a better move")
+    h.press(k.R)  # keys type into the box: no new game
+    assert c.game.move_number == 3
+    h.type_text("r")
+    h.press(k.ENTER)
+    assert c.comment == "a better mover" and h.w.comment is None
+    h.press(k.S, k.MOD_CTRL)
+    saved = [p for p in tmp_path.iterdir() if p.name.startswith("gorilla-")]
+    assert saved and "C[a better mover]" in saved[0].read_text()
+
+
+def test_set_up_a_position_with_the_mouse_then_play(app_window) -> None:  # noqa: F811
+    h = app_window()
+    k, c = h.key, h.c
+    h.press(k.B)
+    assert c.editing
+    h.click_point("C3")
+    h.click_point("D4")
+    h.click_point("G7", button=h.mouse.RIGHT)
+    h.click_point("D4")  # again: off
+    h.press(k.X)
+    assert c.game.to_move == WHITE
+    h.press(k.B)
+    assert not c.editing
+    assert c.game.setup == {h.point("C3"): BLACK, h.point("G7"): WHITE}
+    assert is_black_stone(h.patch("C3")) and is_white_stone(h.patch("G7")) and is_wood(h.patch("D4"))
+    h.click_point("E5")  # White plays first
+    assert c.game.moves[-1].color == WHITE and is_white_stone(h.patch("E5"))
+
+
+def test_a_click_on_a_numbered_stone_goes_to_its_move(app_window, tmp_path) -> None:  # noqa: F811
+    path = tmp_path / "variations.sgf"
+    path.write_text(RECORD)
+    h = app_window()
+    open_file(h, str(path))
+    h.press(h.key.I)  # move numbers: the last 10
+    assert h.w.move_numbers != "off"
+    h.click_point("E5")  # move 1: the board goes back to it
+    assert h.c.game.move_number == 1 and is_wood(h.patch("C7")) and len(h.c.game.redo_stack) == 3
+    h.press(h.key.END)
+    assert h.c.game.move_number == 4
+
+
+def test_the_moves_markup_is_drawn_on_the_board(app_window, tmp_path) -> None:  # noqa: F811
+    path = tmp_path / "marks.sgf"
+    path.write_text("(;SZ[9];B[ee]TR[ee]LB[cc:a][gg:b]MA[cg];W[gc])")
+    h = app_window()
+    open_file(h, str(path))
+    h.press(h.key.LEFT)  # to move 1, the marked one
+    shown = {lab.text for lab in h.w.hud.board_labels if lab.visible}
+    assert {"\u25b3", "a", "b", "\u00d7"} <= shown
+    tri = next(lab for lab in h.w.hud.board_labels if lab.visible and lab.text == "\u25b3")
+    assert abs(tri.x - h.screen_of("E5")[0]) < 12  # on the stone at E5
+    assert tuple(tri.color) == (255, 255, 255, 255)  # light on a black stone
+    h.press(h.key.RIGHT)  # move 2 has no markup
+    assert not [lab for lab in h.w.hud.board_labels if lab.visible]
