@@ -17,14 +17,13 @@ import sys
 import time
 from pathlib import Path
 
-from sgfmill import sgf
-
 from gorilla.ai.agent import Budget
 from gorilla.app import review
 from gorilla.app.files import write_atomic
 from gorilla.match.cli import Parser, _UsageError
 from gorilla.rules.board import BLACK, WHITE
-from gorilla.rules.sgf import SgfError, parse_sgf
+from gorilla.rules.gametree import GameTree
+from gorilla.rules.sgf import SgfError, load_tree, save_tree
 
 PROG = "gorilla analyze"
 INACCURACY = 1.0  # points lost from which a move gets DO (doubtful)
@@ -66,23 +65,21 @@ def marker(lost: float) -> tuple[str, bytes] | None:
     return None
 
 
-def annotate(sg: sgf.Sgf_game, revs: list[review.MoveReview], report: str) -> None:
-    """Write the reviews into the main line's move nodes of sg and the report into its root."""
-    size = sg.get_size()
-    nodes = [n for n in sg.get_main_sequence() if n.get_raw_move()[0] is not None]
+def annotate(tree: GameTree, revs: list[review.MoveReview], report: str) -> None:
+    """Write the reviews into the main line's move nodes of tree and the report into its root."""
+    size = tree.start.size
+    nodes = tree.main_line()
     for r in revs:
         if r.number - 1 >= len(nodes):
             break
         node = nodes[r.number - 1]
-        old = node.get("C") if node.has_property("C") else ""
         text = r.comment(size)
-        node.set("C", f"{old}\n\n{text}" if old else text)
+        node.comment = f"{node.comment}\n\n{text}" if node.comment else text
         mark = marker(r.points_lost)
         if mark is not None:
-            node.set_raw(*mark)
-    root = sg.get_root()
-    old = root.get("C") if root.has_property("C") else ""
-    root.set("C", f"{old}\n\n{report}" if old else report)
+            node.extra[mark[0]] = [mark[1]]
+    root = tree.root
+    root.comment = f"{root.comment}\n\n{report}" if root.comment else report
 
 
 def graph_png(revs: list[review.MoveReview], path: str, width: int = 900, height: int = 420) -> None:
@@ -134,8 +131,8 @@ def run(args) -> int:
         print(f"{PROG}: cannot read '{args.game}': {e.strerror or e}", file=sys.stderr)
         return 1
     try:
-        game = parse_sgf(data)  # the window's checks: one line for anything broken
-        sg = sgf.Sgf_game.from_bytes(data)
+        tree = load_tree(data)  # the window's load path: one line for anything broken
+        game = tree.main_line_game()
     except (SgfError, ValueError) as e:
         print(f"{PROG}: {args.game}: {e}", file=sys.stderr)
         return 1
@@ -158,10 +155,9 @@ def run(args) -> int:
     )
     names = {BLACK: game.info.black_name, WHITE: game.info.white_name}
     text = review.report_text(revs, game.size, names)
-    annotate(sg, revs, text)
+    annotate(tree, revs, text)
     try:
-        sg.get_root().set_raw("CA", b"UTF-8")  # sgfmill re-encodes the file's own charset
-        text = sg.serialise().decode("utf-8")
+        text = save_tree(tree)
     except (UnicodeError, ValueError) as e:
         print(f"{PROG}: {args.game}: text not valid in its charset ({e})", file=sys.stderr)
         return 1
