@@ -20,12 +20,18 @@ class GomokuAgent:
 
     name = "agent"
 
-    def select(self, game: GomokuGame, seconds: float = 1.0) -> S.SearchResult:
-        """The move for the side to move in game, within about seconds, with its score."""
+    def select(
+        self, game: GomokuGame, seconds: float = 1.0, on_depth: S.DepthFn | None = None
+    ) -> S.SearchResult:
+        """The move for the side to move in game, within about seconds, with its score;
+        a searching agent calls on_depth with what it has found so far (the live view)."""
         raise NotImplementedError
 
     def new_game(self) -> None:
         """Forget anything kept between moves."""
+
+    def stop(self) -> None:
+        """Ask a running search to return soon (from another thread); others ignore it."""
 
 
 class RandomAgent(GomokuAgent):
@@ -36,7 +42,9 @@ class RandomAgent(GomokuAgent):
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def select(self, game: GomokuGame, seconds: float = 1.0) -> S.SearchResult:
+    def select(
+        self, game: GomokuGame, seconds: float = 1.0, on_depth: S.DepthFn | None = None
+    ) -> S.SearchResult:
         """The move for the side to move in game, within about seconds, with its score."""
         bd = game.bd
         c = game.to_move
@@ -53,7 +61,9 @@ class ThreatAgent(GomokuAgent):
 
     name = "threat1"
 
-    def select(self, game: GomokuGame, seconds: float = 1.0) -> S.SearchResult:
+    def select(
+        self, game: GomokuGame, seconds: float = 1.0, on_depth: S.DepthFn | None = None
+    ) -> S.SearchResult:
         """The move for the side to move in game, within about seconds, with its score."""
         return S.SearchResult(int(S.one_ply(game.bd, game.to_move)), source="threat1")
 
@@ -67,10 +77,18 @@ class PVSAgent(GomokuAgent):
         self.state = new_state(tt_bits)
         self.max_depth = max_depth
 
-    def select(self, game: GomokuGame, seconds: float = 1.0) -> S.SearchResult:
+    def select(
+        self, game: GomokuGame, seconds: float = 1.0, on_depth: S.DepthFn | None = None
+    ) -> S.SearchResult:
         """The move for the side to move in game, within about seconds, with its score."""
         bd = R.copy_board(game.bd)
-        return S.search(bd, self.state, game.to_move, seconds, self.max_depth, threats=self.threats)
+        return S.search(
+            bd, self.state, game.to_move, seconds, self.max_depth, threats=self.threats, on_depth=on_depth
+        )
+
+    def stop(self) -> None:
+        """Set the search's stop flag: it returns its best move so far within milliseconds."""
+        self.state[0][S.CTL_STOP] = 1
 
     def new_game(self) -> None:
         """Forget what was kept between moves (transposition table, history)."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -104,6 +105,9 @@ class SearchResult:
         return self.score <= -MATE
 
 
+DepthFn = Callable[[SearchResult], None]
+
+
 def _timer(ctl: np.ndarray, seconds: float, done: threading.Event) -> threading.Thread:
     def run() -> None:
         if not done.wait(seconds):
@@ -145,9 +149,11 @@ def search(
     max_depth: int = 64,
     node_limit: int = 1 << 62,
     threats: bool = False,
+    on_depth: DepthFn | None = None,
 ) -> SearchResult:
     """Iterative-deepening PVS for color within seconds (hard limit; a new iteration starts
-    only within the first half). threats: VCF/VCT at the root and VCF as quiescence."""
+    only within the first half). threats: VCF/VCT at the root and VCF as quiescence.
+    on_depth is called with the result of every finished iteration (the live view)."""
     t0 = time.perf_counter()
     ctl = S[0]
     done = threading.Event()
@@ -191,6 +197,9 @@ def search(
             else:
                 best.score, best.depth = v, depth
             prev = v
+            if on_depth is not None:
+                best.nodes, best.seconds = int(ctl[CTL_NODES]), time.perf_counter() - t0
+                on_depth(best)
             if abs(v) >= MATE:
                 break
             if time.perf_counter() - t0 > seconds * 0.4:
