@@ -9,6 +9,7 @@ import pytest
 
 from gorilla.app.gomoku_controller import GomokuController, parse_player
 from gorilla.app.gomoku_view import from_view, to_view
+from gorilla.app.newgame import FormError, NewGameForm
 from gorilla.gomoku import rules as R
 from gorilla.gomoku.game import GomokuGame
 from gorilla.launcher.cli import UsageError, main, parse_args
@@ -96,3 +97,22 @@ def test_launcher_rejects_an_unknown_gomoku_player_in_one_line(capsys: pytest.Ca
     assert main(["--game", "gomoku", "--white", "gnugo"]) == 2
     err = capsys.readouterr().err.splitlines()
     assert any("unknown Gomoku player" in ln for ln in err)
+
+
+def test_the_new_game_form_offers_gomoku_and_checks_its_players():
+    f = NewGameForm()
+    f.set("rules", "gomoku caro")
+    f.set("size", 15)
+    f.set("white", "pvs+vct")
+    ng = f.result()
+    assert (ng.game, ng.size, ng.white) == ("gomoku", 15, "pvs+vct")
+    c = GomokuController(GomokuGame(9), "human", "human")
+    assert c.new_game(ng) and c.gomoku.rule == R.CARO and c.gomoku.size == 15
+    assert c.players[R.WHITE].startswith("pvs+vct")
+    f.set("white", "montecarlo:10,3")
+    with pytest.raises(FormError, match="White: montecarlo:10,3 plays Go"):
+        f.result()
+    f.set("rules", "chinese")
+    f.set("white", "pvs")
+    with pytest.raises(FormError, match="plays Gomoku"):
+        f.result()

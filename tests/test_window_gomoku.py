@@ -8,8 +8,10 @@ import time
 
 import numpy as np
 import pytest
-from test_window import Harness, gui  # noqa: F401  (fixtures)
+from test_window import Harness, app_window, gui  # noqa: F401  (fixtures)
+from test_window_newgame import choose
 
+from gorilla.app.controller import Controller
 from gorilla.app.gomoku_controller import GomokuController, gomoku_controller
 from gorilla.gomoku import rules as R
 from gorilla.rules.coords import format_vertex
@@ -123,3 +125,35 @@ def test_ai_vs_ai_steps_on_space_and_e_and_c_show_on_the_board(gomoku):
     tm = h.c.control_map()
     assert tm.min() < 0 or tm.max() > 0  # some point makes a threat for someone
     h.frames(0.2)
+
+
+@pytest.mark.slow  # back in Go, the Go kernels load in a child process first (a minute on a busy machine)
+def test_the_new_game_dialog_switches_to_gomoku_and_back_to_go(app_window):  # noqa: F811
+    h = app_window(9, 1000, 700)
+    h.press(h.key.N, h.key.MOD_CTRL)
+    choose(h, "rules", "gomoku renju")
+    choose(h, "size", 15)
+    choose(h, "black", "human")
+    choose(h, "white", "threat1")
+    h.press(h.key.ENTER)
+    assert h.w.dialog is None
+    old, h.c = h.c, h.w.controller
+    old.close()
+    assert isinstance(h.c, GomokuController)
+    assert (h.c.gomoku.size, h.c.gomoku.rule) == (15, R.RENJU) and h.w.camera.size == 15
+    h.click_point(vertex(h, 7, 7))
+    wait_for(h, lambda: len(h.c.gomoku.moves) == 2)  # the AI answers
+    assert stone(h, 7, 7) == R.BLACK
+    h.click(*h.w.toolbar.centre("Undo"))  # the panel's buttons act on the new controller
+    assert h.c.gomoku.moves == []
+    h.press(h.key.N, h.key.MOD_CTRL)
+    choose(h, "rules", "chinese")
+    choose(h, "size", 9)
+    choose(h, "white", "human")
+    h.press(h.key.ENTER)
+    assert h.w.dialog is None
+    old, h.c = h.c, h.w.controller
+    old.close()
+    assert isinstance(h.c, Controller) and h.c.game.size == 9
+    h.click_point("E5")  # played once the Go kernels are loaded (compiled in a child process)
+    wait_for(h, lambda: h.c.game.move_number == 1, 240)

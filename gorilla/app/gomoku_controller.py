@@ -439,7 +439,7 @@ class GomokuController:
     def new_game(self, ng: Any) -> bool:
         """A new Gomoku game from the new-game form's choices (size, rule, players)."""
         try:
-            rule = R.rule_from_name(getattr(ng, "rules", "freestyle"))
+            rule = R.rule_from_name(str(getattr(ng, "rules", "freestyle")).removeprefix("gomoku "))
             game = GomokuGame(int(ng.size), rule)
             players = {R.BLACK: parse_player(ng.black), R.WHITE: parse_player(ng.white)}
         except ValueError as e:

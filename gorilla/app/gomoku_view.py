@@ -89,7 +89,7 @@ class GomokuView:
         self.gomoku = game
         self.position = _Position(game)
         self.dead: set[int] = set()
-        self.ruleset = ViewRules(R.RULE_NAMES[game.rule])
+        self.ruleset = ViewRules("gomoku " + R.RULE_NAMES[game.rule])
         self.resigned_by = 0
 
     @property
