@@ -7,8 +7,13 @@ VCF as quiescence). :func:`make_agent` builds them from a name.
 
 from __future__ import annotations
 
+import math
 import random
+import time
 
+import numpy as np
+
+from gorilla.gomoku import mcts as M
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
 from gorilla.gomoku.game import GomokuGame
@@ -95,7 +100,57 @@ class PVSAgent(GomokuAgent):
         self.state = new_state(self.state[1].shape[0].bit_length() - 1)
 
 
-AGENTS = ("random", "threat1", "pvs", "pvs+vct")
+class MCTSAgent(GomokuAgent):
+    """Monte-Carlo tree search (:mod:`gorilla.gomoku.mcts`), in batches until the time is up."""
+
+    name = "mcts"
+    BATCH = 64  # iterations a kernel call (the stop flag and the live view are checked between)
+
+    def __init__(self, seed: int | None = None, capacity: int = 1 << 20, width: int = 16) -> None:
+        self.rng = random.Random(seed)
+        self.tree = M.new_tree(capacity)
+        self.width = width
+        self.max_moves = 80
+        self._stop = False
+
+    def stop(self) -> None:
+        """Return the best move so far after the running batch."""
+        self._stop = True
+
+    def select(
+        self, game: GomokuGame, seconds: float = 1.0, on_depth: S.DepthFn | None = None
+    ) -> S.SearchResult:
+        """The most visited move after about seconds of iterations (a five or a forced block at once)."""
+        t0 = time.perf_counter()
+        self._stop = False
+        bd = R.copy_board(game.bd)
+        c = game.to_move
+        ti, tf, meta = self.tree
+        M.reset_tree(ti, tf, meta)
+        cand = np.empty(max(self.width, 4), dtype=np.int32)
+        if M.candidates(bd, c, cand, self.width) == 1:  # a five, the one block, the first move
+            return S.SearchResult(int(cand[0]), 0, 0, 0, time.perf_counter() - t0, [int(cand[0])], "forced")
+        M.seed_rng(self.rng.randrange(1 << 31))
+        last_report = t0
+        while True:
+            M.run_iterations(bd, c, ti, tf, meta, self.BATCH, self.width, self.max_moves)
+            now = time.perf_counter()
+            if on_depth is not None and now - last_report > 0.1:
+                last_report = now
+                on_depth(self._result(meta, now - t0))
+            if now - t0 >= seconds or self._stop or meta[0] + self.width >= ti.shape[1]:
+                break
+        return self._result(meta, time.perf_counter() - t0)
+
+    def _result(self, meta: np.ndarray, elapsed: float) -> S.SearchResult:
+        line, rate, _ = M.best_line(*self.tree[:2])
+        rate = min(max(rate, 1e-4), 1 - 1e-4)
+        score = int(max(-S.MATE + 1, min(S.MATE - 1, 400 * math.log(rate / (1 - rate)))))
+        move = line[0] if line else -1
+        return S.SearchResult(move, score, len(line), int(meta[1]), elapsed, line, "mcts")
+
+
+AGENTS = ("random", "threat1", "pvs", "pvs+vct", "mcts")
 
 
 def make_agent(name: str, seed: int | None = None) -> GomokuAgent:
@@ -109,6 +164,8 @@ def make_agent(name: str, seed: int | None = None) -> GomokuAgent:
         return PVSAgent(False)
     if key in ("pvs+vct", "pvsvct", "vct"):
         return PVSAgent(True)
+    if key == "mcts":
+        return MCTSAgent(seed)
     raise ValueError(f"unknown gomoku agent {name!r} (one of {', '.join(AGENTS)})")
 
 
@@ -119,6 +176,7 @@ def warm_up() -> None:
         g.play_xy(x, y)
     PVSAgent(True, tt_bits=10).select(g, 0.05)
     ThreatAgent().select(g)
+    MCTSAgent(capacity=4096).select(g, 0.01)
     r = GomokuGame(7, R.RENJU)
     r.play_xy(3, 3)
     R.legal(r.bd, r.point(2, 2), R.BLACK)
