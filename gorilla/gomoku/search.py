@@ -106,12 +106,19 @@ class SearchResult:
 
 
 DepthFn = Callable[[SearchResult], None]
+THREAT_SHARE = 0.25  # of a move's time, for each of the root VCF and VCT solvers at most
 
 
 def _timer(ctl: np.ndarray, seconds: float, done: threading.Event) -> threading.Thread:
+    """Set the stop flag after seconds, and keep it set (every 5 ms) until done: a solver that
+    clears the flag for the next phase cannot outlive the hard limit."""
+
     def run() -> None:
-        if not done.wait(seconds):
+        if done.wait(seconds):
+            return
+        while not done.is_set():
             ctl[CTL_STOP] = 1
+            done.wait(0.005)
 
     t = threading.Thread(target=run, daemon=True)
     t.start()
@@ -152,12 +159,13 @@ def search(
     on_depth: DepthFn | None = None,
 ) -> SearchResult:
     """Iterative-deepening PVS for color within seconds (hard limit; a new iteration starts
-    only within the first half). threats: VCF/VCT at the root and VCF as quiescence.
+    only while the search has used under 40% of its time). threats: VCF/VCT at the root (each
+    with at most THREAT_SHARE of the time) and VCF as quiescence.
     on_depth is called with the result of every finished iteration (the live view)."""
     t0 = time.perf_counter()
     ctl = S[0]
     done = threading.Event()
-    _timer(ctl, seconds, done)
+    main_timer = _timer(ctl, seconds, done)
     try:
         fp = np.empty(4, dtype=np.int32)
         if five_points(bd, color, fp) > 0:
@@ -169,11 +177,19 @@ def search(
             ):
                 _reset(S, node_limit)
                 ctl[CTL_LIMIT] = min(node_limit, 400_000)
-                mv = int(solver())
+                own = threading.Event()  # the solver's own share of the time
+                sub = _timer(ctl, seconds * THREAT_SHARE, own)
+                try:
+                    mv = int(solver())
+                finally:
+                    own.set()
+                    sub.join()  # it sets the stop flag no more
                 if mv >= 0:
                     el = time.perf_counter() - t0
                     return SearchResult(mv, MATE, 0, int(ctl[CTL_NODES]), el, [mv], name)
         _reset(S, node_limit)
+        t_pvs = time.perf_counter()
+        left = max(0.0, seconds - (t_pvs - t0))
         ctl[CTL_QVCF] = 1 if threats else 0
         S[6][:] = -1
         S[7][:] //= 8
@@ -202,7 +218,7 @@ def search(
                 on_depth(best)
             if abs(v) >= MATE:
                 break
-            if time.perf_counter() - t0 > seconds * 0.4:
+            if time.perf_counter() - t_pvs > left * 0.4:
                 break
         total = int(ctl[CTL_NODES])
         if best.move < 0:
@@ -212,6 +228,7 @@ def search(
         return best
     finally:
         done.set()
+        main_timer.join()
         ctl[CTL_STOP] = 0
 
 
