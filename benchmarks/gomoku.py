@@ -1,9 +1,10 @@
 """Gomoku engine numbers: PVS nodes per second on 15x15, VCF solve times, and the agents' ladder.
 
-    python benchmarks/gomoku.py [--seconds 2] [--games 16] [--turn-ms 300] [--only pvs,vcf,ladder]
+    python benchmarks/gomoku.py [--seconds 2] [--games 16] [--turn-ms 300] [--only pvs,mcts,vcf,ladder]
 
 1. PVS: a fixed middle-game position (15x15, freestyle), ``--seconds`` of search; nodes
    per second and the depth reached.
+   MCTS: iterations per second from the same position.
 2. VCF: the solve time of built positions with a win by continuous fours (and of one
    without, the full refutation).
 3. Ladder: random < threat1 < pvs < pvs+vct, and mcts against pvs and threat1: each pair
@@ -50,6 +51,20 @@ def pvs_rate(seconds: float) -> None:
     print(
         f"PVS 15x15 middle game: {rate:,.0f} nodes/s, depth {res.depth},"
         f" {res.nodes:,} nodes in {res.seconds:.2f}s"
+    )
+
+
+def mcts_rate(seconds: float) -> None:
+    """MCTS iterations per second from the same middle-game position."""
+    from gorilla.gomoku.agents import make_agent
+
+    g = GomokuGame(15)
+    for x, y in MIDDLE:
+        g.play_xy(x, y)
+    res = make_agent("mcts", seed=1).select(g, seconds)
+    print(
+        f"MCTS 15x15 middle game: {res.nodes / res.seconds:,.0f} iterations/s,"
+        f" {res.nodes:,} in {res.seconds:.2f}s, best {g.xy(res.move)}"
     )
 
 
@@ -107,7 +122,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--games", type=int, default=16, help="games per pair of the ladder (16)")
     ap.add_argument("--turn-ms", type=int, default=300, help="milliseconds a move in the ladder (300)")
-    ap.add_argument("--only", default="pvs,vcf,ladder", help="which parts: pvs, vcf, ladder")
+    ap.add_argument("--only", default="pvs,mcts,vcf,ladder", help="which parts: pvs, mcts, vcf, ladder")
     ap.add_argument("--out", default=None, help="folder of the ladder's matches (default: a temporary one)")
     args = ap.parse_args()
     parts = set(args.only.split(","))
@@ -116,6 +131,8 @@ def main() -> None:
     print(f"warm-up (compile or cache load): {time.perf_counter() - t0:.1f}s")
     if "pvs" in parts:
         pvs_rate(args.seconds)
+    if "mcts" in parts:
+        mcts_rate(args.seconds)
     if "vcf" in parts:
         vcf_times()
     if "ladder" in parts:

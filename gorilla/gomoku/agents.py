@@ -104,7 +104,7 @@ class MCTSAgent(GomokuAgent):
     """Monte-Carlo tree search (:mod:`gorilla.gomoku.mcts`), in batches until the time is up."""
 
     name = "mcts"
-    BATCH = 64  # iterations a kernel call (the stop flag and the live view are checked between)
+    BATCH_SECONDS = 0.01  # a kernel call's share of time (the clock, the stop flag and the live view between)
 
     def __init__(self, seed: int | None = None, capacity: int = 1 << 20, width: int = 16) -> None:
         self.rng = random.Random(seed)
@@ -132,13 +132,21 @@ class MCTSAgent(GomokuAgent):
             return S.SearchResult(int(cand[0]), 0, 0, 0, time.perf_counter() - t0, [int(cand[0])], "forced")
         M.seed_rng(self.rng.randrange(1 << 31))
         last_report = t0
+        batch = 8
         while True:
-            M.run_iterations(bd, c, ti, tf, meta, self.BATCH, self.width, self.max_moves)
+            t1 = time.perf_counter()
+            M.run_iterations(bd, c, ti, tf, meta, batch, self.width, self.max_moves)
             now = time.perf_counter()
+            dt = now - t1
+            # batches of about BATCH_SECONDS, so the time and the stop flag are seen often
+            if dt < self.BATCH_SECONDS / 2:
+                batch = min(4096, batch * 2)
+            elif dt > self.BATCH_SECONDS * 2:
+                batch = max(1, batch // 2)
             if on_depth is not None and now - last_report > 0.1:
                 last_report = now
                 on_depth(self._result(meta, now - t0))
-            if now - t0 >= seconds or self._stop or meta[0] + self.width >= ti.shape[1]:
+            if now + dt - t0 >= seconds or self._stop or meta[0] + self.width >= ti.shape[1]:
                 break
         return self._result(meta, time.perf_counter() - t0)
 

@@ -107,6 +107,7 @@ class SearchResult:
 
 DepthFn = Callable[[SearchResult], None]
 THREAT_SHARE = 0.25  # of a move's time, for each of the root VCF and VCT solvers at most
+QUIESCENCE_VCF = True  # with threats: VCF at the PVS's leaves
 
 
 def _timer(ctl: np.ndarray, seconds: float, done: threading.Event) -> threading.Thread:
@@ -190,7 +191,7 @@ def search(
         _reset(S, node_limit)
         t_pvs = time.perf_counter()
         left = max(0.0, seconds - (t_pvs - t0))
-        ctl[CTL_QVCF] = 1 if threats else 0
+        ctl[CTL_QVCF] = 1 if threats and QUIESCENCE_VCF else 0
         S[6][:] = -1
         S[7][:] //= 8
         best = SearchResult(-1, 0, 0, 0, 0.0, [], "pvs")
