@@ -178,3 +178,10 @@ def test_cli_plays_and_rejects_bad_settings(tmp_path: Path, capsys: pytest.Captu
     assert "not a Gomoku agent" in capsys.readouterr().err
     assert cli.main(["threat1", "random", "--timeout-turn", "100", "-o", str(tmp_path / "z")]) == 2
     assert "--game gomoku" in capsys.readouterr().err
+
+
+def test_without_time_limits_the_move_timeout_still_ends_a_hang(tmp_path: Path):
+    cfg = config(tmp_path, fake(tmp_path, "hang"), "threat1", games=1, timeout_turn=0, move_timeout=0.5)
+    summary = run_match(cfg, log=io.StringIO())
+    (r,) = check_games(cfg, summary)
+    assert r["forfeit"]["kind"] == "timeout" and r["winner"] == "B"

@@ -7,7 +7,7 @@ module for the players (:func:`build_gomoku_players`) and for each game
 every move. A player loses by forfeit for an illegal move, a crash, an answer that is not
 a move, a move past ``timeout_turn`` plus the grace, or its match time
 (``timeout_match``) running out; both limits are in milliseconds as the Gomocup
-protocol sends them, 0 meaning none.
+protocol sends them, 0 meaning none (then ``--move-timeout`` seconds still end a hang).
 
 An openings file holds one opening a line: comma- or space-separated ``dx,dy`` pairs,
 offsets from the centre of the board, stones alternating from Black (the Gomocup
@@ -131,7 +131,7 @@ def play_gomoku_game(
         waits = [
             w for w in (turn / 1000 if turn > 0 else None, None if left_ms is None else left_ms / 1000) if w
         ]
-        wait = min(waits) + grace if waits else None
+        wait = min(waits) + grace if waits else config.move_timeout  # no limit: --move-timeout
         t0 = time.monotonic()
         try:
             x, y = players[pid].genmove(game, left_ms, wait)
