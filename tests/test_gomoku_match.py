@@ -14,6 +14,7 @@ import pytest
 from gorilla.gomoku import sgf
 from gorilla.match import cli
 from gorilla.match.gomoku_games import DEFAULT_OPENINGS, load_openings, parse_openings
+from gorilla.match.report import write_report
 from gorilla.match.runner import MatchConfig, load_results, run_match
 
 BRAIN = f"pbrain:{shlex.quote(sys.executable)} -m gorilla pbrain"
@@ -123,6 +124,10 @@ def test_builtin_agents_play_each_opening_with_both_colours(tmp_path: Path):
     assert summary["wins"]["A"] >= 3  # the one-ply threat heuristic beats random play
     assert not summary["forfeits"]
     assert "4/4 A threat1" in log.getvalue()
+    md, _png = write_report(cfg.out)
+    text = Path(md).read_text(encoding="utf-8")
+    wins = f"| wins | {summary['wins']['A']} | {summary['wins']['B']} | {summary['draws']} |"
+    assert "15x15 Gomoku, freestyle, openings gomoku_openings.txt" in text and wins in text
 
 
 @pytest.mark.slow
