@@ -9,7 +9,7 @@ from helpers import gomoku_position
 
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
-from gorilla.gomoku.agents import AGENTS, make_agent
+from gorilla.gomoku.agents import AGENTS, WEIGHT_KEYS, board_for, make_agent, parse_agent_spec
 from gorilla.gomoku.game import GomokuGame
 from gorilla.gomoku.vcf import five_points, new_state
 
@@ -183,3 +183,19 @@ def test_mcts_plays_the_open_four_and_shows_its_line():
     res = make_agent("mcts", seed=5).select(g, 1.0, seen.append)
     assert g.xy(res.move) in ((1, 4), (5, 4)) and res.score > 0 and res.nodes > 0
     assert res.pv[0] == res.move and all(g.is_legal(m) for m in res.pv[:1])
+
+
+def test_threat_weights_as_settings_change_the_scores_and_bad_ones_are_refused():
+    name, wts = parse_agent_spec("pvs:w_three=300,b_four_three=1234")
+    assert name == "pvs" and wts is not None
+    assert wts[WEIGHT_KEYS["w_three"]] == 300 and wts[WEIGHT_KEYS["b_four_three"]] == 1234
+    g = position([(6, 7), (7, 7)], [(1, 1)])
+    p = g.point(8, 7)  # Black's open three
+    own = board_for(g, wts)
+    assert own[4][R.BLACK, p] != g.bd[4][R.BLACK, p]  # the point's score under the agent's weights
+    assert board_for(g, None)[4][R.BLACK, p] == g.bd[4][R.BLACK, p]
+    agent = make_agent("threat1:w_two=0,w_three=0", seed=1)
+    assert agent.weights is not None and g.is_legal(agent.select(g, 0.05).move)
+    for bad in ("pvs:foo=1", "pvs:w_three=x", "random:w_two=3", "pvs:w_three"):
+        with pytest.raises(ValueError):
+            make_agent(bad)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from gorilla.gomoku import sgf
-from gorilla.match import cli
+from gorilla.match import cli, tune
 from gorilla.match.gomoku_games import DEFAULT_OPENINGS, load_openings, parse_openings
 from gorilla.match.report import write_report
 from gorilla.match.runner import MatchConfig, load_results, run_match
@@ -177,10 +177,8 @@ def test_cli_plays_and_rejects_bad_settings(tmp_path: Path, capsys: pytest.Captu
         assert cli.main(["--game", "gomoku", "threat1", "random", "-o", str(tmp_path / "x"), *bad]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and word in err[0], err
-    assert (
-        cli.main(["--game", "gomoku", "threat1", "gnugo-nonexistent-engine", "-o", str(tmp_path / "y")]) == 2
-    )
-    assert "not a Gomoku agent" in capsys.readouterr().err
+    assert cli.main(["--game", "gomoku", "threat1", "no-such-engine", "-o", str(tmp_path / "y")]) == 2
+    assert "unknown gomoku agent 'no-such-engine'" in capsys.readouterr().err
     assert cli.main(["threat1", "random", "--timeout-turn", "100", "-o", str(tmp_path / "z")]) == 2
     assert "--game gomoku" in capsys.readouterr().err
 
@@ -190,3 +188,15 @@ def test_without_time_limits_the_move_timeout_still_ends_a_hang(tmp_path: Path):
     summary = run_match(cfg, log=io.StringIO())
     (r,) = check_games(cfg, summary)
     assert r["forfeit"]["kind"] == "timeout" and r["winner"] == "B"
+
+
+def test_tune_drives_gomoku_threat_weights(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    out = tmp_path / "tune"
+    argv = ["threat1", "--game", "gomoku", "--param", "w_three=100:20:400", "--iterations", "2"]
+    assert tune.main([*argv, "--games", "2", "--timeout-turn", "100", "-o", str(out)]) == 0
+    final = (out / "final.txt").read_text(encoding="utf-8").strip()
+    assert final.startswith("threat1:w_three=") and final == capsys.readouterr().out.strip()
+    game = (out / "matches" / "iter-0001" / "games" / "game_0001.sgf").read_text(encoding="utf-8")
+    assert "GM[4]" in game and "PB[threat1:w_three=" in game
+    assert tune.main(["pvs", "--game", "gomoku", "--param", "nope=1:0:2", "-o", str(tmp_path / "x")]) == 2
+    assert "unknown gomoku agent setting 'nope=1'" in capsys.readouterr().err

@@ -17,13 +17,50 @@ from gorilla.gomoku import mcts as M
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
 from gorilla.gomoku.game import GomokuGame
+from gorilla.gomoku.patterns import CLASS_NAMES, NCLASSES, PCLASS_NAMES
 from gorilla.gomoku.vcf import new_state
+
+WEIGHT_KEYS = {f"w_{n.replace('-', '_')}": i for i, n in enumerate(CLASS_NAMES)} | {
+    f"b_{n.replace('-', '_')}": NCLASSES + i for i, n in enumerate(PCLASS_NAMES)
+}
+
+
+def parse_agent_spec(spec: str) -> tuple[str, np.ndarray | None]:
+    """('pvs', weights or None) from 'pvs' or 'pvs:w_three=120,b_four_three=900': the threat
+    weights as settings (``w_`` + a direction class, ``b_`` + a point class; see
+    :mod:`gorilla.gomoku.patterns`), the others keep their default. ValueError for a bad one."""
+    name, _, rest = spec.strip().partition(":")
+    items = [t.strip() for t in rest.split(",") if t.strip()]
+    if not items:
+        return name.strip().lower(), None
+    wts = R.default_weights()
+    for item in items:
+        key, eq, value = item.partition("=")
+        key = key.strip().lower().replace("-", "_")
+        if not eq or key not in WEIGHT_KEYS:
+            raise ValueError(f"unknown gomoku agent setting {item!r} (weights: w_CLASS=N or b_POINTCLASS=N)")
+        try:
+            wts[WEIGHT_KEYS[key]] = int(round(float(value)))
+        except ValueError:
+            raise ValueError(f"gomoku agent setting {item!r} needs a number") from None
+    return name.strip().lower(), wts
+
+
+def board_for(game: GomokuGame, weights: np.ndarray | None) -> tuple:
+    """A copy of game's board, its scores recomputed with weights when an agent has its own."""
+    bd = R.copy_board(game.bd)
+    if weights is None:
+        return bd
+    bd = (*bd[:8], weights, bd[9])
+    R.init_board(bd)
+    return bd
 
 
 class GomokuAgent:
     """Base class: ``select(game, seconds)`` returns a SearchResult; never changes the game."""
 
     name = "agent"
+    weights: np.ndarray | None = None  # the agent's own threat weights (None: the defaults)
 
     def select(
         self, game: GomokuGame, seconds: float = 1.0, on_depth: S.DepthFn | None = None
@@ -70,7 +107,7 @@ class ThreatAgent(GomokuAgent):
         self, game: GomokuGame, seconds: float = 1.0, on_depth: S.DepthFn | None = None
     ) -> S.SearchResult:
         """The move for the side to move in game, within about seconds, with its score."""
-        return S.SearchResult(int(S.one_ply(game.bd, game.to_move)), source="threat1")
+        return S.SearchResult(int(S.one_ply(board_for(game, self.weights), game.to_move)), source="threat1")
 
 
 class PVSAgent(GomokuAgent):
@@ -86,7 +123,7 @@ class PVSAgent(GomokuAgent):
         self, game: GomokuGame, seconds: float = 1.0, on_depth: S.DepthFn | None = None
     ) -> S.SearchResult:
         """The move for the side to move in game, within about seconds, with its score."""
-        bd = R.copy_board(game.bd)
+        bd = board_for(game, self.weights)
         return S.search(
             bd, self.state, game.to_move, seconds, self.max_depth, threats=self.threats, on_depth=on_depth
         )
@@ -123,7 +160,7 @@ class MCTSAgent(GomokuAgent):
         """The most visited move after about seconds of iterations (a five or a forced block at once)."""
         t0 = time.perf_counter()
         self._stop = False
-        bd = R.copy_board(game.bd)
+        bd = board_for(game, self.weights)
         c = game.to_move
         ti, tf, meta = self.tree
         M.reset_tree(ti, tf, meta)
@@ -162,19 +199,27 @@ AGENTS = ("random", "threat1", "pvs", "pvs+vct", "mcts")
 
 
 def make_agent(name: str, seed: int | None = None) -> GomokuAgent:
-    """An agent by name (one of AGENTS); ValueError with one line if unknown."""
-    key = name.strip().lower()
+    """An agent by name (one of AGENTS), with threat weights as settings ('pvs:w_three=120',
+    see :func:`parse_agent_spec`); ValueError with one line if unknown."""
+    key, weights = parse_agent_spec(name)
+    agent: GomokuAgent
     if key == "random":
-        return RandomAgent(seed)
-    if key == "threat1":
-        return ThreatAgent()
-    if key == "pvs":
-        return PVSAgent(False)
-    if key in ("pvs+vct", "pvsvct", "vct"):
-        return PVSAgent(True)
-    if key == "mcts":
-        return MCTSAgent(seed)
-    raise ValueError(f"unknown gomoku agent {name!r} (one of {', '.join(AGENTS)})")
+        agent = RandomAgent(seed)
+    elif key == "threat1":
+        agent = ThreatAgent()
+    elif key == "pvs":
+        agent = PVSAgent(False)
+    elif key in ("pvs+vct", "pvsvct", "vct"):
+        agent = PVSAgent(True)
+    elif key == "mcts":
+        agent = MCTSAgent(seed)
+    else:
+        raise ValueError(f"unknown gomoku agent {name!r} (one of {', '.join(AGENTS)})")
+    if weights is not None:
+        if key == "random":
+            raise ValueError("the random gomoku agent has no weights")
+        agent.weights = weights
+    return agent
 
 
 def warm_up() -> None:

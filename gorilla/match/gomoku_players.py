@@ -16,7 +16,7 @@ import shutil
 import threading
 
 from gorilla.gomoku import search as S
-from gorilla.gomoku.agents import AGENTS, GomokuAgent, make_agent, warm_up
+from gorilla.gomoku.agents import GomokuAgent, make_agent, warm_up
 from gorilla.gomoku.game import GomokuGame
 from gorilla.gomoku.referee import RULE_BITS, EngineError, PBrain
 from gorilla.match.players import Forfeit, short_label
@@ -221,6 +221,6 @@ def check_gomoku_spec(spec: str) -> str | None:
         return None
     try:
         make_agent(s)
-    except ValueError:
-        return f"player '{spec}': not a Gomoku agent ({', '.join(AGENTS)}) nor pbrain:CMD"
+    except ValueError as e:
+        return f"player '{spec}': {e}; or pbrain:CMD for an external engine"
     return None
