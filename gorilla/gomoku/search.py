@@ -1,6 +1,6 @@
 """The Gomoku search: forced moves first, PVS with iterative deepening, aspiration windows,
 a Zobrist transposition table in numpy arrays, killer/history ordering and late-move
-reductions; VCF/VCT at the root (and VCF as quiescence) for the strongest agent.
+reductions; VCF/VCT at the root (and VCF as quiescence, off by default) for the strongest agent.
 
 The kernel :func:`pvs` is a numba negamax over the board ``bd`` (:mod:`gorilla.gomoku.rules`)
 and the state ``S`` (:func:`gorilla.gomoku.vcf.new_state`). Each node first looks at the
@@ -107,7 +107,7 @@ class SearchResult:
 
 DepthFn = Callable[[SearchResult], None]
 THREAT_SHARE = 0.25  # of a move's time, for each of the root VCF and VCT solvers at most
-QUIESCENCE_VCF = True  # with threats: VCF at the PVS's leaves
+QUIESCENCE_VCF = False  # VCF at the PVS's leaves; off: it made pvs+vct weaker than pvs (RESULTS.md)
 
 
 def _timer(ctl: np.ndarray, seconds: float, done: threading.Event) -> threading.Thread:
@@ -161,7 +161,7 @@ def search(
 ) -> SearchResult:
     """Iterative-deepening PVS for color within seconds (hard limit; a new iteration starts
     only while the search has used under 40% of its time). threats: VCF/VCT at the root (each
-    with at most THREAT_SHARE of the time) and VCF as quiescence.
+    with at most THREAT_SHARE of the time) and VCF as quiescence if QUIESCENCE_VCF.
     on_depth is called with the result of every finished iteration (the live view)."""
     t0 = time.perf_counter()
     ctl = S[0]
