@@ -1,14 +1,18 @@
 """Gomoku engine numbers: PVS nodes per second on 15x15, VCF solve times, and the agents' ladder.
 
-    python benchmarks/gomoku.py [--seconds 2] [--games 4] [--move-time 0.1]
+    python benchmarks/gomoku.py [--seconds 2] [--games 16] [--turn-ms 300] [--only pvs,mcts,vcf,ladder]
 
 1. PVS: a fixed middle-game position (15x15, freestyle), ``--seconds`` of search; nodes
    per second and the depth reached.
+   MCTS: iterations per second from the same position.
 2. VCF: the solve time of built positions with a win by continuous fours (and of one
    without, the full refutation).
-3. Ladder: random < threat1 < pvs < pvs+vct, each neighbouring pair playing ``--games``
-   games (colours alternating, balanced short openings) at ``--move-time`` seconds a move,
-   in-process (the engine's own API, no protocol).
+3. Ladder: random < threat1 < pvs < pvs+vct, and mcts against pvs and threat1: each pair
+   plays ``--games`` games of ``gorilla match --game gomoku`` (the match runner, built-in
+   agents in-process) from the shipped openings (``assets/gomoku_openings.txt``, each
+   opening with both colours) at ``--turn-ms`` milliseconds a move (the Gomocup
+   ``timeout_turn``; every agent thinks the same time). The match folders stay under
+  ``--out`` (SGFs, results.jsonl, summary.json).
 
 The machine is shared (2 cores, several processes): numbers are pessimistic.
 """
@@ -16,12 +20,13 @@ The machine is shared (2 cores, several processes): numbers are pessimistic.
 from __future__ import annotations
 
 import argparse
-import random
+import tempfile
 import time
+from pathlib import Path
 
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
-from gorilla.gomoku.agents import make_agent, warm_up
+from gorilla.gomoku.agents import warm_up
 from gorilla.gomoku.game import GomokuGame
 from gorilla.gomoku.vcf import new_state
 
@@ -34,7 +39,6 @@ VCF_NONE = (
     [(5, 5), (6, 5), (7, 5), (9, 9), (3, 9), (10, 3)],
     [(4, 5), (0, 0), (14, 14), (8, 9), (3, 3), (11, 11)],
 )
-OPENINGS = [[(7, 7), (8, 7)], [(7, 7), (8, 8)], [(7, 7), (7, 9)], [(7, 7), (9, 8)], [(7, 7), (6, 9)]]
 
 
 def pvs_rate(seconds: float) -> None:
@@ -47,6 +51,20 @@ def pvs_rate(seconds: float) -> None:
     print(
         f"PVS 15x15 middle game: {rate:,.0f} nodes/s, depth {res.depth},"
         f" {res.nodes:,} nodes in {res.seconds:.2f}s"
+    )
+
+
+def mcts_rate(seconds: float) -> None:
+    """MCTS iterations per second from the same middle-game position."""
+    from gorilla.gomoku.agents import make_agent
+
+    g = GomokuGame(15)
+    for x, y in MIDDLE:
+        g.play_xy(x, y)
+    res = make_agent("mcts", seed=1).select(g, seconds)
+    print(
+        f"MCTS 15x15 middle game: {res.nodes / res.seconds:,.0f} iterations/s,"
+        f" {res.nodes:,} in {res.seconds:.2f}s, best {g.xy(res.move)}"
     )
 
 
@@ -73,40 +91,55 @@ def vcf_times() -> None:
         print(f"VCF {name}: {min(runs) * 1e6:,.0f} us ({nodes} nodes), first move {first}")
 
 
-def play(a: str, b: str, games: int, move_time: float, seed: int) -> tuple[int, int, int]:
-    rng = random.Random(seed)
-    wins = {a: 0, b: 0, "draw": 0}
-    for i in range(games):
-        names = (a, b) if i % 2 == 0 else (b, a)
-        agents = {
-            R.BLACK: make_agent(names[0], seed=rng.randrange(1 << 30)),
-            R.WHITE: make_agent(names[1], seed=rng.randrange(1 << 30)),
-        }
-        g = GomokuGame(15)
-        for x, y in OPENINGS[(i // 2) % len(OPENINGS)]:
-            g.play_xy(x, y)
-        while not g.over:
-            g.play(agents[g.to_move].select(g, move_time).move)
-        w = g.result.winner
-        wins[names[w - 1] if w else "draw"] += 1
-    return wins[a], wins[b], wins["draw"]
+LADDER = [("threat1", "random"), ("pvs", "threat1"), ("pvs+vct", "pvs"), ("mcts", "threat1"), ("mcts", "pvs")]
+
+
+def ladder(games: int, turn_ms: int, out: Path) -> None:
+    """Each pair of LADDER plays a match of games from the shipped openings at turn_ms a move."""
+    from gorilla.match.gomoku_games import DEFAULT_OPENINGS
+    from gorilla.match.runner import MatchConfig, run_match
+
+    for a, b in LADDER:
+        cfg = MatchConfig(players=[a, b], games=games, size=15, rules="freestyle", game="gomoku")
+        cfg.openings_file, cfg.timeout_turn = str(DEFAULT_OPENINGS), turn_ms
+        cfg.out = str(out / f"{a}-vs-{b}".replace("+", "p"))
+        t0 = time.perf_counter()
+        with open(cfg.out + ".log", "w", encoding="utf-8") as log:
+            s = run_match(cfg, log=log)
+        lo, hi = s["win_rate_A_95"]
+        ft = s["time_per_move"]
+        print(
+            f"{a} vs {b}: {s['wins']['A']}-{s['wins']['B']} ({s['draws']} draws, "
+            f"{len(s['forfeits'])} forfeits) in {s['games']} games at {turn_ms} ms a move; "
+            f"A {100 * s['win_rate_A']:.0f}% [{100 * lo:.0f}-{100 * hi:.0f}%]; mean move "
+            f"{ft['A']['mean']:.3f}s / {ft['B']['mean']:.3f}s; {time.perf_counter() - t0:.0f}s",
+            flush=True,
+        )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=2.0)
-    ap.add_argument("--games", type=int, default=4)
-    ap.add_argument("--move-time", type=float, default=0.1)
+    ap.add_argument("--games", type=int, default=16, help="games per pair of the ladder (16)")
+    ap.add_argument("--turn-ms", type=int, default=300, help="milliseconds a move in the ladder (300)")
+    ap.add_argument("--only", default="pvs,mcts,vcf,ladder", help="which parts: pvs, mcts, vcf, ladder")
+    ap.add_argument("--out", default=None, help="folder of the ladder's matches (default: a temporary one)")
     args = ap.parse_args()
+    parts = set(args.only.split(","))
     t0 = time.perf_counter()
     warm_up()
     print(f"warm-up (compile or cache load): {time.perf_counter() - t0:.1f}s")
-    pvs_rate(args.seconds)
-    vcf_times()
-    ladder = ["random", "threat1", "pvs", "pvs+vct"]
-    for lo, hi in zip(ladder, ladder[1:], strict=False):
-        w_hi, w_lo, d = play(hi, lo, args.games, args.move_time, seed=1)
-        print(f"{hi} vs {lo}: {w_hi}-{w_lo} ({d} draws) in {args.games} games at {args.move_time}s/move")
+    if "pvs" in parts:
+        pvs_rate(args.seconds)
+    if "mcts" in parts:
+        mcts_rate(args.seconds)
+    if "vcf" in parts:
+        vcf_times()
+    if "ladder" in parts:
+        out = Path(args.out or tempfile.mkdtemp(prefix="gomoku-ladder-"))
+        out.mkdir(parents=True, exist_ok=True)
+        print(f"ladder matches in {out}")
+        ladder(args.games, args.turn_ms, out)
 
 
 if __name__ == "__main__":

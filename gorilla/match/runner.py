@@ -61,6 +61,11 @@ class MatchConfig:
     referee: str | None = None  # a GTP engine that says which stones are dead at the end
     sprt: list[float] | None = None  # [elo0, elo1, alpha, beta]: stop once the SPRT decides
     cluster: str | None = None  # play on Ray: an address, or "" for RAY_ADDRESS or a local instance
+    game: str = "go"  # or "gomoku" (rules freestyle/standard/renju/caro; see gomoku_games)
+    openings_file: str | None = None  # gomoku: openings, each played with both colours
+    timeout_turn: int = 1000  # gomoku: ms per move as the Gomocup protocol sends it (0: none)
+    timeout_match: int = 0  # gomoku: ms per game and player (0: none)
+    grace: float = 1.0  # gomoku: seconds past a limit before a move is a time-out
 
     def to_json(self) -> dict:
         """The config as a JSON-ready dict (what match.json holds)."""
@@ -281,6 +286,12 @@ def play_to_text(config: MatchConfig, index: int, players: dict[str, Player]) ->
     """Play one game; its result record and its SGF text (for a worker with no access to config.out)."""
     from gorilla.rules.sgf import save_sgf
 
+    if config.game == "gomoku":
+        from gorilla.match.gomoku_games import play_gomoku_game
+
+        black = black_of(config, index)
+        seeds = {pid: game_seed(config, index, pid) for pid in IDS}
+        return play_gomoku_game(config, index, players, black, seeds)  # type: ignore[arg-type]
     outcome = play_game(config, index, players)
     return outcome.record, save_sgf(outcome.game)
 
@@ -301,6 +312,10 @@ def player_label(spec: str) -> str:
 
 def build_players(config: MatchConfig) -> dict[str, Player]:
     """Players A and B from config's specs; built-in agents get the seeds 2*seed+1 and 2*seed+2."""
+    if config.game == "gomoku":
+        from gorilla.match.gomoku_games import build_gomoku_players
+
+        return build_gomoku_players(config)  # type: ignore[return-value]
     return {
         pid: make_player(spec, seed=(config.seed * 2 + i + 1) if config.seed is not None else None)
         for i, (pid, spec) in enumerate(zip(IDS, config.players, strict=True))
@@ -497,7 +512,7 @@ def run_match(
     def stop() -> bool:
         return sprt is not None and sprt.decision is not None
 
-    if games is None:  # compile the built-in agents' kernels before the first game (-j workers load them)
+    if games is None and config.game == "go":  # compile the built-in agents' kernels before the first game
         groups = groups_for([s for s in config.players if is_builtin(s)], extra=("ownership",))
         warm(groups, stderr_progress("gorilla match", groups, log))
     try:

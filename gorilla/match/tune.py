@@ -10,7 +10,9 @@ the minus-perturbed settings, played with :func:`gorilla.match.runner.run_match`
 (locally, with ``-j``, or on the Ray cluster, which stays connected for the
 whole run). For the MCTS the tunable settings are its spec keys, e.g.
 ``rave_equiv``, ``c_uct``, ``fpu``, ``expand``; any numeric spec key of any
-built-in agent can be tuned.
+built-in agent can be tuned. With ``--game gomoku`` the spec is a Gomoku agent and its
+settings are the threat weights (``pvs:w_three=...``, :func:`gorilla.gomoku.agents.parse_agent_spec`):
+the self-play tuning of the threat weights, from the shipped openings at ``--timeout-turn``.
 
 It writes into DIR: ``tune.csv`` (per iteration: the gains a_k and c_k, the
 settings played, theta+'s score and measured Elo gain over theta-, and the
@@ -30,8 +32,11 @@ from pathlib import Path
 from typing import TextIO
 
 from gorilla.ai.agent import parse_spec
+from gorilla.gomoku.rules import RULE_NAMES, rule_from_name
 from gorilla.match.cli import Parser, run_reporting
 from gorilla.match.cluster import Cluster
+from gorilla.match.gomoku_games import DEFAULT_OPENINGS
+from gorilla.match.gomoku_players import check_gomoku_spec, is_pbrain
 from gorilla.match.players import check_spec, is_builtin
 from gorilla.match.plot import Canvas
 from gorilla.match.runner import MatchConfig, run_match
@@ -191,9 +196,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--iterations", type=int, default=20, help="SPSA iterations (20)")
     p.add_argument("--games", "-n", type=int, default=8, help="games per iteration, even (8)")
-    p.add_argument("--size", type=int, default=9, help="board size (9)")
+    p.add_argument("--game", choices=("go", "gomoku"), default="go", help="go (default) or gomoku")
+    p.add_argument("--size", type=int, default=None, help="board size (9; Gomoku 15)")
     p.add_argument("--komi", type=float, default=None, help="komi (default: the rules' komi)")
-    p.add_argument("--rules", default="chinese", help="rules (chinese)")
+    p.add_argument("--rules", default=None, help="rules (chinese; Gomoku freestyle)")
+    p.add_argument("--timeout-turn", type=int, default=300, metavar="MS", help="gomoku: ms a move (300)")
     p.add_argument("--openings", type=int, default=2, metavar="K", help="random first moves per pair (2)")
     p.add_argument("--seed", type=int, default=0, help="seed of the perturbations and the games (0)")
     p.add_argument("--a", type=float, default=0.1, help="SPSA step size, as a fraction of each range (0.1)")
@@ -212,7 +219,10 @@ def _checked(a: argparse.Namespace) -> tuple[list[Param], SpsaSettings, MatchCon
         raise ValueError(
             "give the AI spec to tune, e.g. 'gorilla tune mcts:playouts=400 --param fpu=1.1:0.6:1.5'"
         )
-    if not is_builtin(a.spec):
+    gomoku = a.game == "gomoku"
+    check = check_gomoku_spec if gomoku else check_spec
+    builtin = (check_gomoku_spec(a.spec) is None and not is_pbrain(a.spec)) if gomoku else is_builtin(a.spec)
+    if not builtin:
         raise ValueError(f"'{a.spec}' is not a built-in AI spec (only those have settings to tune)")
     if not a.param:
         raise ValueError("give at least one --param NAME=START:MIN:MAX")
@@ -221,22 +231,27 @@ def _checked(a: argparse.Namespace) -> tuple[list[Param], SpsaSettings, MatchCon
         raise ValueError("each --param once")
     for p in params:
         for v in (p.start, p.lo, p.hi):
-            why = check_spec(with_settings(a.spec, {p.name: v}, params))
+            why = check(with_settings(a.spec, {p.name: v}, params))
             if why:
                 raise ValueError(why)
     if a.iterations < 1 or a.games < 2 or a.games % 2:
         raise ValueError("--iterations must be at least 1 and --games even and at least 2")
     if not 0 < a.c <= 0.5 or a.a <= 0:
         raise ValueError("--c must be in (0, 0.5] and --a positive")
-    if not 2 <= a.size <= 25:
-        raise ValueError(f"board size {a.size} is outside 2..25")
+    size = a.size or (15 if gomoku else 9)
+    if not (5 if gomoku else 2) <= size <= 25:
+        raise ValueError(f"board size {size} is outside {5 if gomoku else 2}..25")
     if a.jobs is not None and a.jobs < 1:
         raise ValueError("--jobs must be at least 1")
-    rules = get_ruleset(a.rules).name
+    rules = (
+        RULE_NAMES[rule_from_name(a.rules or "freestyle")]
+        if gomoku
+        else get_ruleset(a.rules or "chinese").name
+    )
     base = MatchConfig(
         players=[a.spec, a.spec],
         games=a.games,
-        size=a.size,
+        size=size,
         komi=a.komi,
         rules=rules,
         openings=a.openings,
@@ -246,6 +261,9 @@ def _checked(a: argparse.Namespace) -> tuple[list[Param], SpsaSettings, MatchCon
         cluster=a.cluster,
         out=a.out or f"tune-{parse_spec(a.spec)[0]}",
     )
+    if gomoku:  # the openings file's openings, each with both colours, at the protocol's time limit
+        base.game, base.openings, base.openings_file = "gomoku", 0, str(DEFAULT_OPENINGS)
+        base.timeout_turn = a.timeout_turn
     return params, SpsaSettings(iterations=a.iterations, a=a.a, c=a.c, seed=a.seed), base
 
 

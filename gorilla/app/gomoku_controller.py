@@ -1,0 +1,566 @@
+"""The Gomoku game in the window: the controller interface the window uses, over a GomokuGame.
+
+The window only calls requests (``click``, ``undo``, ``advance``, ``evaluate``, ...) and
+draws ``game`` (a :class:`gorilla.app.gomoku_view.GomokuView`), ``progress`` (the search's
+candidates and principal variation while it thinks), ``evaluation`` (``e``: the value of
+every move) and ``control_map()`` (``c``: the threat map, which points make fours and
+threes for whom). Legality and fives come from :mod:`gorilla.gomoku`.
+
+As in the Go controller, an AI move and an evaluation run on a worker thread
+(:class:`gorilla.app.tasks.Task`) against a copy of the game, and their results are
+applied in :meth:`GomokuController.poll` on the GUI thread only if still current.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from gorilla.ai.agent import Candidate, Progress
+from gorilla.app.gomoku_view import GomokuView, from_view, to_view
+from gorilla.app.tasks import Task
+from gorilla.gomoku import rules as R
+from gorilla.gomoku import search as S
+from gorilla.gomoku import sgf
+from gorilla.gomoku.agents import AGENTS, GomokuAgent, make_agent, warm_up
+from gorilla.gomoku.game import GomokuGame
+from gorilla.gomoku.patterns import P_33, P_43, P_F4, P_FIVE, P_FOUR, P_THREE
+from gorilla.rules.coords import format_vertex
+
+COLOR_NAME = {R.BLACK: "Black", R.WHITE: "White"}
+DEFAULT_SECONDS = 1.0
+# the threat map: how strongly a point class shows (five and open four darkest)
+THREAT_SHADE = {P_FIVE: 1.0, P_F4: 0.9, P_43: 0.8, P_33: 0.65, P_FOUR: 0.5, P_THREE: 0.3}
+SCORE_SCALE = 400.0  # search score -> win rate: 1 / (1 + exp(-score / SCORE_SCALE))
+
+
+def parse_player(spec: str) -> tuple[str, float]:
+    """('human', 0) or (agent name, seconds a move) from 'human', 'pvs', 'pvs+vct:2', 'mcts:0.5'."""
+    name, _, secs = spec.strip().lower().partition(":")
+    if name == "human":
+        return "human", 0.0
+    if name not in AGENTS:
+        raise ValueError(f"unknown Gomoku player {spec!r} (human or one of {', '.join(AGENTS)}[:SECONDS])")
+    try:
+        seconds = float(secs.removeprefix("time=")) if secs else DEFAULT_SECONDS
+    except ValueError:
+        raise ValueError(f"bad seconds in Gomoku player {spec!r}") from None
+    if not 0 < seconds <= 600:
+        raise ValueError(f"seconds of Gomoku player {spec!r} must be in (0, 600]")
+    return name, seconds
+
+
+def win_rate(score: int) -> float:
+    """A search score for the side to move as a win rate (a proven win 1, a proven loss 0)."""
+    if score >= S.MATE:
+        return 1.0
+    if score <= -S.MATE:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-score / SCORE_SCALE))
+
+
+@dataclass
+class MoveValue:
+    """One move's value for the side to move (``e``): its win rate and score."""
+
+    winrate: float
+    score: float
+
+
+@dataclass
+class Evaluation:
+    """Every move's value (window points) and the best one."""
+
+    values: dict[int, MoveValue] = field(default_factory=dict)
+    best: int | None = None
+
+
+@dataclass
+class EvaluationView:
+    """What the panel shows after ``e``: the evaluation and the move number it belongs to."""
+
+    evaluation: Evaluation
+    points_lost: float | None
+    move_number: int
+
+
+def evaluate_moves(game: GomokuGame) -> Evaluation:
+    """The value of every candidate move of the side to move: its own five wins, a move that
+    leaves the opponent a five loses, else the static evaluation after it (from the mover's side)."""
+    bd = R.copy_board(game.bd)
+    c = game.to_move
+    o = 3 - c
+    fives = np.empty(4, dtype=np.int32)
+    ev = Evaluation()
+    best_s = -math.inf
+    for p in game.empty_points():
+        if bd[5][p] == 0 and game.moves:
+            continue
+        if not R.legal(bd, p, c):
+            continue
+        if R.is_win(bd, p, c):
+            score = float(S.WIN)
+        else:
+            R.place(bd, p, c)
+            score = float(-S.WIN) if S.five_points(bd, o, fives) > 0 else float(-S.evaluate(bd, o))
+            R.remove(bd, p)
+        q = to_view(game, p)
+        ev.values[q] = MoveValue(win_rate(int(score)), score)
+        if score > best_s:
+            best_s, ev.best = score, q
+    return ev
+
+
+class GomokuController:
+    """Owns a Gomoku game; the window's interface (see the module docstring)."""
+
+    compiler = None  # the kernels are compiled before the window opens (warm_up)
+    clock = None
+    ended = None
+
+    def __init__(
+        self,
+        game: GomokuGame,
+        black: str = "human",
+        white: str = "human",
+        *,
+        continuous: bool = False,
+        autosave: str | None = None,
+    ) -> None:
+        self._specs = {R.BLACK: black, R.WHITE: white}
+        self._players = {c: parse_player(s) for c, s in self._specs.items()}
+        self.agents: dict[int, GomokuAgent | None] = {}
+        self._set_game(game)
+        self.continuous = continuous
+        self.autosave = autosave
+        self.version = 0
+        self.message = ""
+        self.show_control = False
+        self.show_thinking = True
+        self.show_eval = True
+        self.progress: Progress | None = None
+        self.evaluation: EvaluationView | None = None
+        self.events: list[tuple[str, dict]] = []
+        self._redo: list[tuple[int, int]] = []
+        self._gen = 0
+        self._ai: Task | None = None
+        self._eval: Task | None = None
+        self._lock = threading.Lock()
+        self._pending: Progress | None = None
+        self._stepped = False  # AI vs AI: one move asked for (click or space)
+        self._stale: list[Task] = []  # cancelled searches still returning (they share the agent's tables)
+
+    # --- state --------------------------------------------------------------------------------
+    def _set_game(self, game: GomokuGame) -> None:
+        self.gomoku = game
+        self.game = GomokuView(game)
+        self.agents = {c: None if n == "human" else make_agent(n) for c, (n, _) in self._players.items()}
+        self.players = {
+            c: "human" if n == "human" else f"{n} {secs:g}s" for c, (n, secs) in self._players.items()
+        }
+
+    def is_human(self, color: int) -> bool:
+        """Whether color is played by a person."""
+        return self.agents.get(color) is None
+
+    @property
+    def ai_vs_ai(self) -> bool:
+        """Both sides are AIs."""
+        return not self.is_human(R.BLACK) and not self.is_human(R.WHITE)
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return self.game.over
+
+    @property
+    def thinking(self) -> bool:
+        """Whether an AI is searching."""
+        return self._ai is not None
+
+    @property
+    def evaluating(self) -> bool:
+        """Whether ``e`` is running."""
+        return self._eval is not None
+
+    @property
+    def current_ai_task(self) -> Task | None:
+        """The running AI move, or None."""
+        return self._ai
+
+    def kernels_ready(self, *groups: str) -> bool:
+        """The kernels are compiled before the window opens: always ready."""
+        return True
+
+    def clock_views(self) -> None:
+        """Gomoku in the window has no clock."""
+        return None
+
+    def emit(self, kind: str, **data: Any) -> None:
+        """Record an event for the window's sounds ('stone', 'illegal', 'game_end')."""
+        self.events.append((kind, data))
+
+    def drain_events(self) -> list[tuple[str, dict]]:
+        """The events since the last call."""
+        out, self.events = self.events, []
+        return out
+
+    def say(self, text: str) -> None:
+        """Show a message in the panel."""
+        self.message = text
+        self.version += 1
+
+    # --- the game loop ----------------------------------------------------------------------
+    def _changed(self) -> None:
+        self._gen += 1
+        self.evaluation = None
+        self.progress = None
+        self.version += 1
+
+    def _cancel(self) -> None:
+        for task in (self._ai, self._eval):
+            if task is not None:
+                task.cancel.set()
+                self._stale.append(task)
+        for agent in self.agents.values():
+            if agent is not None:
+                agent.stop()
+        self._ai = self._eval = None
+
+    def _played(self, p: int, color: int) -> None:
+        self.emit("stone", move=len(self.gomoku.moves))
+        if self.gomoku.over:
+            self.emit("game_end", result=self.game.result)
+            r = self.gomoku.result
+            assert r is not None
+            self.message = (
+                f"{COLOR_NAME[r.winner]} wins with five in a row" if r.winner else "Draw: the board is full"
+            )
+
+    def poll(self) -> None:
+        """Apply finished work (on the GUI thread) and start the AI when it is its turn."""
+        with self._lock:
+            if self._pending is not None:
+                self.progress, self._pending = self._pending, None
+                self.version += 1
+        if self._ai is not None and self._ai.done.is_set():
+            task, self._ai = self._ai, None
+            self._finish_ai(task)
+        if self._eval is not None and self._eval.done.is_set():
+            task, self._eval = self._eval, None
+            if task.error is None and task.gen == self._gen:
+                self.evaluation = EvaluationView(task.result, None, len(self.gomoku.moves))
+                best = task.result.best
+                self.say("Evaluated every move" + ("" if best is None else f": best {self._name(best)}"))
+        self._stale = [t for t in self._stale if t.alive()]
+        ai_turn = not self.over and not self.is_human(self.gomoku.to_move)
+        stepped = not self.ai_vs_ai or self.continuous or self._stepped
+        if ai_turn and stepped and self._ai is None and not self._stale:
+            self._stepped = False
+            self._start_ai()
+
+    def _name(self, q: int) -> str:
+        return format_vertex(q, self.gomoku.size) if from_view(self.gomoku, q) is not None else "?"
+
+    def _start_ai(self) -> None:
+        color = self.gomoku.to_move
+        agent = self.agents[color]
+        assert agent is not None
+        seconds = self._players[color][1]
+        snapshot = self.gomoku.copy()
+        t0 = time.monotonic()
+        view_game = self.gomoku
+
+        def on_depth(r: S.SearchResult) -> None:
+            pv = [to_view(view_game, m) for m in r.pv]
+            wr = win_rate(r.score)
+            cands = [Candidate(pv[0], max(1, r.nodes), wr, float(r.score), pv=pv)] if pv else []
+            prog = Progress(pv[0] if pv else -1, wr, r.nodes, min(1.0, (time.monotonic() - t0) / seconds))
+            prog.candidates = cands + self._threat_candidates(snapshot, pv[:1], r.nodes)
+            prog.elapsed = time.monotonic() - t0
+            with self._lock:
+                self._pending = prog
+
+        def run(cancel: threading.Event) -> int:
+            return agent.select(snapshot, seconds, on_depth).move
+
+        self._ai = Task("ai", self._gen, run, color=color).start()
+        self.version += 1
+
+    @staticmethod
+    def _threat_candidates(game: GomokuGame, skip: list[int], nodes: int) -> list[Candidate]:
+        """The next points in the search's own order (threat scores of both sides) for the live view."""
+        bd = game.bd
+        c = game.to_move
+        pts = [p for p in game.empty_points() if bd[5][p] > 0]
+        pts.sort(key=lambda p: -(int(bd[4][c, p]) + int(bd[4][3 - c, p])))
+        out = []
+        for k, p in enumerate(pts[:8]):
+            q = to_view(game, p)
+            if q not in skip:
+                out.append(Candidate(q, max(1, nodes // (k + 2)), 0.5))
+        return out[:6]
+
+    def _finish_ai(self, task: Task) -> None:
+        if task.gen != self._gen or task.cancel.is_set():
+            return
+        if task.error is not None:
+            self.say(f"The AI failed: {task.error}")
+            return
+        p = int(task.result)
+        color = task.data["color"]
+        try:
+            self.gomoku.play(p, color)
+        except ValueError as e:
+            self.say(f"The AI played an illegal move ({e})")
+            return
+        self._redo.clear()
+        self._changed()
+        self._played(p, color)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Poll until no AI or evaluation runs and none is due (tests, the terminal); False on timeout."""
+        end = None if timeout is None else time.monotonic() + timeout
+        while True:
+            self.poll()
+            due = not self.over and not self.is_human(self.gomoku.to_move) and not self.ai_vs_ai
+            if self._ai is None and self._eval is None and not self._stale and not due:
+                return True
+            if end is not None and time.monotonic() > end:
+                return False
+            time.sleep(0.01)
+
+    # --- requests -------------------------------------------------------------------------------
+    def click(self, q: int) -> bool:
+        """A click on window point q: the human's move (AI vs AI: the next AI move)."""
+        if self.ai_vs_ai:
+            self.advance()
+            return False
+        return self.play(q)
+
+    def play(self, q: int) -> bool:
+        """The human to move plays window point q; False (and a message) if not allowed."""
+        if self.over:
+            self.say("The game is over (r starts a new one)")
+            return False
+        color = self.gomoku.to_move
+        if not self.is_human(color) or self.thinking:
+            self.say("Wait for the AI's move")
+            return False
+        why = self.game.check(q)
+        if why is not None:
+            self.say(f"Illegal move: {why}")
+            self.emit("illegal")
+            return False
+        p = from_view(self.gomoku, q)
+        assert p is not None
+        self._cancel()
+        self.gomoku.play(p, color)
+        self._redo.clear()
+        self.message = ""
+        self._changed()
+        self._played(p, color)
+        return True
+
+    def advance(self) -> None:
+        """AI vs AI: play the next move (space or a click)."""
+        if self.ai_vs_ai and not self.over and self._ai is None:
+            self._stepped = True
+            self.version += 1
+
+    def set_continuous(self, on: bool) -> None:
+        """AI vs AI: play on without clicks (a)."""
+        self.continuous = bool(on)
+        self.say("Continuous play" if on else "Stepwise: space or click for the next move")
+
+    def pass_turn(self) -> bool:
+        """There is no passing in Gomoku."""
+        self.say("There is no passing in Gomoku")
+        return False
+
+    def resign(self) -> bool:
+        """The human to move resigns."""
+        if self.over or not self.is_human(self.gomoku.to_move):
+            return False
+        self._cancel()
+        self.game.resigned_by = self.gomoku.to_move
+        self._changed()
+        self.emit("game_end", result=self.game.result)
+        self.say(f"{COLOR_NAME[self.game.resigned_by]} resigned")
+        return True
+
+    def undo(self) -> bool:
+        """Take back the last move (against an AI: back to the human's turn)."""
+        if self.game.resigned_by:
+            self.game.resigned_by = 0
+            self._changed()
+            return True
+        if not self.gomoku.moves:
+            self.say("Nothing to undo")
+            return False
+        self._cancel()
+        self._redo.append(self.gomoku.undo())
+        while self.gomoku.moves and not self.is_human(self.gomoku.to_move) and not self.ai_vs_ai:
+            self._redo.append(self.gomoku.undo())
+        self._changed()
+        self.say(f"Undone: move {len(self.gomoku.moves) + 1}")
+        return True
+
+    def redo(self) -> bool:
+        """Play again what undo took back."""
+        if not self._redo:
+            self.say("Nothing to redo")
+            return False
+        self._cancel()
+        while self._redo:
+            p, c = self._redo.pop()
+            self.gomoku.play(p, c)
+            if self.is_human(self.gomoku.to_move) or self.ai_vs_ai:
+                break
+        self._changed()
+        return True
+
+    def reset(self) -> None:
+        """A new game with the same players, rule and size."""
+        self._cancel()
+        self._set_game(GomokuGame(self.gomoku.size, self.gomoku.rule))
+        for a in self.agents.values():
+            if a is not None:
+                a.new_game()
+        self._redo.clear()
+        self._changed()
+        self.say("New game")
+
+    def new_game(self, ng: Any) -> bool:
+        """A new Gomoku game from the new-game form's choices (size, rule, players)."""
+        try:
+            rule = R.rule_from_name(str(getattr(ng, "rules", "freestyle")).removeprefix("gomoku "))
+            game = GomokuGame(int(ng.size), rule)
+            players = {R.BLACK: parse_player(ng.black), R.WHITE: parse_player(ng.white)}
+        except ValueError as e:
+            self.say(str(e))
+            return False
+        self._cancel()
+        self._specs = {R.BLACK: ng.black, R.WHITE: ng.white}
+        self._players = players
+        self._set_game(game)
+        self._redo.clear()
+        self._changed()
+        self.say(f"New game: {game.size}x{game.size} Gomoku, {R.RULE_NAMES[rule]}")
+        return True
+
+    def toggle_control(self) -> None:
+        """The threat map on or off (c)."""
+        self.show_control = not self.show_control
+        self.version += 1
+
+    def toggle_thinking(self) -> None:
+        """The live view of the search on or off (v)."""
+        self.show_thinking = not self.show_thinking
+        self.version += 1
+
+    def toggle_eval(self) -> None:
+        """The evaluation's heat map on or off."""
+        self.show_eval = not self.show_eval
+        self.version += 1
+
+    def toggle_pause(self) -> bool:
+        """No clock to pause."""
+        self.say("No clock to pause")
+        return False
+
+    def control_map(self) -> np.ndarray:
+        """The threat map in grid orientation: -1..0 where Black makes a four or three, 0..1 for White."""
+        g = self.gomoku
+        n = g.size
+        out = np.zeros((n, n), dtype=np.float32)
+        pcls = g.bd[3]
+        for y in range(n):
+            for x in range(n):
+                p = g.point(x, y)
+                if g.bd[0][p] != R.EMPTY:
+                    continue
+                b = THREAT_SHADE.get(int(pcls[R.BLACK, p]), 0.0)
+                w = THREAT_SHADE.get(int(pcls[R.WHITE, p]), 0.0)
+                out[y, x] = w if w > b else -b
+        return out
+
+    def evaluate(self) -> None:
+        """Value every move of the side to move (e), on a worker thread."""
+        if self.over:
+            self.say("The game is over")
+            return
+        snapshot = self.gomoku.copy()
+        self._eval = Task("eval", self._gen, lambda cancel: evaluate_moves(snapshot)).start()
+        self.version += 1
+
+    # --- files ----------------------------------------------------------------------------------
+    def save(self, path: str) -> None:
+        """Save the game as SGF (GM[4]); the message says where (or why not)."""
+        try:
+            sgf.save(self.gomoku, path, self.players[R.BLACK], self.players[R.WHITE])
+        except OSError as e:
+            self.say(f"Cannot save {path}: {e.strerror or e}")
+            return
+        self.say(f"Saved {path}")
+
+    def load(self, path: str) -> None:
+        """Load a Gomoku SGF (GM[4]); a bad file is one message and changes nothing."""
+        try:
+            game = sgf.load(path)
+        except ValueError as e:
+            self.say(str(e))
+            return
+        self.load_game(game)
+        self.say(f"Loaded {path}")
+
+    def load_game(self, game: GomokuGame) -> None:
+        """Play on from game (same players)."""
+        self._cancel()
+        self._set_game(game)
+        self._redo.clear()
+        self._changed()
+
+    def close(self) -> None:
+        """Stop any search."""
+        self._cancel()
+
+    # --- the panel --------------------------------------------------------------------------------
+    def status_lines(self) -> list[str]:
+        """The panel's text: players, board and rule, the move, who is to move or the result."""
+        g = self.gomoku
+        kind = "  (AI vs AI)" if self.ai_vs_ai else ""
+        lines = [f"Black: {self.players[R.BLACK]}  White: {self.players[R.WHITE]}{kind}"]
+        lines.append(f"{g.size}x{g.size} Gomoku, {R.RULE_NAMES[g.rule]}")
+        last = self.game.last_move
+        lines.append(f"Move {len(g.moves)}" + (f", last {self._name(last.point)}" if last else ""))
+        if self.over:
+            lines.append(f"Game over ({self.game.end_reason}). Result: {self.game.result}")
+        else:
+            color = g.to_move
+            who = "human" if self.is_human(color) else self.players[color]
+            lines.append(f"{COLOR_NAME[color]} to move ({who})")
+            p = self.progress
+            if self.thinking and p is not None and p.candidates:
+                pv = " ".join(self._name(m) for m in p.candidates[0].pv[:6])
+                lines.append(f"PV {pv}")
+            elif self.ai_vs_ai and not self.continuous and not self.thinking:
+                lines.append("Click or space: next AI move")
+        if self.evaluating:
+            lines.append("Evaluating...")
+        if self.message:
+            lines.append(self.message)
+        return lines
+
+
+def gomoku_controller(
+    size: int = 15, rule: str = "freestyle", black: str = "human", white: str = "human", **kw: Any
+) -> GomokuController:
+    """A controller over a new game; compiles (or loads) the engine's kernels first."""
+    warm_up()
+    return GomokuController(GomokuGame(size, rule), black, white, **kw)

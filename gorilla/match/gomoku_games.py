@@ -1,0 +1,188 @@
+"""Gomoku games for ``gorilla match --game gomoku``: openings, time controls, the referee.
+
+The match runner (:mod:`gorilla.match.runner`) plays a Gomoku match through the same
+results, SGFs, summary, report, SPRT and cluster paths as a Go match; it asks this
+module for the players (:func:`build_gomoku_players`) and for each game
+(:func:`play_gomoku_game`). Gorilla's Gomoku rules (:mod:`gorilla.gomoku.game`) referee
+every move. A player loses by forfeit for an illegal move, a crash, an answer that is not
+a move, a move past ``timeout_turn`` plus the grace, or its match time
+(``timeout_match``) running out; both limits are in milliseconds as the Gomocup
+protocol sends them, 0 meaning none (then ``--move-timeout`` seconds still end a hang).
+
+An openings file holds one opening a line: comma- or space-separated ``dx,dy`` pairs,
+offsets from the centre of the board, stones alternating from Black (the Gomocup
+format); ``#`` starts a comment. Games 2k and 2k+1 play opening k with the colours
+swapped, so each opening is played from both sides.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from gorilla.gomoku import rules as R
+from gorilla.gomoku import sgf
+from gorilla.gomoku.game import GomokuGame
+from gorilla.match.gomoku_players import GomokuPlayer, make_gomoku_player
+from gorilla.match.players import Forfeit
+
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
+DEFAULT_OPENINGS = ASSETS / "gomoku_openings.txt"
+_NUM = re.compile(r"-?\d+")
+
+
+def parse_openings(text: str) -> list[list[tuple[int, int]]]:
+    """Openings from the text of an openings file; ValueError (one line) for a bad line."""
+    out: list[list[tuple[int, int]]] = []
+    for k, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if re.search(r"[^-\d,\s]", line):
+            raise ValueError(f"openings line {k}: {raw.strip()!r} is not dx,dy pairs")
+        nums = [int(t) for t in _NUM.findall(line)]
+        if len(nums) % 2:
+            raise ValueError(f"openings line {k}: an odd number of coordinates")
+        stones = list(zip(nums[::2], nums[1::2], strict=True))
+        if len(set(stones)) != len(stones):
+            raise ValueError(f"openings line {k}: a point given twice")
+        out.append(stones)
+    return out
+
+
+def load_openings(path: str | Path) -> list[list[tuple[int, int]]]:
+    """The openings of a file; ValueError (one line) when it cannot be read or holds none."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"cannot read openings file {path}: {e}") from None
+    openings = parse_openings(text)
+    if not openings:
+        raise ValueError(f"openings file {path} holds no opening")
+    return openings
+
+
+def opening_game(config: Any, index: int) -> GomokuGame:
+    """The start position of game index: the board with its opening stones (none without a file)."""
+    rule = R.rule_from_name(config.rules)
+    game = GomokuGame(config.size, rule)
+    if not config.openings_file:
+        return game
+    openings = load_openings(config.openings_file)
+    stones = openings[(index // 2 if config.alternate else index) % len(openings)]
+    c = config.size // 2
+    for dx, dy in stones:
+        try:
+            game.play_xy(c + dx, c + dy)
+        except ValueError as e:
+            raise ValueError(
+                f"opening {stones} does not fit a {config.size}x{config.size} board: {e}"
+            ) from None
+    if game.over:
+        raise ValueError(f"opening {stones} already ends the game")
+    return game
+
+
+def build_gomoku_players(config: Any) -> dict[str, GomokuPlayer]:
+    """Players A and B of config; built-in agents get the seeds 2*seed+1 and 2*seed+2."""
+    return {
+        pid: make_gomoku_player(spec, seed=config.seed * 2 + i + 1)
+        for i, (pid, spec) in enumerate(zip(("A", "B"), config.players, strict=True))
+    }
+
+
+def _name(c: int) -> str:
+    return "B" if c == R.BLACK else "W"
+
+
+def play_gomoku_game(
+    config: Any, index: int, players: dict[str, GomokuPlayer], black_id: str, seeds: dict[str, int]
+) -> tuple[dict, str]:
+    """Play game index between players {'A', 'B'} (black_id has Black); its record and SGF text."""
+    t_start = time.monotonic()
+    ids = {R.BLACK: black_id, R.WHITE: "B" if black_id == "A" else "A"}
+    game = opening_game(config, index)
+    n_open = len(game.moves)
+    turn, match_ms = int(config.timeout_turn), int(config.timeout_match)
+    grace = float(config.grace)
+    used = {"A": 0.0, "B": 0.0}
+    clocks = {p: {"moves": 0, "total": 0.0, "max": 0.0} for p in ("A", "B")}
+    forfeit: dict | None = None
+    limit = config.max_moves or config.size * config.size
+
+    def lose(pid: str, color: int, f: Forfeit) -> dict:
+        return {"player": pid, "color": _name(color), "kind": f.kind, "reason": str(f)}
+
+    for color in (R.BLACK, R.WHITE):
+        pid = ids[color]
+        try:
+            players[pid].set_game_seed(seeds[pid])
+            players[pid].new_game(game, turn, match_ms)
+        except Forfeit as f:
+            forfeit = lose(pid, color, f)
+            break
+    while forfeit is None and not game.over and len(game.moves) < limit:
+        color = game.to_move
+        pid = ids[color]
+        left_ms = int(match_ms - 1000 * used[pid]) if match_ms > 0 else None
+        waits = [
+            w for w in (turn / 1000 if turn > 0 else None, None if left_ms is None else left_ms / 1000) if w
+        ]
+        wait = min(waits) + grace if waits else config.move_timeout  # no limit: --move-timeout
+        t0 = time.monotonic()
+        try:
+            x, y = players[pid].genmove(game, left_ms, wait)
+        except Forfeit as f:
+            forfeit = lose(pid, color, f)
+            break
+        dt = time.monotonic() - t0
+        used[pid] += dt
+        ck = clocks[pid]
+        ck["moves"] += 1
+        ck["total"] = round(ck["total"] + dt, 4)
+        ck["max"] = round(max(ck["max"], dt), 4)
+        if match_ms > 0 and 1000 * used[pid] > match_ms + 1000 * grace:
+            forfeit = lose(pid, color, Forfeit("timeout", f"match time {match_ms} ms used up"))
+            break
+        try:
+            game.play_xy(x, y)
+        except ValueError as e:
+            forfeit = lose(pid, color, Forfeit("illegal", f"illegal move {x},{y} ({e})"))
+            break
+
+    if forfeit is not None:
+        winner_c = R.WHITE if forfeit["color"] == "B" else R.BLACK
+        letter = "T" if forfeit["kind"] == "timeout" else "F"
+        result, reason = f"{_name(winner_c)}+{letter}", "forfeit"
+        who = players[forfeit["player"]].label
+        comment = f"{forfeit['color']} ({who}) forfeits: {forfeit['reason']}"
+    elif game.result is not None:
+        winner_c, result, reason, comment = game.result.winner, game.result.sgf(), game.result.reason, ""
+        if winner_c == 0:
+            result = "0"
+    else:
+        winner_c, result, reason = 0, "0", "move limit"
+        comment = f"a draw by the move limit after {len(game.moves)} moves"
+    black, white = players[ids[R.BLACK]].label, players[ids[R.WHITE]].label
+    record = {
+        "game": index,
+        "black": ids[R.BLACK],
+        "white": ids[R.WHITE],
+        "black_player": black,
+        "white_player": white,
+        "winner": ids[winner_c] if winner_c else None,
+        "result": result,
+        "reason": reason,
+        "moves": len(game.moves),
+        "forfeit": forfeit,
+        "dead_by": None,
+        "dead": 0,
+        "opening": ["{},{}".format(*game.xy(p)) for p, _ in game.moves[:n_open]],
+        "times": clocks,
+        "duration": round(time.monotonic() - t_start, 3),
+    }
+    text = sgf.dumps(game, black, white, result=result, comment=comment, date=date.today().isoformat())
+    return record, text

@@ -1,0 +1,118 @@
+"""The Gomoku controller without a window: moves, the AI's answer, undo, the threat map, the
+evaluation, files, and the launcher's --game gomoku flags."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gorilla.app.gomoku_controller import GomokuController, parse_player
+from gorilla.app.gomoku_view import from_view, to_view
+from gorilla.app.newgame import FormError, NewGameForm
+from gorilla.gomoku import rules as R
+from gorilla.gomoku.game import GomokuGame
+from gorilla.launcher.cli import UsageError, main, parse_args
+
+
+def q(c: GomokuController, x: int, y: int) -> int:
+    return to_view(c.gomoku, c.gomoku.point(x, y))
+
+
+def test_view_points_round_trip_and_grid_matches_the_board():
+    g = GomokuGame(9)
+    g.play_xy(2, 3)
+    from gorilla.app.gomoku_view import GomokuView
+
+    v = GomokuView(g)
+    p = g.point(2, 3)
+    assert from_view(g, to_view(g, p)) == p
+    assert v.position.grid()[3, 2] == R.BLACK and v.position.grid().sum() == R.BLACK
+    assert v.position.color_at(to_view(g, p)) == R.BLACK
+    assert from_view(g, 0) is None and v.check(0) == "off the board"
+    assert v.check(to_view(g, p)) == "occupied"
+
+
+def test_human_move_ai_answer_undo_and_redo():
+    c = GomokuController(GomokuGame(15), "human", "threat1:0.1")
+    assert c.play(q(c, 7, 7))
+    assert c.wait(30)
+    assert len(c.gomoku.moves) == 2 and c.gomoku.to_move == R.BLACK
+    assert not c.play(q(c, 7, 7)) and "occupied" in c.message
+    assert c.undo()  # back to the human's turn: the AI's move and the human's
+    assert c.gomoku.moves == [] and c.redo()
+    assert len(c.gomoku.moves) == 2
+    assert not c.pass_turn() and "no passing" in c.message
+
+
+def test_threat_map_and_evaluation_see_the_open_three():
+    c = GomokuController(GomokuGame(15), "human", "human")
+    for x, y in ((6, 7), (0, 0), (7, 7), (0, 2), (8, 7), (0, 4)):
+        assert c.play(q(c, x, y))
+    tm = c.control_map()
+    assert tm[7, 5] < -0.4 and tm[7, 9] < -0.4  # Black makes an open four at either end
+    assert tm[7, 5] < tm[3, 3] <= 0  # far from the stones: nothing
+    c.evaluate()
+    assert c.wait(30)
+    ev = c.evaluation.evaluation
+    assert ev.best in (q(c, 5, 7), q(c, 9, 7))  # the open four
+    assert all(v.winrate <= ev.values[ev.best].winrate for v in ev.values.values())
+
+
+def test_save_and_load_keep_the_game_and_bad_files_change_nothing(tmp_path: Path):
+    c = GomokuController(GomokuGame(15, R.RENJU), "human", "human")
+    for x, y in ((7, 7), (8, 8), (6, 6)):
+        c.play(q(c, x, y))
+    path = tmp_path / "g.sgf"
+    c.save(str(path))
+    d = GomokuController(GomokuGame(15), "human", "human")
+    d.load(str(path))
+    assert d.gomoku.diagram() == c.gomoku.diagram() and d.gomoku.rule == R.RENJU
+    bad = tmp_path / "bad.sgf"
+    bad.write_text("(;GM[1]SZ[9];B[aa])", encoding="utf-8")
+    d.load(str(bad))
+    assert "GM[4]" in d.message and d.gomoku.diagram() == c.gomoku.diagram()
+
+
+def test_players_and_launcher_flags():
+    assert parse_player("pvs+vct:2") == ("pvs+vct", 2.0)
+    assert parse_player("human") == ("human", 0.0)
+    for bad in ("gnugo", "pvs:x", "pvs:0"):
+        with pytest.raises(ValueError):
+            parse_player(bad)
+    o = parse_args(["--game", "gomoku", "--rule", "renju", "--size", "20", "--black", "pvs"])
+    assert (o.game, o.rule, o.size, o.black) == ("gomoku", "renju", 20, "pvs")
+    for bad in (
+        ["--game", "gomoku", "--rule", "go"],
+        ["--game", "gomoku", "--size", "30"],
+        ["--game", "gomoku", "-no_gui"],
+        ["--game", "gomoku", "--komi", "6.5"],
+        ["--rule", "renju"],
+    ):
+        with pytest.raises(UsageError):
+            parse_args(bad)
+
+
+def test_launcher_rejects_an_unknown_gomoku_player_in_one_line(capsys: pytest.CaptureFixture[str]):
+    assert main(["--game", "gomoku", "--white", "gnugo"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert any("unknown Gomoku player" in ln for ln in err)
+
+
+def test_the_new_game_form_offers_gomoku_and_checks_its_players():
+    f = NewGameForm()
+    f.set("rules", "gomoku caro")
+    f.set("size", 15)
+    f.set("white", "pvs+vct")
+    ng = f.result()
+    assert (ng.game, ng.size, ng.white) == ("gomoku", 15, "pvs+vct")
+    c = GomokuController(GomokuGame(9), "human", "human")
+    assert c.new_game(ng) and c.gomoku.rule == R.CARO and c.gomoku.size == 15
+    assert c.players[R.WHITE].startswith("pvs+vct")
+    f.set("white", "montecarlo:10,3")
+    with pytest.raises(FormError, match="White: montecarlo:10,3 plays Go"):
+        f.result()
+    f.set("rules", "chinese")
+    f.set("white", "pvs")
+    with pytest.raises(FormError, match="plays Gomoku"):
+        f.result()

@@ -1,0 +1,159 @@
+"""Gomoku in the real window under Xvfb, with real input: clicks place stones, the AI answers,
+five in a row ends the game; renju's forbidden point refuses Black's click; AI vs AI steps on
+space; e values every move and c shows the threat map on the board."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from test_window import Harness, app_window, gui  # noqa: F401  (fixtures)
+from test_window_newgame import choose
+
+from gorilla.app.controller import Controller
+from gorilla.app.gomoku_controller import GomokuController, gomoku_controller
+from gorilla.gomoku import rules as R
+from gorilla.rules.coords import format_vertex
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture
+def gomoku(gui):  # noqa: F811
+    made: list[Harness] = []
+
+    def factory(
+        size: int = 15, rule: str = "freestyle", black: str = "human", white: str = "human"
+    ) -> Harness:
+        h = Harness(gui, gomoku_controller(size, rule, black, white), 900, 700)
+        made.append(h)
+        return h
+
+    yield factory
+    for h in made:
+        h.close()
+
+
+def vertex(h: Harness, x: int, y: int) -> str:
+    """The window's name of Gomoku point (x, y) (0-based from the top-left)."""
+    n = h.c.game.size
+    return format_vertex((y + 1) * (n + 2) + x + 1, n)
+
+
+def stone(h: Harness, x: int, y: int) -> int:
+    c: GomokuController = h.c
+    return c.gomoku.color_at(x, y)
+
+
+def wait_for(h: Harness, cond, seconds: float = 30.0) -> None:
+    end = time.monotonic() + seconds
+    while not cond():
+        assert time.monotonic() < end, "timed out"
+        h.frames(0.05)
+
+
+def test_human_five_in_a_row_ends_the_game(gomoku):
+    h = gomoku(15)
+    for i in range(4):
+        h.click_point(vertex(h, 3 + i, 7))  # Black builds the row
+        h.click_point(vertex(h, 3 + i, 10))  # White plays along elsewhere
+    assert [stone(h, 3 + i, 7) for i in range(4)] == [R.BLACK] * 4
+    assert not h.c.over
+    img = h.screen()
+    dark = h.patch(vertex(h, 3, 7), img).mean()
+    light = h.patch(vertex(h, 3, 10), img).mean()
+    assert dark < 90 < 160 < light  # the stones are drawn where they were clicked
+    h.click_point(vertex(h, 7, 7))
+    assert h.c.over and h.c.gomoku.result.winner == R.BLACK
+    assert "Black wins with five in a row" in h.c.message
+    n = len(h.c.gomoku.moves)
+    h.click_point(vertex(h, 0, 0))  # after the end a click plays nothing
+    assert len(h.c.gomoku.moves) == n and stone(h, 0, 0) == R.EMPTY
+    h.press(h.key.U)  # undo takes the five back and the game goes on
+    assert not h.c.over and stone(h, 7, 7) == R.EMPTY
+
+
+def test_the_ai_answers_every_click_and_its_five_ends_the_game(gomoku):
+    h = gomoku(15, black="human", white="threat1:0.2")
+    far = [(x, y) for y in (0, 14) for x in range(0, 15, 3)] + [(0, y) for y in range(2, 13, 3)]
+    for x, y in far:
+        if h.c.over:
+            break
+        if stone(h, x, y) != R.EMPTY:
+            continue
+        before = len(h.c.gomoku.moves)
+        h.click_point(vertex(h, x, y))
+        assert stone(h, x, y) == R.BLACK
+        wait_for(h, lambda b=before: len(h.c.gomoku.moves) == b + 2 or h.c.over)
+    assert h.c.over, "the AI never made its five against scattered stones"
+    assert h.c.gomoku.result.winner == R.WHITE and h.c.game.result == "W+"
+    assert any("Game over" in ln for ln in h.c.status_lines())
+
+
+def test_renju_forbidden_point_refuses_blacks_click(gomoku):
+    h = gomoku(15, rule="renju")
+    for b, w in (((7, 7), (0, 0)), ((8, 7), (0, 2)), ((9, 8), (0, 4)), ((9, 9), (0, 6))):
+        h.click_point(vertex(h, *b))
+        h.click_point(vertex(h, *w))
+    x, y = 9, 7  # two open threes at once: along row 7 and down column 9
+    assert R.is_forbidden(h.c.gomoku.bd, h.c.gomoku.point(x, y))
+    h.click_point(vertex(h, x, y))
+    assert stone(h, x, y) == R.EMPTY and h.c.gomoku.to_move == R.BLACK
+    assert "forbidden" in h.c.message
+
+
+def test_ai_vs_ai_steps_on_space_and_e_and_c_show_on_the_board(gomoku):
+    h = gomoku(15, black="pvs:0.2", white="pvs+vct:0.2")
+    h.frames(0.3)
+    assert len(h.c.gomoku.moves) == 0  # stepwise: nothing without space or a click
+    for k in range(1, 4):
+        h.press(h.key.SPACE)
+        wait_for(h, lambda k=k: len(h.c.gomoku.moves) == k and not h.c.thinking)
+        h.frames(0.2)
+        assert len(h.c.gomoku.moves) == k
+    before = h.screen()
+    h.press(h.key.E)
+    wait_for(h, lambda: h.c.evaluation is not None)
+    ev = h.c.evaluation.evaluation
+    assert len(ev.values) >= 10 and ev.best in ev.values
+    h.frames(0.2)
+    after = h.screen()
+    assert np.abs(after.astype(int) - before.astype(int)).sum() > 0  # the heat map is drawn
+    h.press(h.key.C)
+    assert h.c.show_control
+    tm = h.c.control_map()
+    assert tm.min() < 0 or tm.max() > 0  # some point makes a threat for someone
+    h.frames(0.2)
+
+
+@pytest.mark.slow  # back in Go, the Go kernels load in a child process first (a minute on a busy machine)
+def test_the_new_game_dialog_switches_to_gomoku_and_back_to_go(app_window):  # noqa: F811
+    h = app_window(9, 1000, 700)
+    h.press(h.key.N, h.key.MOD_CTRL)
+    choose(h, "rules", "gomoku renju")
+    choose(h, "size", 15)
+    choose(h, "black", "human")
+    choose(h, "white", "threat1")
+    h.press(h.key.ENTER)
+    assert h.w.dialog is None
+    old, h.c = h.c, h.w.controller
+    old.close()
+    assert isinstance(h.c, GomokuController)
+    assert (h.c.gomoku.size, h.c.gomoku.rule) == (15, R.RENJU) and h.w.camera.size == 15
+    h.click_point(vertex(h, 7, 7))
+    wait_for(h, lambda: len(h.c.gomoku.moves) == 2)  # the AI answers
+    assert stone(h, 7, 7) == R.BLACK
+    h.click(*h.w.toolbar.centre("Undo"))  # the panel's buttons act on the new controller
+    assert h.c.gomoku.moves == []
+    h.press(h.key.N, h.key.MOD_CTRL)
+    choose(h, "rules", "chinese")
+    choose(h, "size", 9)
+    choose(h, "white", "human")
+    h.press(h.key.ENTER)
+    assert h.w.dialog is None
+    old, h.c = h.c, h.w.controller
+    old.close()
+    assert isinstance(h.c, Controller) and h.c.game.size == 9
+    h.click_point("E5")  # played once the Go kernels are loaded (compiled in a child process)
+    wait_for(h, lambda: h.c.game.move_number == 1, 240)
