@@ -83,6 +83,30 @@ def test_the_warm_up_child_fills_the_cache_and_marks_each_group(tmp_path: Path) 
         [sys.executable, "-m", "gorilla.ai.warmup", "nonesuch"], env=env, capture_output=True, text=True
     )
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+    unknown = subprocess.run(
+        [sys.executable, "-m", "gorilla.ai.warmup", "--import", "gorilla.nonesuch", "rules"],
+        env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert unknown.returncode == 2 and "cannot import gorilla.nonesuch" in unknown.stderr
+    assert len(unknown.stderr.strip().splitlines()) == 1
+
+
+def test_a_package_above_registers_its_group_and_the_compiler_child_imports_it(tmp_path: Path) -> None:
+    import gorilla.gomoku.agents  # noqa: F401 - registers "gomoku"
+    from gorilla.app.compiler import Compiler
+
+    assert warmup.PROVIDERS["gomoku"] == "gorilla.gomoku.agents" and "gomoku" in warmup.GROUPS
+    # the child's command line names the module that registered the group: a stand-in
+    # interpreter records the command line it was given
+    record = tmp_path / "argv.txt"
+    fake = tmp_path / "python"
+    fake.write_text(f'#!/bin/sh\necho "$@" > {record}\n')
+    fake.chmod(0o755)
+    c = Compiler(["gomoku"], python=str(fake), start=False)
+    c.cold = ["gomoku"]
+    c._compile_in_child()
+    expected = ["-m", "gorilla.ai.warmup", "--import", "gorilla.gomoku.agents", "gomoku"]
+    assert record.read_text().split() == expected
 
 
 def _genmove(cache: Path, size: int) -> tuple[str, float, str]:

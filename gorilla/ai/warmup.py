@@ -22,6 +22,7 @@ source version, so the markers go stale exactly when the kernels do.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import sys
 import time
@@ -131,6 +132,19 @@ GROUPS: dict[str, tuple[Callable[[], None], float]] = {
     "alphabeta": (_alphabeta, 12.0),
     "baselines": (_baselines, 4.0),
 }
+# group -> the module that registered it (a package above this floor, see register); the
+# child process of gorilla.app.compiler imports it first
+PROVIDERS: dict[str, str] = {}
+
+
+def register(name: str, workload: Callable[[], None], seconds: float) -> None:
+    """Add a group of kernels from a package above the AIs (Gomoku's engine): its workload,
+    its rough cold compile seconds; ``python -m gorilla.ai.warmup --import MODULE NAME``
+    compiles it in a child process."""
+    GROUPS[name] = (workload, seconds)
+    PROVIDERS[name] = workload.__module__
+
+
 # what each agent needs besides the rules
 AGENT_GROUPS: dict[str, tuple[str, ...]] = {
     "random": (),
@@ -222,9 +236,17 @@ def stderr_progress(program: str, groups: list[str], stream: TextIO | None = Non
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m gorilla.ai.warmup GROUP...``: compile the groups into the on-disk cache,
-    printing ``start GROUP`` and ``done GROUP SECONDS`` lines on stdout as it goes."""
+    """``python -m gorilla.ai.warmup [--import MODULE]... GROUP...``: compile the groups into
+    the on-disk cache, printing ``start GROUP`` and ``done GROUP SECONDS`` lines on stdout as
+    it goes; each MODULE is imported first (it registers its groups, see :func:`register`)."""
     args = list(sys.argv[1:] if argv is None else argv)
+    while len(args) >= 2 and args[0] == "--import":
+        try:
+            importlib.import_module(args[1])
+        except ImportError as e:
+            print(f"gorilla.ai.warmup: cannot import {args[1]}: {e}", file=sys.stderr)
+            return 2
+        args = args[2:]
     unknown = [g for g in args if g not in GROUPS]
     if unknown or not args:
         print(f"usage: python -m gorilla.ai.warmup GROUP... (groups: {', '.join(GROUPS)})", file=sys.stderr)

@@ -110,9 +110,11 @@ class Compiler:
 
     def _compile_in_child(self) -> None:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        providers = dict.fromkeys(warmup.PROVIDERS[g] for g in self.cold if g in warmup.PROVIDERS)
+        imports = [arg for module in providers for arg in ("--import", module)]
         try:
             self._proc = proc = subprocess.Popen(
-                [self.python, "-m", "gorilla.ai.warmup", *self.cold],
+                [self.python, "-m", "gorilla.ai.warmup", *imports, *self.cold],
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, env=env,
             )  # fmt: skip
         except OSError:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gorilla.ai import warmup
 from gorilla.app.compiler import Compiler
 from gorilla.app.controller import Controller
 from gorilla.app.gomoku_controller import GomokuController
@@ -13,10 +14,19 @@ from gorilla.gomoku.game import GomokuGame
 from gorilla.rules.game import Game
 
 
+def gomoku_compiler() -> Compiler | None:
+    """None when Gomoku's kernels are in the on-disk cache; else a :class:`Compiler` that
+    compiles them in a child process (the window keeps drawing) and then loads them here."""
+    if warmup.is_warm("gomoku"):
+        return None
+    return Compiler(["gomoku"])
+
+
 def controller_for(current: Any, ng: Any) -> Any:
     """current when it plays ng's game (Go or Gomoku), else a new controller for it; the caller
     then calls its ``new_game(ng)``. A Go controller compiles its kernels in a child process; a
-    Gomoku one loads (or compiles) its engine first."""
+    Gomoku one loads its engine first (the window waits for :func:`gomoku_compiler` when the
+    cache is cold, so this only loads)."""
     gomoku = ng.game == "gomoku"
     if gomoku == isinstance(current, GomokuController):
         return current

@@ -122,6 +122,8 @@ class GomokuController:
     compiler = None  # the kernels are compiled before the window opens (warm_up)
     clock = None
     ended = None
+    review = None  # whole-game analysis, the record's tree and set-up are Go's (see GO_ONLY)
+    comment = ""
 
     def __init__(
         self,
@@ -556,6 +558,42 @@ class GomokuController:
         if self.message:
             lines.append(self.message)
         return lines
+
+
+# the window's keys for Go's record and analysis: in Gomoku each says so and changes nothing
+GO_ONLY = {
+    "go_back": "moving through the record",
+    "go_forward": "moving through the record",
+    "go_start": "moving through the record",
+    "go_end": "moving through the record",
+    "goto_move": "moving through the record",
+    "switch_variation": "variations",
+    "promote_variation": "variations",
+    "delete_branch": "variations",
+    "set_comment": "comments",
+    "toggle_setup": "the set-up mode",
+    "setup_click": "the set-up mode",
+    "setup_side_to_move": "the set-up mode",
+    "toggle_analysis": "whole-game analysis",
+    "next_mistake": "whole-game analysis",
+    "cycle_mistake_threshold": "whole-game analysis",
+    "toggle_mistake_dots": "whole-game analysis",
+    "toggle_ownership": "the ownership estimate",
+}
+
+
+def _go_only(name: str, what: str) -> Any:
+    def method(self: GomokuController, *args: Any, **kwargs: Any) -> bool:
+        self.say(f"Go only: {what} is not there for Gomoku yet")
+        return False
+
+    method.__name__ = name
+    method.__doc__ = f"Go only ({what}): says so, changes nothing."
+    return method
+
+
+for _name, _what in GO_ONLY.items():
+    setattr(GomokuController, _name, _go_only(_name, _what))
 
 
 def gomoku_controller(

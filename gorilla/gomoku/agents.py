@@ -13,6 +13,7 @@ import time
 
 import numpy as np
 
+from gorilla.ai import warmup
 from gorilla.gomoku import mcts as M
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
@@ -233,3 +234,7 @@ def warm_up() -> None:
     r = GomokuGame(7, R.RENJU)
     r.play_xy(3, 3)
     R.legal(r.bd, r.point(2, 2), R.BLACK)
+
+
+# the group the window's compiler (a child process) and the warm-up command know Gomoku by
+warmup.register("gomoku", warm_up, 45.0)

@@ -102,6 +102,7 @@ class GorillaWindow(pyglet.window.Window):
         self.sounds.load()
         self.confirm: str | None = None  # an action waiting for its confirmation ('resign')
         self.dialog: NewGameDialog | None = None  # the new-game dialog while it is open
+        self._gomoku_wait = None  # (Compiler, NewGame): a Gomoku game waiting for its engine
         self.toolbar = Toolbar(
             {
                 "New": self.new_game,
@@ -172,6 +173,8 @@ class GorillaWindow(pyglet.window.Window):
     # --- the frame loop ---------------------------------------------------------------------
     def tick(self, dt: float = 0.0) -> None:
         """Poll the controller; redraw if anything visible changed."""
+        if self._gomoku_wait is not None:
+            self._wait_for_gomoku()  # may swap the controller
         c = self.controller
         c.poll()
         for kind, data in c.drain_events() if hasattr(c, "drain_events") else ():
@@ -193,7 +196,7 @@ class GorillaWindow(pyglet.window.Window):
         now = time.monotonic()
         compiler = getattr(c, "compiler", None)
         busy = c.thinking or getattr(c, "evaluating", False) or (compiler is not None and compiler.compiling)
-        busy = busy or c.review.running
+        busy = busy or (c.review is not None and c.review.running)
         if state != self._seen or (busy and now - self._last_draw >= 1.0 / THINKING_FPS):
             self._dirty = True
         if self._dirty:
@@ -234,9 +237,10 @@ class GorillaWindow(pyglet.window.Window):
             )
         else:
             self.hud.set_prompt(None if self.prompt is None else f"Load SGF: {self.prompt}_")
-        self.graph.update(graph_data(c))
+        if c.review is not None:  # whole-game analysis: Go only
+            self.graph.update(graph_data(c))
         self.hud.draw(self.show_help)
-        if not self.show_help:
+        if not self.show_help and c.review is not None:
             self.graph.draw()
         self.toolbar.draw()
         if self.dialog is not None:
@@ -646,8 +650,15 @@ class GorillaWindow(pyglet.window.Window):
         }
 
     def _start_new_game(self, ng) -> bool:
-        from gorilla.app.game_kinds import controller_for
+        from gorilla.app.game_kinds import controller_for, gomoku_compiler
 
+        if ng.game == "gomoku" and self._gomoku_wait is None:
+            compiler = gomoku_compiler()
+            if compiler is not None:  # a cold cache: compile in a child, start the game when ready
+                self._gomoku_wait = (compiler, ng)
+                self.controller.say("Compiling the Gomoku engine: the game starts when it is ready")
+                return True
+        self._gomoku_wait = None
         c = controller_for(self.controller, ng)  # Go or Gomoku, as the Rules row says
         ok = c.new_game(ng)
         if ok and c is not self.controller:
@@ -660,6 +671,20 @@ class GorillaWindow(pyglet.window.Window):
         if not ok and self.dialog is not None:
             self.dialog.form.error = self.controller.message
         return ok
+
+    def _wait_for_gomoku(self) -> None:
+        """While Gomoku's engine compiles for a new game: its progress; then the game."""
+        compiler, ng = self._gomoku_wait
+        if compiler.wait(0):
+            if compiler.error:
+                self._gomoku_wait = None
+                self.controller.say(f"Gomoku: {compiler.error}")
+            else:
+                self._start_new_game(ng)
+        else:
+            status = compiler.status()
+            if status and status != self.controller.message:
+                self.controller.say(status)
 
     def _close_dialog(self) -> None:
         self.dialog = None
