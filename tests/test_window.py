@@ -414,21 +414,29 @@ def test_help_view_toggles_and_a_click_closes_it_without_playing(make):
 
 def test_space_advances_ai_vs_ai_and_a_toggles_continuous_play(make):
     h = make("random:seed=1", "random:seed=2")
+
+    def frames_until(cond, seconds: float = 20.0) -> None:
+        end = time.monotonic() + seconds  # a loaded machine may take a while; the order matters
+        while not cond() and time.monotonic() < end:
+            h.frames(0.05)
+
     h.frames(0.2)
     assert h.c.game.move_number == 0  # step mode: nothing without a click or space
     h.press(h.key.SPACE)
+    frames_until(lambda: h.c.game.move_number >= 1)
     h.frames(0.3)
-    assert h.c.game.move_number == 1
+    assert h.c.game.move_number == 1  # one move a step
     h.click(5, 5)  # a click anywhere (here off the board) asks for the next move
+    frames_until(lambda: h.c.game.move_number >= 2)
     h.frames(0.3)
     assert h.c.game.move_number == 2
     h.press(h.key.A)
     assert h.c.continuous
-    h.frames(0.8)
+    frames_until(lambda: h.c.game.move_number > 4)
     assert h.c.game.move_number > 4, "continuous play did not go on by itself"
     h.press(h.key.A)
     assert not h.c.continuous
-    h.frames(0.2)
+    frames_until(lambda: not h.c.thinking)
     n = h.c.game.move_number
     h.frames(0.3)
     assert h.c.game.move_number == n
