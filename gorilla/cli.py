@@ -21,6 +21,8 @@ SUBCOMMANDS: dict[str, str] = {
     "selfplay": "gorilla.match.selfplay_cli:main",
     "tune": "gorilla.match.tune:main",
     "pbrain": "gorilla.gomoku.pbrain:main",
+    "learn": "gorilla.ai.policy.cli:learn_main",
+    "predict": "gorilla.ai.policy.cli:predict_main",
 }
 DEFAULT = "gorilla.launcher.cli:main"
 
