@@ -48,6 +48,7 @@ def learn_main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="the sampling seed (default: %(default)s)")
     ap.add_argument("--min-played", type=int, default=2, help="keep 3x3 shapes played this often")
     ap.add_argument("--min-seen", type=int, default=50, help="or seen this often among candidates")
+    ap.add_argument("--min-diamond", type=int, default=5, help="keep diamond patterns played this often")
     args = ap.parse_args(list(sys.argv[1:] if argv is None else argv))
     if not 0.0 < args.fraction <= 1.0 or args.iterations < 1 or (args.games is not None and args.games < 1):
         ap.error("--fraction must lie in (0, 1], --iterations and --games must be positive")
@@ -61,10 +62,9 @@ def learn_main(argv: Sequence[str] | None = None) -> int:
             seed=args.seed,
             min_played=args.min_played,
             min_seen=args.min_seen,
+            min_diamond=args.min_diamond,
             progress=_throttled(),
-            total_games=len(games),
         )
-        model.info["games"] = len(games)
         model.save(args.out)
     except (RecordError, OSError) as e:
         print(f"gorilla learn: {e}", file=sys.stderr)
@@ -72,7 +72,7 @@ def learn_main(argv: Sequence[str] | None = None) -> int:
     info = model.info
     print(
         f"{len(games)} games, {info['positions']:,} positions, {info['candidates']:,} candidates, "
-        f"{len(model.pat_codes):,} 3x3 shapes; {time.monotonic() - t0:.0f} s; "
+        f"{len(model.pat_codes):,} 3x3 shapes, {len(model.dkeys):,} diamonds; {time.monotonic() - t0:.0f} s; "
         f"training log-likelihood {info['train_log_likelihood']}; wrote {args.out}"
     )
     return 0

@@ -22,6 +22,12 @@ columns of :func:`position_features`' output:
   symmetries: the level is ``pidx[code]`` for the 20-bit code (see
   :func:`canonical_table`; a model maps the canonical codes it knows to
   levels, the others to ``-1``).
+* ``G_DIAMOND``: the largest diamond-shaped pattern around the move
+  (``|dx| + |dy| <= r`` for r in :data:`RADII`, points empty / ours / theirs /
+  off the board) that the model knows. A diamond's key is a Zobrist hash of
+  its points and radius, the smallest over the eight symmetries (one pass per
+  symmetry builds every radius, ring after ring); ``dkeys`` is the model's
+  increasing array of known keys and the level a key's index there.
 
 The kernels read the board arrays of :mod:`gorilla.rules.board` and the
 tactical readers of :mod:`gorilla.ai.tactics`; nothing is cached between
@@ -54,10 +60,10 @@ from gorilla.rules.board import (
     legal_moves,
 )
 
-G_PASS, G_CAPTURE, G_ESCAPE, G_SELFATARI, G_ATARI, G_DIST1, G_DIST2, G_EDGE, G_PAT3 = range(9)
-NGROUPS = 9
-GROUP_NAMES = ("pass", "capture", "escape", "selfatari", "atari", "dist1", "dist2", "edge", "pat3")
-# levels of the fixed groups (G_PAT3's count comes from the model)
+G_PASS, G_CAPTURE, G_ESCAPE, G_SELFATARI, G_ATARI, G_DIST1, G_DIST2, G_EDGE, G_PAT3, G_DIAMOND = range(10)
+NGROUPS = 10
+GROUP_NAMES = ("pass", "capture", "escape", "selfatari", "atari", "dist1", "dist2", "edge", "pat3", "diamond")
+# levels of the fixed groups (G_PAT3's and G_DIAMOND's counts come from the model)
 FIXED_LEVELS = (2, 3, 2, 2, 2, 16, 16, 5)
 PAT3_BITS = 20
 PAT3_CODES = 1 << PAT3_BITS
@@ -102,6 +108,44 @@ def canonical_table() -> np.ndarray:
     return best.astype(np.int32)
 
 
+RADII = (3, 4, 5, 6, 7, 8)
+NRADII = len(RADII)
+
+
+def _diamond_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Offsets of the diamond of radius RADII[-1] ring by ring (dx, dy per symmetry), where each
+    radius ends in that order, the Zobrist keys per (offset, state) and per radius."""
+    rmax = RADII[-1]
+    order = sorted(
+        (
+            (dx, dy)
+            for dx in range(-rmax, rmax + 1)
+            for dy in range(-rmax, rmax + 1)
+            if abs(dx) + abs(dy) <= rmax
+        ),
+        key=lambda d: (abs(d[0]) + abs(d[1]), d),
+    )
+    dx = np.empty((8, len(order)), dtype=np.int64)
+    dy = np.empty((8, len(order)), dtype=np.int64)
+    s = 0
+    for swap in (False, True):
+        for sx in (1, -1):
+            for sy in (1, -1):
+                for k, (x, y) in enumerate(order):
+                    x2, y2 = (y, x) if swap else (x, y)
+                    dx[s, k] = x2 * sx
+                    dy[s, k] = y2 * sy
+                s += 1
+    ends = np.array([sum(1 for d in order if abs(d[0]) + abs(d[1]) <= r) for r in RADII], dtype=np.int64)
+    rng = np.random.default_rng(0xD1A40)
+    keys = rng.integers(1, np.iinfo(np.int64).max, size=(len(order), 4), dtype=np.int64)
+    rkeys = rng.integers(1, np.iinfo(np.int64).max, size=len(RADII), dtype=np.int64)
+    return dx, dy, ends, keys, rkeys
+
+
+DIAMOND_DX, DIAMOND_DY, DIAMOND_ENDS, DIAMOND_KEYS, DIAMOND_RKEYS = _diamond_tables()
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _rel(v: int, c: int) -> int:
     """A point's colour seen by mover c: 0 empty, 1 ours, 2 theirs, 3 edge."""
@@ -113,18 +157,62 @@ def _rel(v: int, c: int) -> int:
 @njit(cache=True, nogil=True)
 def pat3_key(b: np.ndarray, w: int, p: int, c: int) -> int:
     """The 20-bit 3x3 code of p for mover c (neighbours relative to c, then atari bits)."""
-    code = 0
-    k = 0
-    for q in (p - w - 1, p - w, p - w + 1, p - 1, p + 1, p + w - 1, p + w, p + w + 1):
-        code |= _rel(b[COLOR, q], c) << (2 * k)
-        k += 1
-    j = 0
+    code = (
+        _rel(b[COLOR, p - w - 1], c)
+        | (_rel(b[COLOR, p - w], c) << 2)
+        | (_rel(b[COLOR, p - w + 1], c) << 4)
+        | (_rel(b[COLOR, p - 1], c) << 6)
+        | (_rel(b[COLOR, p + 1], c) << 8)
+        | (_rel(b[COLOR, p + w - 1], c) << 10)
+        | (_rel(b[COLOR, p + w], c) << 12)
+        | (_rel(b[COLOR, p + w + 1], c) << 14)
+    )
+    bit = 1 << 16
     for q in (p - w, p - 1, p + 1, p + w):
         v = b[COLOR, q]
         if (v == BLACK or v == WHITE) and in_atari(b, b[HEAD, q]):
-            code |= 1 << (16 + j)
-        j += 1
+            code |= bit
+        bit <<= 1
     return code
+
+
+@njit(cache=True, nogil=True)
+def diamond_keys(b: np.ndarray, st: np.ndarray, p: int, c: int, out: np.ndarray) -> None:
+    """out[i] = the canonical key of the diamond of radius RADII[i] around p, for mover c."""
+    w = st[S_W]
+    n = st[S_N]
+    x0 = p % w - 1
+    y0 = p // w - 1
+    nr = DIAMOND_ENDS.shape[0]
+    for i in range(nr):
+        out[i] = np.iinfo(np.int64).max
+    for s in range(8):
+        h = np.int64(0)
+        k = 0
+        for i in range(nr):
+            end = DIAMOND_ENDS[i]
+            while k < end:
+                x = x0 + DIAMOND_DX[s, k]
+                y = y0 + DIAMOND_DY[s, k]
+                v = _rel(b[COLOR, (y + 1) * w + x + 1], c) if 0 <= x < n and 0 <= y < n else 3
+                h ^= DIAMOND_KEYS[k, v]
+                k += 1
+            key = h ^ DIAMOND_RKEYS[i]
+            if key < out[i]:
+                out[i] = key
+
+
+@njit(cache=True, nogil=True)
+def diamond_level(b: np.ndarray, st: np.ndarray, p: int, c: int, dkeys: np.ndarray, tmp: np.ndarray) -> int:
+    """The index in dkeys (increasing) of the largest diamond around p it holds, or -1."""
+    if dkeys.shape[0] == 0:
+        return -1
+    diamond_keys(b, st, p, c, tmp)
+    for i in range(tmp.shape[0] - 1, -1, -1):
+        j = np.searchsorted(dkeys, tmp[i])
+        if j < dkeys.shape[0] and dkeys[j] == tmp[i]:
+            return j
+    return -1
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -137,7 +225,15 @@ def _dist_level(p: int, q: int, w: int) -> int:
 
 @njit(cache=True, nogil=True)
 def move_features(
-    b: np.ndarray, st: np.ndarray, zob: np.ndarray, p: int, c: int, pidx: np.ndarray, out: np.ndarray
+    b: np.ndarray,
+    st: np.ndarray,
+    zob: np.ndarray,
+    p: int,
+    c: int,
+    pidx: np.ndarray,
+    dkeys: np.ndarray,
+    tmp: np.ndarray,
+    out: np.ndarray,
 ) -> None:
     """Write the levels (``-1``: none) of c playing the legal move p (or PASS) into out[:NGROUPS]."""
     for g in range(NGROUPS):
@@ -196,6 +292,7 @@ def move_features(
     line = min(min(x, y), min(n - 1 - x, n - 1 - y))
     out[G_EDGE] = min(line, 4)
     out[G_PAT3] = pidx[pat3_key(b, w, p, c)]
+    out[G_DIAMOND] = diamond_level(b, st, p, c, dkeys, tmp)
 
 
 @njit(cache=True, nogil=True)
@@ -205,6 +302,7 @@ def position_features(
     zob: np.ndarray,
     c: int,
     pidx: np.ndarray,
+    dkeys: np.ndarray,
     moves: np.ndarray,
     feats: np.ndarray,
 ) -> int:
@@ -212,6 +310,7 @@ def position_features(
     levels into the rows of feats (shape (len(moves), NGROUPS)). Returns the count."""
     n = legal_moves(b, st, c, False, moves)
     moves[n] = PASS
+    tmp = np.empty(DIAMOND_ENDS.shape[0], dtype=np.int64)
     for i in range(n + 1):
-        move_features(b, st, zob, moves[i], c, pidx, feats[i])
+        move_features(b, st, zob, moves[i], c, pidx, dkeys, tmp, feats[i])
     return n + 1

@@ -20,13 +20,21 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
-from gorilla.ai.policy.features import FIXED_LEVELS, G_PAT3, NGROUPS, canonical_table, position_features
+from gorilla.ai.policy.features import (
+    FIXED_LEVELS,
+    G_PAT3,
+    NGROUPS,
+    NRADII,
+    canonical_table,
+    diamond_keys,
+    position_features,
+)
 from gorilla.ai.policy.model import PolicyModel, offsets
 from gorilla.ai.policy.records import GameRecord
 from gorilla.rules.board import (
@@ -35,6 +43,7 @@ from gorilla.rules.board import (
     PASS,
     S_LAST,
     S_LAST2,
+    S_N,
     S_TOMOVE,
     ZOBRIST,
     check_move,
@@ -55,6 +64,7 @@ def replay_features(
     points: np.ndarray,
     take: np.ndarray,
     pidx: np.ndarray,
+    dkeys: np.ndarray,
     moves: np.ndarray,
     feats: np.ndarray,
     starts: np.ndarray,
@@ -69,11 +79,12 @@ def replay_features(
     k = 0
     row = 0
     starts[0] = 0
+    most = st[S_N] * st[S_N] + 1
     for i in range(len(points)):
         c = colours[i]
         p = points[i]
-        if take[i] and row + MAX_POINTS + 1 <= feats.shape[0]:
-            n = position_features(b, st, zob, c, pidx, moves, feats[row:])
+        if take[i] and row + most <= feats.shape[0]:
+            n = position_features(b, st, zob, c, pidx, dkeys, moves, feats[row:])
             w = -1
             for j in range(n):
                 if moves[j] == p:
@@ -91,6 +102,35 @@ def replay_features(
             if check_move(b, st, p, c) != OK:
                 break
             place(b, st, zob, p, c)
+    return k
+
+
+@njit(cache=True, nogil=True)
+def replay_diamonds(
+    b: np.ndarray,
+    st: np.ndarray,
+    zob: np.ndarray,
+    colours: np.ndarray,
+    points: np.ndarray,
+    take: np.ndarray,
+    out: np.ndarray,
+) -> int:
+    """Play the game's moves; for each move i with take[i], the diamond keys of the move played
+    into the next row of out. Returns the rows written."""
+    k = 0
+    for i in range(len(points)):
+        c = colours[i]
+        p = points[i]
+        if p == PASS:
+            st[S_TOMOVE] = c
+            play_pass(st)
+            continue
+        if check_move(b, st, p, c) != OK:
+            break
+        if take[i]:
+            diamond_keys(b, st, p, c, out[k])
+            k += 1
+        place(b, st, zob, p, c)
     return k
 
 
@@ -118,20 +158,40 @@ class Samples:
     number: np.ndarray  # int64 (positions), the move number (0-based)
 
 
+def sample_positions(records: list[GameRecord], fraction: float, seed: int) -> list[np.ndarray]:
+    """For each game, which of its moves are sampled (a random fraction, seeded)."""
+    rng = np.random.default_rng(seed)
+    return [rng.random(len(rec.moves)) < fraction for rec in records]
+
+
+def common_diamonds(records: list[GameRecord], takes: list[np.ndarray], min_played: int) -> np.ndarray:
+    """The diamond keys (increasing) of the sampled moves played at least min_played times."""
+    parts = []
+    for rec, take in zip(records, takes, strict=True):
+        b, st, colours, points = record_arrays(rec)
+        out = np.empty((int(take.sum()), NRADII), dtype=np.int64)
+        k = replay_diamonds(b, st, ZOBRIST, colours, points, take, out)
+        parts.append(out[:k].ravel())
+    if not parts:
+        return np.empty(0, dtype=np.int64)
+    keys, counts = np.unique(np.concatenate(parts), return_counts=True)
+    return keys[counts >= min_played].astype(np.int64)
+
+
 def extract(
-    records: Iterable[GameRecord],
+    records: list[GameRecord],
+    takes: list[np.ndarray],
     pidx: np.ndarray,
-    fraction: float,
-    rng: np.random.Generator,
+    dkeys: np.ndarray,
     progress: Callable[[int, int], None] | None = None,
 ) -> Samples:
-    """Candidate levels (group-local, G_PAT3 through pidx) of a random fraction of each game's positions."""
+    """Candidate levels (group-local; G_PAT3 through pidx, G_DIAMOND through dkeys) of the
+    sampled positions."""
     parts_f, parts_s, parts_w, parts_n = [], [], [], []
     rows = 0
     moves = np.empty(MAX_POINTS + 1, dtype=np.int64)
-    for gi, rec in enumerate(records):
+    for gi, (rec, take) in enumerate(zip(records, takes, strict=True)):
         b, st, colours, points = record_arrays(rec)
-        take = rng.random(len(points)) < fraction
         npos = int(take.sum())
         if npos:
             feats = np.empty((npos * (rec.size * rec.size + 1), NGROUPS), dtype=np.int32)
@@ -139,7 +199,7 @@ def extract(
             winner = np.empty(npos, dtype=np.int64)
             number = np.empty(npos, dtype=np.int64)
             k = replay_features(
-                b, st, ZOBRIST, colours, points, take, pidx, moves, feats, starts, winner, number
+                b, st, ZOBRIST, colours, points, take, pidx, dkeys, moves, feats, starts, winner, number
             )
             parts_f.append(feats[: starts[k]])
             parts_s.append(starts[1 : k + 1] + rows)
@@ -174,9 +234,9 @@ def index_patterns(feats: np.ndarray, winner: np.ndarray, min_played: int, min_s
     return np.array(sorted(keep), dtype=np.int32)
 
 
-def globalize(feats: np.ndarray, pat_codes: np.ndarray) -> np.ndarray:
+def globalize(feats: np.ndarray, pat_codes: np.ndarray, ndiamonds: int) -> np.ndarray:
     """Group-local levels (G_PAT3 as canonical codes) -> global feature indices, in place."""
-    offs = offsets((*FIXED_LEVELS, len(pat_codes)))
+    offs = offsets((*FIXED_LEVELS, len(pat_codes), ndiamonds))
     col = feats[:, G_PAT3]
     pos = np.searchsorted(pat_codes, col)
     pos = np.minimum(pos, max(len(pat_codes) - 1, 0))
@@ -272,41 +332,44 @@ def fit(
 
 
 def train(
-    records: Iterable[GameRecord],
+    records: list[GameRecord],
     fraction: float = 0.1,
     iterations: int = 20,
     seed: int = 1,
     min_played: int = 2,
     min_seen: int = 50,
+    min_diamond: int = 5,
     progress: ProgressFn | None = None,
-    total_games: int = 0,
 ) -> PolicyModel:
-    """Sample positions from the records, fit the gammas, and return the model."""
+    """Sample positions from the records, fit the gammas, and return the model.
+
+    3x3 shapes are kept if played min_played times or seen min_seen times among the
+    candidates; diamonds if played min_diamond times in the sampled positions."""
     t0 = time.monotonic()
-    rng = np.random.default_rng(seed)
-    canon = canonical_table()
+    takes = sample_positions(records, fraction, seed)
+    dkeys = common_diamonds(records, takes, min_diamond)
 
     def extracting(games: int, rows: int) -> None:
         if progress:
-            progress("positions", games, total_games, f"{rows:,} candidates")
+            progress("positions", games, len(records), f"{rows:,} candidates")
 
-    samples = extract(records, canon, fraction, rng, extracting)
+    samples = extract(records, takes, canonical_table(), dkeys, extracting)
     pat_codes = index_patterns(samples.feats, samples.winner, min_played, min_seen)
-    globalize(samples.feats, pat_codes)
-    levels = (*FIXED_LEVELS, len(pat_codes))
+    globalize(samples.feats, pat_codes, len(dkeys))
+    levels = (*FIXED_LEVELS, len(pat_codes), len(dkeys))
     gamma = fit(samples, int(sum(levels)), levels, iterations, progress)
+    ll = log_likelihood(samples.feats, samples.starts, samples.winner, gamma)
     info = {
+        "games": len(records),
         "positions": len(samples.winner),
         "candidates": int(samples.feats.shape[0]),
         "iterations": iterations,
         "seed": seed,
         "fraction": fraction,
         "seconds": round(time.monotonic() - t0, 1),
-        "train_log_likelihood": round(
-            float(log_likelihood(samples.feats, samples.starts, samples.winner, gamma)), 4
-        ),
+        "train_log_likelihood": round(float(ll), 4),
     }
-    return PolicyModel(np.log(gamma).astype(np.float32), pat_codes, info)
+    return PolicyModel(np.log(gamma).astype(np.float32), pat_codes, dkeys, info)
 
 
 def bar(stage: str, done: int, total: int, note: str, out=sys.stderr) -> None:

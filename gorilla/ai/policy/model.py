@@ -14,11 +14,13 @@ bytes      what
 8          the magic ``GORPOLv1``
 4          uint32 ``H``, the length of the header
 H          the header, JSON in UTF-8: ``groups`` (names), ``levels``
-           (levels per group, the last being the 3x3 patterns' count),
-           and free information (games, positions, seed, ...)
+           (levels per group, the last two being the counts of 3x3
+           patterns P and diamonds D), and free information (games,
+           positions, seed, ...)
 4 * L      float32 log-gammas, group after group (L = sum of levels)
-4 * P      int32 canonical 3x3 codes of the pattern levels 0..P-1
-           (P = the last group's levels), in increasing order
+4 * P      int32 canonical 3x3 codes of the pattern levels 0..P-1,
+           in increasing order
+8 * D      int64 diamond keys of the diamond levels 0..D-1, increasing
 4          uint32 CRC-32 of every byte before it
 =========  ==========================================================
 
@@ -69,17 +71,19 @@ def offsets(levels: tuple[int, ...] | list[int]) -> np.ndarray:
 
 @dataclass
 class PolicyModel:
-    """Log-gammas of every feature level and the canonical 3x3 codes of the pattern levels."""
+    """Log-gammas of every feature level, the canonical 3x3 codes of the pattern levels and
+    the keys of the diamond levels."""
 
-    loggamma: np.ndarray  # float32, FIXED_LEVELS then the patterns
+    loggamma: np.ndarray  # float32, FIXED_LEVELS then the 3x3 patterns then the diamonds
     pat_codes: np.ndarray  # int32, increasing
+    dkeys: np.ndarray  # int64, increasing
     info: dict = field(default_factory=dict)
     _pidx: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def levels(self) -> tuple[int, ...]:
         """Levels per group (the last: the 3x3 patterns)."""
-        return (*FIXED_LEVELS, len(self.pat_codes))
+        return (*FIXED_LEVELS, len(self.pat_codes), len(self.dkeys))
 
     @property
     def offs(self) -> np.ndarray:
@@ -98,7 +102,9 @@ class PolicyModel:
         moves = np.empty(MAX_POINTS + 1, dtype=np.int64)
         feats = np.empty((MAX_POINTS + 1, NGROUPS), dtype=np.int32)
         probs = np.empty(MAX_POINTS + 1, dtype=np.float64)
-        n = move_probabilities(b, st, ZOBRIST, c, self.pidx, self.offs, self.loggamma, moves, feats, probs)
+        n = move_probabilities(
+            b, st, ZOBRIST, c, self.pidx, self.dkeys, self.offs, self.loggamma, moves, feats, probs
+        )
         return moves[:n].copy(), probs[:n].copy()
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -111,6 +117,7 @@ class PolicyModel:
             + head
             + self.loggamma.astype("<f4").tobytes()
             + self.pat_codes.astype("<i4").tobytes()
+            + self.dkeys.astype("<i8").tobytes()
         )
         Path(path).write_bytes(body + struct.pack("<I", zlib.crc32(body)))
 
@@ -144,19 +151,21 @@ def load_model(path: str | os.PathLike[str] = DEFAULT_MODEL) -> PolicyModel:
         groups = list(header["groups"])
     except (ValueError, KeyError, TypeError, UnicodeDecodeError):
         raise ModelError(f"{name} has a malformed header") from None
-    if groups != list(GROUP_NAMES) or levels[:-1] != list(FIXED_LEVELS) or levels[-1] < 0:
+    if groups != list(GROUP_NAMES) or levels[:-2] != list(FIXED_LEVELS) or min(levels) < 0:
         raise ModelError(f"{name} was written for other features ({', '.join(map(str, groups))})")
     total = sum(levels)
     start = 12 + hlen
-    need = start + 4 * total + 4 * levels[-1] + 4
+    npat, ndia = levels[-2], levels[-1]
+    need = start + 4 * total + 4 * npat + 8 * ndia + 4
     if len(data) != need:
         raise ModelError(f"{name} has {len(data)} bytes where its header says {need}")
     lg = np.frombuffer(data, dtype="<f4", count=total, offset=start).astype(np.float32)
-    codes = np.frombuffer(data, dtype="<i4", count=levels[-1], offset=start + 4 * total).astype(np.int32)
-    if not np.all(np.isfinite(lg)) or np.any(np.diff(codes) <= 0):
+    codes = np.frombuffer(data, dtype="<i4", count=npat, offset=start + 4 * total).astype(np.int32)
+    dkeys = np.frombuffer(data, dtype="<i8", count=ndia, offset=start + 4 * total + 4 * npat).astype(np.int64)
+    if not np.all(np.isfinite(lg)) or np.any(np.diff(codes) <= 0) or np.any(np.diff(dkeys) <= 0):
         raise ModelError(f"{name} holds invalid values")
     info = {k: v for k, v in header.items() if k not in ("groups", "levels")}
-    return PolicyModel(lg, codes, info)
+    return PolicyModel(lg, codes, dkeys, info)
 
 
 @njit(cache=True, nogil=True)
@@ -178,6 +187,7 @@ def move_probabilities(
     zob: np.ndarray,
     c: int,
     pidx: np.ndarray,
+    dkeys: np.ndarray,
     offs: np.ndarray,
     lg: np.ndarray,
     moves: np.ndarray,
@@ -185,7 +195,7 @@ def move_probabilities(
     probs: np.ndarray,
 ) -> int:
     """Every legal move of c and PASS into moves, their probabilities into probs; returns the count."""
-    n = position_features(b, st, zob, c, pidx, moves, feats)
+    n = position_features(b, st, zob, c, pidx, dkeys, moves, feats)
     team_logits(feats, n, offs, lg, probs)
     top = probs[0]
     for i in range(n):

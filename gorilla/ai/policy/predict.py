@@ -74,7 +74,9 @@ def evaluate(model: PolicyModel, records: Iterable[GameRecord]) -> Prediction:
         winner = np.empty(npos, dtype=np.int64)
         number = np.empty(npos, dtype=np.int64)
         take = np.ones(npos, dtype=np.bool_)
-        k = replay_features(b, st, ZOBRIST, colours, points, take, pidx, moves, feats, starts, winner, number)
+        k = replay_features(
+            b, st, ZOBRIST, colours, points, take, pidx, model.dkeys, moves, feats, starts, winner, number
+        )
         logits = np.empty(int(starts[k]))
         team_logits(feats, int(starts[k]), offs, lg, logits)
         for j in range(k):
