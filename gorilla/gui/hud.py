@@ -37,6 +37,7 @@ HELP = [
     ("c", "control map overlay (dark = Black, light = White)"),
     ("e", "evaluate: heat map of move values, best move ringed"),
     ("v", "live MCTS thinking view"),
+    ("l", "move model: heat map of the moves strong players choose"),
     ("r", "reset: new game"),
     ("u, Ctrl+Z / Ctrl+Y", "undo / redo"),
     ("p", "pass"),

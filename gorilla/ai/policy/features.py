@@ -5,8 +5,9 @@ the group says nothing about this move). The groups, in the order of the
 columns of :func:`position_features`' output:
 
 * ``G_PASS``: 0 a pass, 1 a pass right after the opponent passed.
-* ``G_CAPTURE``: 0 a capture, 1 a capture that saves a group of ours in atari,
-  2 a capture of the stone(s) the opponent just played.
+* ``G_CAPTURE``: 0 a capture, 1 a capture of a group that touches a group of
+  ours in atari (which it saves), 2 a capture of the stone(s) the opponent
+  just played.
 * ``G_ESCAPE``: extending a group of ours out of atari without capturing:
   0 it escapes (3+ liberties, or 2 and no ladder), 1 it runs into a ladder.
 * ``G_SELFATARI``: the move leaves its group with one liberty and captures
@@ -49,6 +50,7 @@ from gorilla.rules.board import (
     EMPTY,
     GSIZE,
     HEAD,
+    NEXT,
     PASS,
     S_LAST,
     S_LAST2,
@@ -215,6 +217,19 @@ def diamond_level(b: np.ndarray, st: np.ndarray, p: int, c: int, dkeys: np.ndarr
     return -1
 
 
+@njit(cache=True, nogil=True)
+def _touches_atari(b: np.ndarray, w: int, h: int, c: int) -> bool:
+    """Whether the group with head h touches a group of colour c in atari."""
+    s = h
+    while True:
+        for r in (s - 1, s + 1, s - w, s + w):
+            if b[COLOR, r] == c and in_atari(b, b[HEAD, r]):
+                return True
+        s = b[NEXT, s]
+        if s == h:
+            return False
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _dist_level(p: int, q: int, w: int) -> int:
     dx = abs(p % w - q % w)
@@ -264,8 +279,9 @@ def move_features(
                 saving += b[GSIZE, h]
                 saved = q
     if capt > 0:
-        if saving > 0:
-            saves = True
+        for q in (p - 1, p + 1, p - w, p + w):
+            if not saves and b[COLOR, q] == o and in_atari(b, b[HEAD, q]):
+                saves = _touches_atari(b, w, b[HEAD, q], c)
         out[G_CAPTURE] = 1 if saves else (2 if takes_last else 0)
     la = libs_after(b, st, p, c, 3)
     if saving > 0 and capt == 0 and la >= 2:

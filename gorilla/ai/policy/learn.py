@@ -31,6 +31,7 @@ from gorilla.ai.policy.features import (
     G_PAT3,
     NGROUPS,
     NRADII,
+    PAT3_CODES,
     canonical_table,
     diamond_keys,
     position_features,
@@ -339,21 +340,24 @@ def train(
     min_played: int = 2,
     min_seen: int = 50,
     min_diamond: int = 5,
+    shapes: bool = True,
     progress: ProgressFn | None = None,
 ) -> PolicyModel:
     """Sample positions from the records, fit the gammas, and return the model.
 
     3x3 shapes are kept if played min_played times or seen min_seen times among the
-    candidates; diamonds if played min_diamond times in the sampled positions."""
+    candidates; diamonds if played min_diamond times in the sampled positions. Without
+    ``shapes`` the model has neither (only the tactical and distance features)."""
     t0 = time.monotonic()
     takes = sample_positions(records, fraction, seed)
-    dkeys = common_diamonds(records, takes, min_diamond)
+    dkeys = common_diamonds(records, takes, min_diamond) if shapes else np.empty(0, dtype=np.int64)
+    pidx = canonical_table() if shapes else np.full(PAT3_CODES, -1, dtype=np.int32)
 
     def extracting(games: int, rows: int) -> None:
         if progress:
             progress("positions", games, len(records), f"{rows:,} candidates")
 
-    samples = extract(records, takes, canonical_table(), dkeys, extracting)
+    samples = extract(records, takes, pidx, dkeys, extracting)
     pat_codes = index_patterns(samples.feats, samples.winner, min_played, min_seen)
     globalize(samples.feats, pat_codes, len(dkeys))
     levels = (*FIXED_LEVELS, len(pat_codes), len(dkeys))

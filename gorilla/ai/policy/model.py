@@ -30,6 +30,7 @@ A file that is short, long, of another format or damaged is refused with a
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import struct
@@ -120,6 +121,12 @@ class PolicyModel:
             + self.dkeys.astype("<i8").tobytes()
         )
         Path(path).write_bytes(body + struct.pack("<I", zlib.crc32(body)))
+
+
+@functools.cache
+def shipped_model() -> PolicyModel:
+    """The model in assets/ (loaded once); ModelError if it is missing or damaged."""
+    return load_model(DEFAULT_MODEL)
 
 
 def pattern_index(pat_codes: np.ndarray) -> np.ndarray:
