@@ -152,7 +152,7 @@ GROUPS: dict[str, tuple[Callable[[], None], float]] = {
 AGENT_GROUPS: dict[str, tuple[str, ...]] = {
     "random": (),
     "montecarlo": ("control", "flat"),
-    "mcts": ("mcts", "policy"),
+    "mcts": ("mcts",),
     "alphabeta": ("alphabeta",),
     "greedy": ("baselines",),
     "aggressive": ("baselines",),
@@ -169,6 +169,8 @@ def groups_for(specs: Iterable[str], *, extra: Iterable[str] = ()) -> list[str]:
         want.update(AGENT_GROUPS.get(name, ()))
         if name == "mcts" and kwargs.get("patterns"):
             want.add("patterns")
+        if name == "mcts" and kwargs.get("policy"):
+            want.add("policy")
     agents = [g for g in GROUPS if g in want and g != "rules"]
     rest = [g for g in GROUPS if g in set(extra) and g not in want and g != "rules"]
     return ["rules", *agents, *rest]
