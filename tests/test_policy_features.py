@@ -20,7 +20,7 @@ NO_DIAMONDS = np.empty(0, dtype=np.int64)
 def features_of(pos: Position, p: int) -> np.ndarray:
     """The levels of the side to move playing p."""
     out = np.empty(F.NGROUPS, dtype=np.int32)
-    tmp = np.empty(F.NRADII, dtype=np.int64)
+    tmp = np.empty(8, dtype=np.int64)
     F.move_features(pos.b, pos.st, ZOBRIST, p, pos.to_move, F.canonical_table(), NO_DIAMONDS, tmp, out)
     return out
 
@@ -226,3 +226,28 @@ def test_canonical_table_is_invariant(k):
         for j in range(4):
             img |= ((int(code) >> (16 + j)) & 1) << (16 + atari_to[j])
         assert table[img] == table[code]
+
+
+def test_diamond_lookup_stops_early_but_finds_the_largest_known_diamond():
+    from gorilla.ai.policy.model import shipped_model
+
+    dkeys = shipped_model().dkeys
+    rng = np.random.default_rng(4)
+    keys = np.empty(F.NRADII, dtype=np.int64)
+    hs = np.empty(8, dtype=np.int64)
+    found = 0
+    for size in (9, 19):
+        pos = Position(size)
+        for _ in range(60 if size == 19 else 30):
+            for p in rng.permutation(pos.points())[:40]:
+                p = int(p)
+                if pos.color_at(p) != 0:
+                    continue
+                F.diamond_keys(pos.b, pos.st, p, pos.to_move, keys)
+                known = [i for i in range(F.NRADII) if keys[i] in set(dkeys.tolist())]
+                expected = int(np.searchsorted(dkeys, keys[known[-1]])) if known else -1
+                assert F.diamond_level(pos.b, pos.st, p, pos.to_move, dkeys, hs) == expected
+                found += expected >= 0
+            legal = [q for q in pos.points() if pos.is_legal(q)]
+            pos.play(int(rng.choice(legal)))
+    assert found > 50

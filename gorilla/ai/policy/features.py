@@ -205,16 +205,41 @@ def diamond_keys(b: np.ndarray, st: np.ndarray, p: int, c: int, out: np.ndarray)
 
 
 @njit(cache=True, nogil=True)
-def diamond_level(b: np.ndarray, st: np.ndarray, p: int, c: int, dkeys: np.ndarray, tmp: np.ndarray) -> int:
-    """The index in dkeys (increasing) of the largest diamond around p it holds, or -1."""
+def diamond_level(b: np.ndarray, st: np.ndarray, p: int, c: int, dkeys: np.ndarray, hs: np.ndarray) -> int:
+    """The index in dkeys (increasing) of the largest diamond around p it holds, or -1.
+
+    Radius by radius, stopping at the first one the model does not know: a model keeps a
+    diamond only if it keeps the smaller ones inside it (each was played wherever the
+    larger one was), so no larger one can match. hs: 8 int64 of scratch."""
     if dkeys.shape[0] == 0:
         return -1
-    diamond_keys(b, st, p, c, tmp)
-    for i in range(tmp.shape[0] - 1, -1, -1):
-        j = np.searchsorted(dkeys, tmp[i])
-        if j < dkeys.shape[0] and dkeys[j] == tmp[i]:
-            return j
-    return -1
+    w = st[S_W]
+    n = st[S_N]
+    x0 = p % w - 1
+    y0 = p // w - 1
+    for s in range(8):
+        hs[s] = 0
+    start = 0
+    best = -1
+    for i in range(DIAMOND_ENDS.shape[0]):
+        end = DIAMOND_ENDS[i]
+        key = np.iinfo(np.int64).max
+        for s in range(8):
+            h = hs[s]
+            for k in range(start, end):
+                x = x0 + DIAMOND_DX[s, k]
+                y = y0 + DIAMOND_DY[s, k]
+                v = _rel(b[COLOR, (y + 1) * w + x + 1], c) if 0 <= x < n and 0 <= y < n else 3
+                h ^= DIAMOND_KEYS[k, v]
+            hs[s] = h
+            key = min(key, h ^ DIAMOND_RKEYS[i])
+        start = end
+        j = np.searchsorted(dkeys, key)
+        if j < dkeys.shape[0] and dkeys[j] == key:
+            best = j
+        else:
+            break
+    return best
 
 
 @njit(cache=True, nogil=True)
@@ -250,7 +275,8 @@ def move_features(
     tmp: np.ndarray,
     out: np.ndarray,
 ) -> None:
-    """Write the levels (``-1``: none) of c playing the legal move p (or PASS) into out[:NGROUPS]."""
+    """Write the levels (``-1``: none) of c playing the legal move p (or PASS) into
+    out[:NGROUPS]; tmp is 8 int64 of scratch."""
     for g in range(NGROUPS):
         out[g] = -1
     last = st[S_LAST]
@@ -326,7 +352,7 @@ def position_features(
     levels into the rows of feats (shape (len(moves), NGROUPS)). Returns the count."""
     n = legal_moves(b, st, c, False, moves)
     moves[n] = PASS
-    tmp = np.empty(DIAMOND_ENDS.shape[0], dtype=np.int64)
+    tmp = np.empty(8, dtype=np.int64)
     for i in range(n + 1):
         move_features(b, st, zob, moves[i], c, pidx, dkeys, tmp, feats[i])
     return n + 1
