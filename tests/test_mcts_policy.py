@@ -4,6 +4,7 @@ progressive widening, the model's probability as each candidate's prior."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from gorilla.ai.mcts import tree as T
 from gorilla.ai.mcts.agent import MCTSAgent
 from gorilla.ai.policy.model import shipped_model
 from gorilla.rules.board import PASS
+from gorilla.rules.coords import format_vertex
 from gorilla.rules.game import Game
 
 
@@ -92,3 +94,21 @@ def test_a_bad_model_file_is_one_line(tmp_path):
     assert "\n" not in str(err.value)
     with pytest.raises(ValueError, match="policy and widen"):
         make_agent("mcts:policy=-1")
+
+
+def test_lz_analyze_prior_is_the_model_probability():
+    from gorilla.gtp.analysis import info_line
+
+    g = Game.new(9)
+    g.play(v("E5"))
+    agent = make_agent("mcts:seed=4,policy=40")
+    try:
+        cands = agent.analyze(g, Budget(playouts=300))
+    finally:
+        agent.close()
+    moves, probs = shipped_model().probabilities(g.position.b, g.position.st, g.to_move)
+    model = {format_vertex(int(m), 9): p for m, p in zip(moves, probs, strict=True)}
+    blocks = re.findall(r"info move (\S+) visits \d+ winrate \d+ prior (\d+)", info_line(cands, 9))
+    assert len(blocks) >= 3
+    for move, prior in blocks:
+        assert abs(int(prior) - 10000 * model[move]) <= 1
