@@ -3,6 +3,7 @@
 ``gorilla gtp ...``   -> :func:`gorilla.gtp.main.main`
 ``gorilla match ...`` -> :func:`gorilla.match.cli.main`
 ``gorilla little-go-agent ...`` -> :func:`gorilla.littlego.cli.main`
+``gorilla learn ...`` / ``gorilla predict ...`` -> :mod:`gorilla.ai.policy.cli` (the move model)
 anything else         -> :func:`gorilla.launcher.cli.main` (GUI / terminal play)
 
 Sub-commands are imported lazily so that ``gorilla gtp`` never imports pyglet.
