@@ -87,6 +87,22 @@ def _mcts() -> None:
         agent.close()
 
 
+def _policy() -> None:
+    """The move model's kernels (features, probabilities) and the search with them, if it is shipped."""
+    from gorilla.ai.mcts.agent import MCTSAgent
+    from gorilla.ai.policy.model import DEFAULT_MODEL, shipped_model
+
+    if not DEFAULT_MODEL.is_file():
+        return
+    g = _play(Game.new(9), "E5 C3 G7")
+    shipped_model().probabilities(g.position.b, g.position.st, g.to_move)
+    agent = MCTSAgent(seed=1, max_nodes=20_000, policy=1.0, widen=1.0)
+    try:
+        agent.select_move(g, Budget(playouts=64))
+    finally:
+        agent.close()
+
+
 def _patterns() -> None:
     from gorilla.ai.mcts.agent import MCTSAgent
 
@@ -127,6 +143,7 @@ GROUPS: dict[str, tuple[Callable[[], None], float]] = {
     "control": (_control, 4.0),
     "flat": (_flat, 6.0),
     "mcts": (_mcts, 30.0),
+    "policy": (_policy, 25.0),
     "patterns": (_patterns, 10.0),
     "ownership": (_ownership, 8.0),
     "alphabeta": (_alphabeta, 12.0),
@@ -166,6 +183,8 @@ def groups_for(specs: Iterable[str], *, extra: Iterable[str] = ()) -> list[str]:
         want.update(AGENT_GROUPS.get(name, ()))
         if name == "mcts" and kwargs.get("patterns"):
             want.add("patterns")
+        if name == "mcts" and kwargs.get("policy"):
+            want.add("policy")
     agents = [g for g in GROUPS if g in want and g != "rules"]
     rest = [g for g in GROUPS if g in set(extra) and g not in want and g != "rules"]
     return ["rules", *agents, *rest]

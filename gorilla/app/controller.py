@@ -131,6 +131,7 @@ class Controller(RecordActions):
         self.show_control = False
         self.show_eval = False
         self.show_thinking = False
+        self.show_policy = False
         self.continuous = continuous
         self.steps = 0  # AI-vs-AI moves requested by advance()
         self.ai_error: str | None = None
@@ -147,6 +148,7 @@ class Controller(RecordActions):
         self._review_seen = 0
         self.show_ownership = False
         self._ownership_cache: tuple[int, np.ndarray] | None = None
+        self._policy_cache: tuple[int, dict[int, float]] | None = None
         self._start_settings = (game.size, game.ruleset, game.komi, game.handicap)
         self._handicap_points: list[int] | None = None
         # a human Black placing free handicap stones: how many are still to come
@@ -187,7 +189,7 @@ class Controller(RecordActions):
     def groups_needed(self) -> list[str]:
         """Every kernel group this game can use: the players', the evaluator's, dead stones, control map."""
         evaluator = ("mcts",) if self.eval_engine == "mcts" else ("control", "flat")
-        return groups_for(self._specs.values(), extra=(*evaluator, "ownership", "control"))
+        return groups_for(self._specs.values(), extra=(*evaluator, "ownership", "control", "policy"))
 
     def _waiting_for(self, *groups: str) -> bool:
         """True (and a word in the panel) when the groups are still compiling."""
@@ -929,6 +931,33 @@ class Controller(RecordActions):
         """Show or hide the evaluator's move values on the board."""
         self.show_eval = not self.show_eval and self.evaluation is not None
         self.version += 1
+
+    def toggle_policy(self) -> None:
+        """Show or hide the move model's heat map (``l``): the moves strong players would consider."""
+        self.show_policy = not self.show_policy
+        self.version += 1
+
+    def policy_map(self) -> dict[int, float]:
+        """The move model's probability of each legal move of the side to move (PASS left out),
+        cached per position; empty while its kernels compile, or without a usable model."""
+        cache = self._policy_cache
+        if cache is not None and cache[0] == self._gen:
+            return cache[1]
+        if not self.kernels_ready("policy"):
+            return {}
+        from gorilla.ai.policy.model import ModelError, shipped_model
+
+        try:
+            model = shipped_model()
+        except ModelError as e:
+            self.show_policy = False
+            self.say(str(e))
+            return {}
+        pos = self.game.position
+        moves, probs = model.probabilities(pos.b, pos.st, self.game.to_move)
+        out = {int(m): float(p) for m, p in zip(moves, probs, strict=True) if m >= 0}
+        self._policy_cache = (self._gen, out)
+        return out
 
     def control_map(self) -> np.ndarray:
         """The control map of the current position (-1 Black .. +1 White, row 0 on top), cached."""

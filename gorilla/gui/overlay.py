@@ -158,6 +158,22 @@ def ownership_markers(own: np.ndarray, stone_at, points: Iterable[int], size: in
     return under, over
 
 
+def policy_markers(probs: dict[int, float], size: int, y: float, floor: float = 0.002) -> tuple[list, list]:
+    """The move model's heat map: a disc per move at least ``floor`` likely, area and colour by
+    its probability against the likeliest; the five likeliest labelled in percent."""
+    pts = [p for p, v in probs.items() if v >= floor]
+    if not pts:
+        return [], []
+    top = max(probs[p] for p in pts)
+    out = []
+    for p in pts:
+        t = math.sqrt(probs[p] / top)
+        out.append(marker(p, size, y, 0.10 + 0.32 * t, (*ramp(t), 0.8), DISC))
+    ranked = sorted(pts, key=lambda p: -probs[p])[:5]
+    labels = [(p, f"{100 * probs[p]:.0f}%") for p in ranked]
+    return out, labels
+
+
 def candidate_lines(candidates: Iterable, size: int, limit: int = 5) -> list[str]:
     """Top candidates as HUD lines: 'D4  57.1%  1234 v  pv D4 Q16 ...'."""
     cands = sorted((c for c in candidates if c.move is not None), key=lambda c: -c.visits)[:limit]

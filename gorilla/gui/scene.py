@@ -117,6 +117,9 @@ def build_scene(controller, hover: int | None = None) -> Scene:
             getattr(evaluation, "values", {}) or {}, getattr(evaluation, "best", None), size, SURFACE
         )
         under += rows
+    if getattr(controller, "show_policy", False) and not over_game:
+        rows, labels = ov.policy_markers(controller.policy_map(), size, SURFACE)
+        under += rows
     progress = controller.progress
     if controller.show_thinking and progress is not None and not over_game:
         rows, labels = ov.thinking_markers(progress.candidates or [], size, SURFACE * 1.5)

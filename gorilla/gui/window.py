@@ -467,6 +467,7 @@ class GorillaWindow(pyglet.window.Window):
             key.U: c.undo,
             key.P: c.pass_turn,
             key.V: c.toggle_thinking,
+            key.F: c.toggle_policy,
             key.SPACE: c.advance,
             key.A: lambda: c.set_continuous(not c.continuous),
             key.H: self.toggle_help,

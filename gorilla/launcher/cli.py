@@ -115,7 +115,7 @@ Clocks (--clock SPEC; a time is 90, 90s, 10m, 1m30s, 1h or 1:30, a bare number i
 
 With a single AI (-ai_random / -ai_monte_carlo G T) the human plays Black.
 In the window: left click plays (AI vs AI: next move), right click passes, c control
-map, e evaluate, r reset, u undo, h every key.
+map, e evaluate, l the move model's heat map, r reset, u undo, h every key.
 
 Other commands (each has its own --help):
   gorilla gtp [--ai SPEC ...]      a GTP engine on stdin/stdout (GoGui, Sabaki, Lizzie, twogtp)
@@ -125,6 +125,8 @@ Other commands (each has its own --help):
   gorilla tune SPEC --param ...    tune an AI's numeric settings by SPSA self-play matches
   gorilla analyze GAME.sgf [-o OUT] analyse every move of a game: annotated SGF, report, --png graph
   gorilla pbrain                   a Gomoku engine speaking the Gomocup (pbrain) protocol on stdin/stdout
+  gorilla learn FILE... -o MODEL   fit a move-pattern model on game records (kifu lines, SGF)
+  gorilla predict FILE...          how well a move model predicts the moves of games
 
 The first start after an install or update compiles the engine (about a minute on
 two cores): the window opens at once and shows the progress; gtp and match compile

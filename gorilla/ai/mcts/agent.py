@@ -25,6 +25,8 @@ from gorilla.ai.mcts.clock import Clock
 from gorilla.ai.mcts.priors import prior_weights
 from gorilla.ai.playout.pat3 import PAT3
 from gorilla.ai.playout.pattern import new_workspace
+from gorilla.ai.policy.features import NGROUPS
+from gorilla.ai.policy.model import load_model, shipped_model
 from gorilla.rules import board as K
 from gorilla.rules.board import BLACK, NROWS, NSLOTS, PASS, RESIGN, WHITE
 from gorilla.rules.game import Game
@@ -67,6 +69,9 @@ class MCTSAgent(Agent):
         resign_playouts: int = 1000,
         early_stop: bool = True,
         patterns: str | None = None,
+        policy: float = 0.0,
+        widen: float = 0.0,
+        model: str | None = None,
         **prior_settings: float,
     ) -> None:
         if playouts is not None and playouts <= 0:
@@ -96,6 +101,12 @@ class MCTSAgent(Agent):
         # playouts from a GNU Go style pattern database (a shipped name or a file) instead of heavy/light
         self.patterns = patterns
         self._ptables = _pattern_tables(patterns)
+        # the move model (gorilla.ai.policy): virtual wins policy * sqrt(p), progressive widening
+        if policy < 0 or widen < 0:
+            raise ValueError("policy and widen must be >= 0")
+        self.policy = float(policy)
+        self.widen = float(widen)
+        self._pol = _policy_arrays(model) if self.policy > 0 else _NO_POLICY
         self.clock = Clock()
         self.prior = prior_weights(prior_settings)  # prior_NAME=V settings replace PRIOR's weights
         self.last_candidates: list[Candidate] = []
@@ -203,8 +214,6 @@ class MCTSAgent(Agent):
         rb = pos.b.copy()
         rst = pos.st.copy()
         legal = game.legal_moves(reasonable=True)
-        self._prepare_tree(game, legal, rb, rst)
-        fs, mv, kids, vl, flags = self._bufs[self._cur]
         params = np.zeros(T.NPARAMS, dtype=np.float64)
         params[T.P_RAVE_EQUIV] = self.rave_equiv
         params[T.P_CUCT] = self.c_uct
@@ -218,8 +227,12 @@ class MCTSAgent(Agent):
         ptable, pcidx = self._ptables
         params[T.P_MAXMOVES] = 3 * size * size
         params[T.P_STONES] = 1.0 if game.ruleset.scoring == "stones" else 0.0
+        params[T.P_POLICY] = self.policy
+        params[T.P_WIDEN] = self.widen if self.policy > 0 else 0.0
         cap_left = game.moves_left
         params[T.P_LEFT] = -1.0 if cap_left is None else float(cap_left)
+        self._prepare_tree(game, legal, rb, rst, params)
+        fs, mv, kids, vl, flags = self._bufs[self._cur]
         ctl = self.ctl
         ctl[T.C_STOP] = 0
         ctl[T.C_DONE] = 0
@@ -240,11 +253,12 @@ class MCTSAgent(Agent):
         def work(tid: int) -> None:
             try:
                 K.seed_rng(seed0 + tid)
-                b, st, path, seq, amaf, cand, buf, pws = self._scratch_for(tid, size)
+                b, st, path, seq, amaf, cand, buf, pws, psc = self._scratch_for(tid, size)
                 while ctl[T.C_STOP] == 0:
                     n = run_search(
                         fs, mv, kids, vl, flags, ctl, tid, 0, rb, rst, K.ZOBRIST, params, PAT3,
                         self.prior, b, st, path, seq, amaf, cand, buf, self.chunk, ptable, pcidx, pws,
+                        self._pol, psc,
                     )  # fmt: skip
                     if n == 0:
                         break
@@ -323,11 +337,14 @@ class MCTSAgent(Agent):
                 np.zeros(64, dtype=np.int64),
                 np.zeros(w * w, dtype=np.int64),
                 new_workspace() if self.patterns is not None else _NO_WORKSPACE,
+                _policy_scratch(w),
             )
             self._scratch[key] = s
         return s
 
-    def _prepare_tree(self, game: Game, legal: list[int], rb: np.ndarray, rst: np.ndarray) -> None:
+    def _prepare_tree(
+        self, game: Game, legal: list[int], rb: np.ndarray, rst: np.ndarray, params: np.ndarray
+    ) -> None:
         if not self._bufs:
             self._bufs = [self._alloc()]
             self._cur = 0
@@ -366,7 +383,7 @@ class MCTSAgent(Agent):
             def expand_root() -> bool:
                 return T.expand_moves(
                     fs, mv, kids, vl, flags, self.ctl, 0, 0, rb, rst, K.ZOBRIST, moves, len(moves),
-                    PAT3, self.prior,
+                    PAT3, self.prior, params, self._pol, self._scratch_for(0, game.size)[-1],
                 )  # fmt: skip
 
             if not expand_root():  # the arrays are full: start again from an empty tree
@@ -491,20 +508,26 @@ class MCTSAgent(Agent):
             v = float(fs[T.F_VIS, j])
             if v <= 0:
                 continue
-            pv_ = float(fs[T.F_PV, j])
             out.append(
                 Candidate(
                     move=int(mv[j]),
                     visits=int(v),
                     winrate=float(fs[T.F_WIN, j]) / v,
                     score=float(fs[T.F_SCORE, j]) / v,
-                    prior=float(fs[T.F_PW, j]) / pv_ if pv_ > 0 else 0.0,
+                    prior=self._prior_of(fs, j),
                     pv=self._pv(j),
                 )
             )
             if top and len(out) >= top:
                 break
         return out
+
+    def _prior_of(self, fs: np.ndarray, j: int) -> float:
+        """The move model's probability of child j, or without it the win rate of its priors."""
+        if self.policy > 0:
+            return float(fs[T.F_PROB, j])
+        pv = float(fs[T.F_PV, j])
+        return float(fs[T.F_PW, j]) / pv if pv > 0 else 0.0
 
     def _progress(
         self, size: int, limit: int, target: float | None, el: float, final: bool = False
@@ -546,6 +569,32 @@ _NO_CIDX = np.zeros((2, 1), dtype=np.int32)
 _NO_WORKSPACE = np.zeros((1, 1), dtype=np.int64)
 for _a in (_NO_TABLE, _NO_CIDX):
     _a.setflags(write=False)
+
+
+_NO_POLICY = (
+    np.full(1 << 20, -1, dtype=np.int32),
+    np.zeros(0, dtype=np.int64),
+    np.zeros(NGROUPS + 1, dtype=np.int64),
+    np.zeros(1, dtype=np.float32),
+)
+
+
+def _policy_arrays(model: str | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(3x3 index, diamond keys, offsets, log-gammas) of the move model (the shipped one by
+    default); ModelError (a ValueError) for a bad file."""
+    m = load_model(model) if model else shipped_model()
+    return m.pidx, m.dkeys, m.offs, m.loggamma
+
+
+def _policy_scratch(w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per-thread buffers of the move model: candidates, their features and probabilities, a
+    probability per point."""
+    return (
+        np.zeros(K.MAX_POINTS + 1, dtype=np.int64),
+        np.zeros((K.MAX_POINTS + 1, NGROUPS), dtype=np.int32),
+        np.zeros(K.MAX_POINTS + 1, dtype=np.float64),
+        np.zeros(w * w, dtype=np.float64),
+    )
 
 
 def _pattern_tables(patterns: str | None) -> tuple[np.ndarray, np.ndarray]:

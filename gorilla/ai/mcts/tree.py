@@ -8,6 +8,8 @@ single store), ``-1`` = not expanded, ``-2`` = being expanded by a thread.
 
 ``fs`` (float32, rows ``F_*``) holds real visits and wins, prior (virtual)
 visits and wins, AMAF/RAVE visits and wins and the summed score margin.
+``F_PROB`` is the move model's probability of the move (0 without a model);
+with the model on, children are stored most likely first (PASS stays last).
 ``vl`` counts virtual losses of descents in flight; ``flags`` marks root
 children pruned by positional superko.
 
@@ -36,6 +38,7 @@ from gorilla.ai.mcts.priors import move_prior
 from gorilla.ai.playout.heavy import heavy_playout
 from gorilla.ai.playout.light import run_playout
 from gorilla.ai.playout.pattern import run_pattern_playout
+from gorilla.ai.policy.model import move_probabilities
 from gorilla.rules.board import (
     BLACK,
     PASS,
@@ -49,8 +52,8 @@ from gorilla.rules.board import (
 )
 
 # rows of fs
-F_VIS, F_WIN, F_PV, F_PW, F_RVIS, F_RWIN, F_SCORE = range(7)
-NF = 7
+F_VIS, F_WIN, F_PV, F_PW, F_RVIS, F_RWIN, F_SCORE, F_PROB = range(8)
+NF = 8
 
 # slots of ctl
 C_STOP, C_DONE, C_LIMIT = range(3)
@@ -61,7 +64,11 @@ NCTL = C_POOL + 2 * MAX_THREADS
 # slots of params
 P_RAVE_EQUIV, P_CUCT, P_FPU, P_EXPAND, P_KOMI, P_REAL_KOMI, P_HEAVY, P_MAXMOVES = range(8)
 P_STONES, P_LEFT = 8, 9  # Little-Go: stones-only counting; moves left before the cap (< 0: none)
-NPARAMS = 10
+# the move model: virtual wins W * sqrt(probability) (0: no model), progressive widening's scale
+# (0: every child at once; else 2 + log_1.4(1 + visits / scale) children, most likely first)
+P_POLICY, P_WIDEN = 10, 11
+NPARAMS = 12
+WIDEN_BASE = math.log(1.4)
 PATTERN_PLAYOUT = 2.0  # params[P_HEAVY]: playouts from a compiled pattern database
 
 UNEXPANDED = -1
@@ -100,23 +107,50 @@ def _alloc(ctl: np.ndarray, tid: int, n: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def expand_moves(fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, moves, nmoves, pat3, prior) -> bool:
-    """Give node the children moves[:nmoves] (+ PASS) for the side to move in (b, st)."""
+def expand_moves(
+    fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, moves, nmoves, pat3, prior, params, pol, pscratch
+) -> bool:
+    """Give node the children moves[:nmoves] (+ PASS) for the side to move in (b, st).
+
+    With params[P_POLICY] > 0 the move model ``pol`` = (3x3 index, diamond keys, group
+    offsets, log-gammas) adds its probabilities (``pscratch`` = candidate, feature,
+    probability and per-point buffers) and orders the children most likely first."""
     first = _alloc(ctl, tid, nmoves + 1)
     if first < 0:
         return False
     c = st[S_TOMOVE]
+    weight = params[P_POLICY]
+    pmoves, pfeats, pprobs, pat = pscratch
+    order = np.arange(nmoves)
+    ppass = 0.0
+    if weight > 0.0:
+        pidx, dkeys, offs, lg = pol
+        n = move_probabilities(b, st, zob, c, pidx, dkeys, offs, lg, pmoves, pfeats, pprobs)
+        for i in range(n - 1):
+            pat[pmoves[i]] = pprobs[i]
+        ppass = pprobs[n - 1]
+        key = np.empty(nmoves)
+        for i in range(nmoves):
+            key[i] = -pat[moves[i]]
+        order = np.argsort(key, kind="mergesort")
     for i in range(nmoves):
         j = first + i
-        p = moves[i]
+        p = moves[order[i]]
         _init_node(fs, mv, kids, vl, flags, j, p)
         pv, pw = move_prior(b, st, zob, p, c, pat3, prior)
+        if weight > 0.0:
+            pr = pat[p]
+            fs[F_PROB, j] = pr
+            pv += weight * math.sqrt(pr)
+            pw += weight * math.sqrt(pr)
         fs[F_PV, j] = pv
         fs[F_PW, j] = pw
     j = first + nmoves
     pass_move = np.int64(PASS)  # typed, not a literal: one compiled move_prior for moves and pass
     _init_node(fs, mv, kids, vl, flags, j, pass_move)
     pv, pw = move_prior(b, st, zob, pass_move, c, pat3, prior)
+    if weight > 0.0:
+        fs[F_PROB, j] = ppass
     fs[F_PV, j] = pv
     fs[F_PW, j] = pw
     kids[node] = (np.int64(first) << SHIFT) | (nmoves + 1)
@@ -124,10 +158,14 @@ def expand_moves(fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, moves, nmo
 
 
 @njit(cache=True, nogil=True)
-def _expand(fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, pat3, prior, buf) -> bool:
+def _expand(
+    fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, pat3, prior, buf, params, pol, pscratch
+) -> bool:
     """Expand node with every legal move (simple ko) that fills no own eye, plus PASS."""
     n = legal_moves(b, st, st[S_TOMOVE], np.bool_(True), buf)
-    return expand_moves(fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, buf, n, pat3, prior)
+    return expand_moves(
+        fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, buf, n, pat3, prior, params, pol, pscratch
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -142,10 +180,13 @@ def select_child(fs, vl, flags, kids, node, params) -> int:
     cuct = params[P_CUCT]
     fpu = params[P_FPU]
     logn = math.log(fs[F_VIS, node] + vl[node] + 1.0)
+    last = first + cnt - 1  # PASS
+    if params[P_WIDEN] > 0.0:
+        last = first + min(cnt - 1, 2 + int(math.log1p(fs[F_VIS, node] / params[P_WIDEN]) / WIDEN_BASE))
     best = -1
     bestv = -1e30
     for j in range(first, first + cnt):
-        if flags[j] != 0:
+        if flags[j] != 0 or (j > last and j != first + cnt - 1):
             continue
         loss = vl[j]
         tot = fs[F_VIS, j] + fs[F_PV, j] + loss
@@ -194,6 +235,8 @@ def _search_loop(
     nmax: int,
     run,
     pargs,
+    pol: tuple,
+    pscratch: tuple,
 ) -> int:
     """The search loop behind :func:`search` and :func:`search_patterns`: the playout is
     ``run(b, st, zob, max_moves, seq, *pargs)``, bound at compile time (inlined, so each
@@ -222,7 +265,11 @@ def _search_loop(
             if k == UNEXPANDED:
                 if node == root or fs[F_VIS, node] >= expand_at:
                     kids[node] = EXPANDING
-                    if not _expand(fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, pat3, prior, buf):
+                    ok = _expand(
+                        fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, pat3, prior, buf, params,
+                        pol, pscratch,
+                    )  # fmt: skip
+                    if not ok:
                         kids[node] = UNEXPANDED
                         break
                 else:
@@ -305,28 +352,29 @@ def _default_playout(b, st, zob, max_moves: int, seq, heavy: bool, pat3, cand) -
 @njit(cache=True, nogil=True)
 def search(
     fs, mv, kids, vl, flags, ctl, tid: int, root: int, rb, rst, zob, params, pat3, prior,
-    b, st, path, seq, amaf, cand, buf, nmax: int, ptable, pcidx, pws,
+    b, st, path, seq, amaf, cand, buf, nmax: int, ptable, pcidx, pws, pol, pscratch,
 ) -> int:  # fmt: skip
     """Run up to nmax iterations from root with heavy or light playouts (``params[P_HEAVY]``
     1 or 0); stops early on ctl[C_STOP] or the playout limit. ptable, pcidx and pws are
-    unused: the signature is :func:`search_patterns`' so callers can pick either."""
+    unused: the signature is :func:`search_patterns`' so callers can pick either. pol and
+    pscratch: the move model and its scratch (see :func:`expand_moves`)."""
     heavy = params[P_HEAVY] != 0.0
     return _search_loop(
         fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
-        b, st, path, seq, amaf, cand, buf, nmax, _default_playout, (heavy, pat3, cand),
+        b, st, path, seq, amaf, cand, buf, nmax, _default_playout, (heavy, pat3, cand), pol, pscratch,
     )  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
 def search_patterns(
     fs, mv, kids, vl, flags, ctl, tid: int, root: int, rb, rst, zob, params, pat3, prior,
-    b, st, path, seq, amaf, cand, buf, nmax: int, ptable, pcidx, pws,
+    b, st, path, seq, amaf, cand, buf, nmax: int, ptable, pcidx, pws, pol, pscratch,
 ) -> int:  # fmt: skip
     """:func:`search` with playouts from a compiled pattern database (ptable, pcidx; pws
     its scratch): a kernel of its own, compiled only when a database is in use."""
     return _search_loop(
         fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
-        b, st, path, seq, amaf, cand, buf, nmax, run_pattern_playout, (ptable, pcidx, pws),
+        b, st, path, seq, amaf, cand, buf, nmax, run_pattern_playout, (ptable, pcidx, pws), pol, pscratch,
     )  # fmt: skip
 
 

@@ -1,0 +1,107 @@
+"""The shipped move model: it loads and predicts; damaged model files are refused with one line."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from helpers import position_from_diagram, v
+
+from gorilla.ai.policy.cli import predict_main
+from gorilla.ai.policy.model import DEFAULT_MODEL, ModelError, load_model
+from gorilla.app.controller import Controller
+from gorilla.gui import overlay as ov
+from gorilla.rules.board import BLACK, PASS
+from gorilla.rules.game import Game
+from gorilla.rules.position import Position
+
+
+@pytest.fixture(scope="module")
+def model():
+    return load_model()
+
+
+def test_shipped_model_loads_and_is_compact(model):
+    assert DEFAULT_MODEL.stat().st_size < 4_000_000
+    assert len(model.pat_codes) > 100 and len(model.dkeys) > 100
+    assert model.info["games"] > 0 and model.info["positions"] > 0
+
+
+def test_probabilities_cover_every_legal_move_and_favour_good_ones(model):
+    pos = Position(19)
+    moves, probs = model.probabilities(pos.b, pos.st, BLACK)
+    assert len(moves) == 19 * 19 + 1 and moves[-1] == PASS
+    assert np.isclose(probs.sum(), 1.0) and (probs > 0).all()
+    first = dict(zip(moves.tolist(), probs.tolist(), strict=True))
+    # an opening move on the 3rd/4th line beats the first line and the pass
+    assert first[v("Q16", 19)] > 10 * first[v("A1", 19)] and first[v("D4", 19)] > 10 * first[PASS]
+    # a stone in atari: taking it is the model's first choice
+    capture = position_from_diagram(
+        """
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . X . . . .
+        . . . X O X . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        """,
+        BLACK,
+    )
+    moves, probs = model.probabilities(capture.b, capture.st, BLACK)
+    assert moves[int(np.argmax(probs))] == v("E5")
+
+
+def test_predict_reports_accuracy_on_an_sgf(tmp_path, capsys):
+    path = tmp_path / "g.sgf"
+    moves = "pd dp pp dd fq cn qf nc qn"
+    colours = "BWBWBWBWB"
+    path.write_text(
+        "(;GM[1]SZ[19]KM[6.5]"
+        + "".join(f";{c}[{m}]" for c, m in zip(colours, moves.split(), strict=True))
+        + ")"
+    )
+    assert predict_main([str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "1 games" in out and "9 positions" in out and "top-1" in out
+
+
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (lambda d: d[: len(d) // 2], "damaged or truncated"),
+        (lambda d: d[:100] + bytes([d[100] ^ 1]) + d[101:], "damaged or truncated"),
+        (lambda d: b"PK\x03\x04" + d[4:], "not a Gorilla move-pattern model"),
+        (lambda d: b"", "not a Gorilla move-pattern model"),
+    ],
+)
+def test_damaged_model_files_are_refused_with_one_line(tmp_path, capsys, damage, message):
+    bad = tmp_path / "bad.gpol"
+    bad.write_bytes(damage(DEFAULT_MODEL.read_bytes()))
+    with pytest.raises(ModelError, match=message) as err:
+        load_model(bad)
+    assert "\n" not in str(err.value)
+    sgf = tmp_path / "g.sgf"
+    sgf.write_text("(;GM[1]SZ[19];B[pd];W[dp])")
+    assert predict_main([str(sgf), "--model", str(bad)]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0]
+
+
+def test_the_window_heat_map_comes_from_the_model():
+    c = Controller(Game.new(9))
+    c.click(v("E5"))
+    probs = c.policy_map()
+    assert c.policy_map() is probs  # cached for the position
+    legal = set(c.game.legal_moves())
+    assert set(probs) == legal and 0.9 < sum(probs.values()) <= 1.0
+    v0 = c.version
+    c.toggle_policy()
+    assert c.show_policy and c.version > v0
+    rows, labels = ov.policy_markers(probs, 9, 0.0)
+    assert len(labels) == 5 and rows
+    best = max(probs, key=probs.get)
+    assert labels[0][0] == best
+    c.click(v("C3"))
+    assert c.policy_map() is not probs and v("C3") not in c.policy_map()
