@@ -579,6 +579,7 @@ GO_ONLY = {
     "cycle_mistake_threshold": "whole-game analysis",
     "toggle_mistake_dots": "whole-game analysis",
     "toggle_ownership": "the ownership estimate",
+    "toggle_policy": "the move model's heat map",
 }
 
 

@@ -37,7 +37,7 @@ HELP = [
     ("c / o", "control map (dark Black, light White) / ownership"),
     ("e", "evaluate: heat map of move values, best move ringed"),
     ("v", "live MCTS thinking view"),
-    ("f", "move model: heat map of the moves strong players choose"),
+    ("f", "move model: moves strong players would choose"),
     ("r", "reset: new game"),
     ("u, Ctrl+Z / Ctrl+Y", "undo / redo (the moves stay in the record)"),
     ("Left / Right (Shift)", "back / forward a move (Shift: ten);  Home / End"),
