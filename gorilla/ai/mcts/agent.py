@@ -248,7 +248,10 @@ class MCTSAgent(Agent):
         seed0 = (seed0 * 1000003 + self._moves_made * 7919 + game.move_number) & 0x7FFFFFFF
         errors: list[BaseException] = []
 
-        run_search = T.search_patterns if params[T.P_HEAVY] == T.PATTERN_PLAYOUT else T.search
+        if params[T.P_HEAVY] == T.PATTERN_PLAYOUT:
+            run_search = T.search_patterns
+        else:
+            run_search = T.search_policy if self.policy > 0 else T.search  # each compiles what it uses
 
         def work(tid: int) -> None:
             try:
@@ -381,7 +384,8 @@ class MCTSAgent(Agent):
             moves = np.array(legal, dtype=np.int64)
 
             def expand_root() -> bool:
-                return T.expand_moves(
+                expand = T.expand_moves if self.policy > 0 else T.expand_moves_plain
+                return expand(
                     fs, mv, kids, vl, flags, self.ctl, 0, 0, rb, rst, K.ZOBRIST, moves, len(moves),
                     PAT3, self.prior, params, self._pol, self._scratch_for(0, game.size)[-1],
                 )  # fmt: skip

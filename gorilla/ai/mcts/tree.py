@@ -106,33 +106,23 @@ def _alloc(ctl: np.ndarray, tid: int, n: int) -> int:
     return i
 
 
-@njit(cache=True, nogil=True)
-def expand_moves(
-    fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, moves, nmoves, pat3, prior, params, pol, pscratch
-) -> bool:
-    """Give node the children moves[:nmoves] (+ PASS) for the side to move in (b, st).
-
-    With params[P_POLICY] > 0 the move model ``pol`` = (3x3 index, diamond keys, group
-    offsets, log-gammas) adds its probabilities (``pscratch`` = candidate, feature,
-    probability and per-point buffers) and orders the children most likely first."""
+@njit(cache=True, nogil=True, inline="always")
+def _expand_moves_with(
+    fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, moves, nmoves, pat3, prior, params, pol, pscratch,
+    probs,
+) -> bool:  # fmt: skip
+    """:func:`expand_moves` with the model's probabilities from ``probs`` (bound at compile
+    time: :func:`_model_order`, or :func:`_no_probabilities` in a search without it)."""
     first = _alloc(ctl, tid, nmoves + 1)
     if first < 0:
         return False
     c = st[S_TOMOVE]
     weight = params[P_POLICY]
-    pmoves, pfeats, pprobs, pat = pscratch
+    pat = pscratch[3]
     order = np.arange(nmoves)
     ppass = 0.0
     if weight > 0.0:
-        pidx, dkeys, offs, lg = pol
-        n = move_probabilities(b, st, zob, c, pidx, dkeys, offs, lg, pmoves, pfeats, pprobs)
-        for i in range(n - 1):
-            pat[pmoves[i]] = pprobs[i]
-        ppass = pprobs[n - 1]
-        key = np.empty(nmoves)
-        for i in range(nmoves):
-            key[i] = -pat[moves[i]]
-        order = np.argsort(key, kind="mergesort")
+        ppass = probs(b, st, zob, c, pol, pscratch, moves, nmoves, order)
     for i in range(nmoves):
         j = first + i
         p = moves[order[i]]
@@ -158,14 +148,63 @@ def expand_moves(
 
 
 @njit(cache=True, nogil=True)
+def _model_order(b, st, zob, c, pol, pscratch, moves, nmoves: int, order) -> float:
+    """The move model's probability of each of moves[:nmoves] into pscratch's per-point
+    buffer, order: those moves likeliest first; returns the probability of a pass."""
+    pmoves, pfeats, pprobs, pat = pscratch
+    pidx, dkeys, offs, lg = pol
+    n = move_probabilities(b, st, zob, c, pidx, dkeys, offs, lg, pmoves, pfeats, pprobs)
+    for i in range(n - 1):
+        pat[pmoves[i]] = pprobs[i]
+    key = np.empty(nmoves)
+    for i in range(nmoves):
+        key[i] = -pat[moves[i]]
+    order[:] = np.argsort(key, kind="mergesort")
+    return pprobs[n - 1]
+
+
+@njit(cache=True, nogil=True)
+def _no_probabilities(b, st, zob, c, pol, pscratch, moves, nmoves: int, order) -> float:
+    """A search without the move model (params[P_POLICY] is 0 there): never called."""
+    return 0.0
+
+
+@njit(cache=True, nogil=True)
+def expand_moves(
+    fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, moves, nmoves, pat3, prior, params, pol, pscratch
+) -> bool:
+    """Give node the children moves[:nmoves] (+ PASS) for the side to move in (b, st).
+
+    With params[P_POLICY] > 0 the move model ``pol`` = (3x3 index, diamond keys, group
+    offsets, log-gammas) adds its probabilities (``pscratch`` = candidate, feature,
+    probability and per-point buffers) and orders the children most likely first."""
+    return _expand_moves_with(
+        fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, moves, nmoves, pat3, prior, params, pol,
+        pscratch, _model_order,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def expand_moves_plain(
+    fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, moves, nmoves, pat3, prior, params, pol, pscratch
+) -> bool:
+    """:func:`expand_moves` for a search without the move model: its kernels are not compiled."""
+    return _expand_moves_with(
+        fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, moves, nmoves, pat3, prior, params, pol,
+        pscratch, _no_probabilities,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _expand(
-    fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, pat3, prior, buf, params, pol, pscratch
+    fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, pat3, prior, buf, params, pol, pscratch, probs
 ) -> bool:
     """Expand node with every legal move (simple ko) that fills no own eye, plus PASS."""
     n = legal_moves(b, st, st[S_TOMOVE], np.bool_(True), buf)
-    return expand_moves(
-        fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, buf, n, pat3, prior, params, pol, pscratch
-    )
+    return _expand_moves_with(
+        fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, buf, n, pat3, prior, params, pol, pscratch,
+        probs,
+    )  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
@@ -237,10 +276,11 @@ def _search_loop(
     pargs,
     pol: tuple,
     pscratch: tuple,
+    probs,
 ) -> int:
     """The search loop behind :func:`search` and :func:`search_patterns`: the playout is
-    ``run(b, st, zob, max_moves, seq, *pargs)``, bound at compile time (inlined, so each
-    kernel compiles only the playout it uses)."""
+    ``run(b, st, zob, max_moves, seq, *pargs)`` and the move model's probabilities ``probs``
+    are bound at compile time (inlined, so each kernel compiles only what it uses)."""
     root_color = rst[S_TOMOVE]
     komi = params[P_KOMI]
     real_komi = params[P_REAL_KOMI]
@@ -267,7 +307,7 @@ def _search_loop(
                     kids[node] = EXPANDING
                     ok = _expand(
                         fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, pat3, prior, buf, params,
-                        pol, pscratch,
+                        pol, pscratch, probs,
                     )  # fmt: skip
                     if not ok:
                         kids[node] = UNEXPANDED
@@ -355,13 +395,28 @@ def search(
     b, st, path, seq, amaf, cand, buf, nmax: int, ptable, pcidx, pws, pol, pscratch,
 ) -> int:  # fmt: skip
     """Run up to nmax iterations from root with heavy or light playouts (``params[P_HEAVY]``
-    1 or 0); stops early on ctl[C_STOP] or the playout limit. ptable, pcidx and pws are
-    unused: the signature is :func:`search_patterns`' so callers can pick either. pol and
-    pscratch: the move model and its scratch (see :func:`expand_moves`)."""
+    1 or 0) and no move model; stops early on ctl[C_STOP] or the playout limit. The other
+    arguments are unused: the signature is every search kernel's, so callers can pick one."""
     heavy = params[P_HEAVY] != 0.0
     return _search_loop(
         fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
         b, st, path, seq, amaf, cand, buf, nmax, _default_playout, (heavy, pat3, cand), pol, pscratch,
+        _no_probabilities,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def search_policy(
+    fs, mv, kids, vl, flags, ctl, tid: int, root: int, rb, rst, zob, params, pat3, prior,
+    b, st, path, seq, amaf, cand, buf, nmax: int, ptable, pcidx, pws, pol, pscratch,
+) -> int:  # fmt: skip
+    """:func:`search` with the move model (params[P_POLICY] > 0): pol and pscratch are the
+    model and its scratch (see :func:`expand_moves`)."""
+    heavy = params[P_HEAVY] != 0.0
+    return _search_loop(
+        fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
+        b, st, path, seq, amaf, cand, buf, nmax, _default_playout, (heavy, pat3, cand), pol, pscratch,
+        _model_order,
     )  # fmt: skip
 
 
@@ -370,11 +425,12 @@ def search_patterns(
     fs, mv, kids, vl, flags, ctl, tid: int, root: int, rb, rst, zob, params, pat3, prior,
     b, st, path, seq, amaf, cand, buf, nmax: int, ptable, pcidx, pws, pol, pscratch,
 ) -> int:  # fmt: skip
-    """:func:`search` with playouts from a compiled pattern database (ptable, pcidx; pws
-    its scratch): a kernel of its own, compiled only when a database is in use."""
+    """:func:`search_policy` with playouts from a compiled pattern database (ptable, pcidx;
+    pws its scratch): a kernel of its own, compiled only when a database is in use."""
     return _search_loop(
         fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
         b, st, path, seq, amaf, cand, buf, nmax, run_pattern_playout, (ptable, pcidx, pws), pol, pscratch,
+        _model_order,
     )  # fmt: skip
 
 

@@ -42,7 +42,7 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from gorilla.ai.tactics import atari_works, ladder_dead, libs_after, size_after, two_libs
+from gorilla.ai.tactics import LIBS_CAP, atari_works, ladder_dead, libs_after, size_after, two_libs
 from gorilla.rules.board import (
     BLACK,
     BORDER,
@@ -290,7 +290,7 @@ def move_features(
     saves = False
     takes_last = False
     saving = 0
-    saved = -1
+    saved = np.int64(-1)  # typed, not a literal: one compiled ladder_dead
     for q in (p - 1, p + 1, p - w, p + w):
         col = b[COLOR, q]
         if col == o:
@@ -309,7 +309,7 @@ def move_features(
             if not saves and b[COLOR, q] == o and in_atari(b, b[HEAD, q]):
                 saves = _touches_atari(b, w, b[HEAD, q], c)
         out[G_CAPTURE] = 1 if saves else (2 if takes_last else 0)
-    la = libs_after(b, st, p, c, 3)
+    la = libs_after(b, st, p, c, LIBS_CAP)
     if saving > 0 and capt == 0 and la >= 2:
         dead = la == 2 and ladder_dead(b, st, zob, saved, 0)
         out[G_ESCAPE] = 1 if dead else 0
