@@ -36,6 +36,7 @@ from gorilla.app.clock import NO_CLOCK, GameClock, TimeControl, from_sgf
 from gorilla.app.compiler import Compiler
 from gorilla.app.files import Autosaver, game_to_sgf, reason, tree_from_sgf, write_atomic
 from gorilla.app.gtp_player import GtpEngineAgent, engine_label, is_gtp_spec
+from gorilla.app.players_state import PlayersState
 from gorilla.app.record import RecordActions
 from gorilla.app.review import Review, next_mistake
 from gorilla.app.tasks import Task
@@ -76,7 +77,7 @@ def player_label(spec: str | Agent) -> str:
     return name + (sep + ",".join(keep) if keep else "")
 
 
-class Controller(RecordActions):
+class Controller(PlayersState, RecordActions):
     """Owns the game (the current line of its record ``tree``); see the module docstring for the
     threading rules and :mod:`gorilla.app.record` for the tree."""
 
@@ -199,15 +200,6 @@ class Controller(RecordActions):
         self.say(c.status() if c is not None and c.status() else "Loading the engine...")
         return True
 
-    def is_human(self, color: int) -> bool:
-        """Whether a human plays color."""
-        return self.agents[color] is None
-
-    @property
-    def ai_vs_ai(self) -> bool:
-        """Whether both colours are played by AIs."""
-        return self.agents[BLACK] is not None and self.agents[WHITE] is not None
-
     @property
     def ai_to_move(self) -> bool:
         """Whether the game goes on and an AI has the move."""
@@ -224,44 +216,11 @@ class Controller(RecordActions):
         return self.game.result if self.over else None
 
     @property
-    def current_ai_task(self) -> Task | None:
-        """The AI move being searched now, if any."""
-        return self._ai
-
-    @property
-    def thinking(self) -> bool:
-        """Whether an AI is searching its move now."""
-        return self._ai is not None
-
-    @property
-    def evaluating(self) -> bool:
-        """Whether the evaluator (``e``) is running."""
-        return self._eval is not None
-
-    @property
     def estimating(self) -> bool:
         """Whether the dead stones at the end are being estimated."""
         return self._dead is not None
 
     # --- bookkeeping --------------------------------------------------------------------------
-    def emit(self, kind: str, **data: Any) -> None:
-        """Record an event for the window (sounds): 'stone', 'capture' (stones=N), 'pass',
-        'illegal', 'game_end' (result=...), 'countdown' (seconds=N)."""
-        self.events.append((kind, data))
-        if len(self.events) > 200:
-            del self.events[:100]
-
-    def drain_events(self) -> list[tuple[str, dict]]:
-        """The events since the last call, oldest first."""
-        out, self.events = self.events, []
-        return out
-
-    def say(self, text: str) -> None:
-        """Show text as the panel's message (and redraw)."""
-        self.message = text
-        self.message_time = time.monotonic()
-        self.version += 1
-
     def _cancel(self, task: Task | None) -> None:
         if task is not None:
             task.cancel.set()

@@ -23,6 +23,7 @@ import numpy as np
 
 from gorilla.ai.agent import Candidate, Progress
 from gorilla.app.gomoku_view import GomokuView, from_view, to_view
+from gorilla.app.players_state import PlayersState
 from gorilla.app.tasks import Task
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
@@ -116,7 +117,7 @@ def evaluate_moves(game: GomokuGame) -> Evaluation:
     return ev
 
 
-class GomokuController:
+class GomokuController(PlayersState):
     """Owns a Gomoku game; the window's interface (see the module docstring)."""
 
     compiler = None  # the kernels are compiled before the window opens (warm_up)
@@ -166,34 +167,10 @@ class GomokuController:
             c: "human" if n == "human" else f"{n} {secs:g}s" for c, (n, secs) in self._players.items()
         }
 
-    def is_human(self, color: int) -> bool:
-        """Whether color is played by a person."""
-        return self.agents.get(color) is None
-
-    @property
-    def ai_vs_ai(self) -> bool:
-        """Both sides are AIs."""
-        return not self.is_human(R.BLACK) and not self.is_human(R.WHITE)
-
     @property
     def over(self) -> bool:
         """Whether the game has ended."""
         return self.game.over
-
-    @property
-    def thinking(self) -> bool:
-        """Whether an AI is searching."""
-        return self._ai is not None
-
-    @property
-    def evaluating(self) -> bool:
-        """Whether ``e`` is running."""
-        return self._eval is not None
-
-    @property
-    def current_ai_task(self) -> Task | None:
-        """The running AI move, or None."""
-        return self._ai
 
     def kernels_ready(self, *groups: str) -> bool:
         """The kernels are compiled before the window opens: always ready."""
@@ -202,20 +179,6 @@ class GomokuController:
     def clock_views(self) -> None:
         """Gomoku in the window has no clock."""
         return None
-
-    def emit(self, kind: str, **data: Any) -> None:
-        """Record an event for the window's sounds ('stone', 'illegal', 'game_end')."""
-        self.events.append((kind, data))
-
-    def drain_events(self) -> list[tuple[str, dict]]:
-        """The events since the last call."""
-        out, self.events = self.events, []
-        return out
-
-    def say(self, text: str) -> None:
-        """Show a message in the panel."""
-        self.message = text
-        self.version += 1
 
     # --- the game loop ----------------------------------------------------------------------
     def _changed(self) -> None:
