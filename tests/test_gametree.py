@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from helpers import assert_board, v
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from sgfmill import sgf as sgfmill
 
@@ -422,10 +422,13 @@ def check_record(c: Controller) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 80)), min_size=1, max_size=60))
+@example([("play", 0), ("delete", 0), ("back", 0), ("undo", 0)])  # from CI: back at the start changes nothing
 def test_random_record_actions_keep_the_game_and_the_tree_together(actions) -> None:
     c = Controller(Game.new(5))
-    nodes_before, previous = 1, ""
+    nodes_before = 1
+    pending = None  # (current node, tree size) just after a delete: an undo from there restores it
     for action, n in actions:
+        restores = action == "undo" and pending is not None
         if action == "play":
             legal = c.game.legal_moves()
             if legal and not c.game.over:
@@ -447,8 +450,10 @@ def test_random_record_actions_keep_the_game_and_the_tree_together(actions) -> N
             before = len(c.tree)
             if c.delete_branch():
                 assert len(c.tree) < before
+                pending = (c.tree.current, len(c.tree))
                 if n % 2:
                     assert c.undo() and len(c.tree) == before
+                    pending = None
         elif action == "undo":
             c.undo()
         elif action == "redo":
@@ -458,10 +463,14 @@ def test_random_record_actions_keep_the_game_and_the_tree_together(actions) -> N
         elif action == "end":
             c.go_end()
         check_record(c)
-        restores = action == "undo" and previous == "delete"  # undo right after a delete puts it back
+        # undo after a delete, with nothing changed since (a move back at the start changes
+        # nothing), puts the branch back; any other moving around keeps every node
         if action in MOVING_AROUND and not restores:
             assert len(c.tree) == nodes_before  # moving around never adds nor drops a node
-        nodes_before, previous = len(c.tree), action
+        moved = pending is not None and (c.tree.current is not pending[0] or len(c.tree) != pending[1])
+        if moved and action != "delete":
+            pending = None
+        nodes_before = len(c.tree)
     # what the controller holds saves and loads back the same tree
     again = load_tree(save_tree(c.tree))
     shape = [(n.color, n.point, len(n.children)) for n in c.tree.nodes()]
