@@ -876,16 +876,6 @@ class Controller(PlayersState, RecordActions):
         return Timing(tc.main, tc.sgf_ot(), {k: v for k, v in self.times_left.items() if k <= n})
 
     # --- views --------------------------------------------------------------------------------
-    def toggle_control(self) -> None:
-        """Show or hide the control-map overlay (``c``)."""
-        self.show_control = not self.show_control
-        self.version += 1
-
-    def toggle_thinking(self) -> None:
-        """Show or hide the AI's live candidates while it searches (``v``)."""
-        self.show_thinking = not self.show_thinking
-        self.version += 1
-
     def toggle_eval(self) -> None:
         """Show or hide the evaluator's move values on the board."""
         self.show_eval = not self.show_eval and self.evaluation is not None

@@ -419,16 +419,6 @@ class GomokuController(PlayersState):
         self.say(f"New game: {game.size}x{game.size} Gomoku, {R.RULE_NAMES[rule]}")
         return True
 
-    def toggle_control(self) -> None:
-        """The threat map on or off (c)."""
-        self.show_control = not self.show_control
-        self.version += 1
-
-    def toggle_thinking(self) -> None:
-        """The live view of the search on or off (v)."""
-        self.show_thinking = not self.show_thinking
-        self.version += 1
-
     def toggle_eval(self) -> None:
         """The evaluation's heat map on or off."""
         self.show_eval = not self.show_eval

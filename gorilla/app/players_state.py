@@ -1,8 +1,8 @@
 """What every game controller (Go's and Gomoku's) answers the same way: who plays each
 colour, whether a search or an evaluation is running, and the panel's message and the
 window's events. A mixin: the controller keeps ``agents`` (colour -> agent, None for a
-human), ``_ai``/``_eval`` (running tasks), ``events``, ``message``, ``message_time`` and
-``version``."""
+human), ``_ai``/``_eval`` (running tasks), ``events``, ``message``, ``message_time``,
+``version``, ``show_control`` and ``show_thinking``."""
 
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ class PlayersState:
     message: str
     message_time: float
     version: int
+    show_control: bool
+    show_thinking: bool
 
     def is_human(self, color: int) -> bool:
         """Whether a human plays color."""
@@ -66,4 +68,14 @@ class PlayersState:
         """Show text as the panel's message (and redraw)."""
         self.message = text
         self.message_time = time.monotonic()
+        self.version += 1
+
+    def toggle_control(self) -> None:
+        """Show or hide the control map (Go) or the threat map (Gomoku): ``c``."""
+        self.show_control = not self.show_control
+        self.version += 1
+
+    def toggle_thinking(self) -> None:
+        """Show or hide the AI's live candidates and line while it searches (``v``)."""
+        self.show_thinking = not self.show_thinking
         self.version += 1
