@@ -105,6 +105,27 @@ def libs_after(b: np.ndarray, st: np.ndarray, p: int, c: int, cap: int) -> int:
     return n
 
 
+@njit(cache=True, nogil=True, inline="always")
+def ataris_around(b: np.ndarray, w: int, p: int, c: int) -> tuple[int, int, int]:
+    """For c playing at p: (opposing stones in atari next to p, c's stones in atari next to
+    p, one of those c stones or -1): what a capture and an escape from atari would take."""
+    o = 3 - c
+    capt = 0
+    saving = 0
+    saved = np.int64(-1)  # typed, not a literal: one compiled ladder_dead for the callers
+    for q in (p - 1, p + 1, p - w, p + w):
+        col = b[COLOR, q]
+        if col == o or col == c:
+            h = b[HEAD, q]
+            if in_atari(b, h):
+                if col == o:
+                    capt += b[GSIZE, h]
+                else:
+                    saving += b[GSIZE, h]
+                    saved = np.int64(q)
+    return capt, saving, saved
+
+
 @kernel
 def size_after(b: np.ndarray, st: np.ndarray, p: int, c: int) -> int:
     """Stones in c's group at p after c plays p."""

@@ -14,8 +14,8 @@ import numpy as np
 from numba import njit
 
 from gorilla.ai.playout.pat3 import pat3_code
-from gorilla.ai.tactics import LIBS_CAP, atari_works, ladder_dead, libs_after
-from gorilla.rules.board import BORDER, COLOR, EMPTY, GSIZE, HEAD, PASS, S_LAST, S_N, S_PASSES, S_W, in_atari
+from gorilla.ai.tactics import LIBS_CAP, atari_works, ataris_around, ladder_dead, libs_after
+from gorilla.rules.board import BORDER, COLOR, EMPTY, PASS, S_LAST, S_N, S_PASSES, S_W
 
 (
     PR_EVEN,
@@ -93,21 +93,7 @@ def move_prior(
     pw = 0.5 * even
     w = st[S_W]
     n = st[S_N]
-    o = 3 - c
-    capt = 0
-    saving = 0
-    saved = np.int64(-1)  # typed, not a literal: one compiled ladder_dead
-    for q in (p - 1, p + 1, p - w, p + w):
-        col = b[COLOR, q]
-        if col == o:
-            h = b[HEAD, q]
-            if in_atari(b, h):
-                capt += b[GSIZE, h]
-        elif col == c:
-            h = b[HEAD, q]
-            if in_atari(b, h):
-                saving += b[GSIZE, h]
-                saved = q
+    capt, saving, saved = ataris_around(b, w, p, c)
     la = libs_after(b, st, p, c, LIBS_CAP)
     if capt > 0:
         v = prior[PR_CAPTURE_ONE] if capt == 1 else prior[PR_CAPTURE_MANY]

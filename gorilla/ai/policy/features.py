@@ -42,13 +42,20 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from gorilla.ai.tactics import LIBS_CAP, atari_works, ladder_dead, libs_after, size_after, two_libs
+from gorilla.ai.tactics import (
+    LIBS_CAP,
+    atari_works,
+    ataris_around,
+    ladder_dead,
+    libs_after,
+    size_after,
+    two_libs,
+)
 from gorilla.rules.board import (
     BLACK,
     BORDER,
     COLOR,
     EMPTY,
-    GSIZE,
     HEAD,
     NEXT,
     PASS,
@@ -286,28 +293,17 @@ def move_features(
     w = st[S_W]
     n = st[S_N]
     o = 3 - c
-    capt = 0
     saves = False
     takes_last = False
-    saving = 0
-    saved = np.int64(-1)  # typed, not a literal: one compiled ladder_dead
-    for q in (p - 1, p + 1, p - w, p + w):
-        col = b[COLOR, q]
-        if col == o:
-            h = b[HEAD, q]
-            if in_atari(b, h):
-                capt += b[GSIZE, h]
-                if last >= 0 and b[COLOR, last] == o and b[HEAD, last] == h:
-                    takes_last = True
-        elif col == c:
-            h = b[HEAD, q]
-            if in_atari(b, h):
-                saving += b[GSIZE, h]
-                saved = q
+    capt, saving, saved = ataris_around(b, w, p, c)
     if capt > 0:
         for q in (p - 1, p + 1, p - w, p + w):
-            if not saves and b[COLOR, q] == o and in_atari(b, b[HEAD, q]):
-                saves = _touches_atari(b, w, b[HEAD, q], c)
+            if b[COLOR, q] == o and in_atari(b, b[HEAD, q]):
+                h = b[HEAD, q]
+                if last >= 0 and b[COLOR, last] == o and b[HEAD, last] == h:
+                    takes_last = True
+                if not saves:
+                    saves = _touches_atari(b, w, h, c)
         out[G_CAPTURE] = 1 if saves else (2 if takes_last else 0)
     la = libs_after(b, st, p, c, LIBS_CAP)
     if saving > 0 and capt == 0 and la >= 2:
