@@ -156,10 +156,16 @@ def _model_order(b, st, zob, c, pol, pscratch, moves, nmoves: int, order) -> flo
     n = move_probabilities(b, st, zob, c, pidx, dkeys, offs, lg, pmoves, pfeats, pprobs)
     for i in range(n - 1):
         pat[pmoves[i]] = pprobs[i]
-    key = np.empty(nmoves)
+    # a stable insertion sort, most likely first: at most a few hundred moves, and it
+    # compiles in a fraction of np.argsort's time (this kernel is compiled on first use)
     for i in range(nmoves):
-        key[i] = -pat[moves[i]]
-    order[:] = np.argsort(key, kind="mergesort")
+        o = order[i]
+        pr = pat[moves[o]]
+        k = i
+        while k > 0 and pat[moves[order[k - 1]]] < pr:
+            order[k] = order[k - 1]
+            k -= 1
+        order[k] = o
     return pprobs[n - 1]
 
 
@@ -197,14 +203,15 @@ def expand_moves_plain(
 
 @njit(cache=True, nogil=True, inline="always")
 def _expand(
-    fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, pat3, prior, buf, params, pol, pscratch, probs
+    fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, pat3, prior, buf, params, pol, pscratch, expand
 ) -> bool:
-    """Expand node with every legal move (simple ko) that fills no own eye, plus PASS."""
+    """Expand node with every legal move (simple ko) that fills no own eye, plus PASS, through
+    ``expand`` (:func:`expand_moves` or :func:`expand_moves_plain`, bound at compile time and
+    called, not inlined: the root's expansion uses the same compiled kernel)."""
     n = legal_moves(b, st, st[S_TOMOVE], np.bool_(True), buf)
-    return _expand_moves_with(
-        fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, buf, n, pat3, prior, params, pol, pscratch,
-        probs,
-    )  # fmt: skip
+    return expand(
+        fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, buf, n, pat3, prior, params, pol, pscratch
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -276,11 +283,12 @@ def _search_loop(
     pargs,
     pol: tuple,
     pscratch: tuple,
-    probs,
+    expand,
 ) -> int:
     """The search loop behind :func:`search` and :func:`search_patterns`: the playout is
-    ``run(b, st, zob, max_moves, seq, *pargs)`` and the move model's probabilities ``probs``
-    are bound at compile time (inlined, so each kernel compiles only what it uses)."""
+    ``run(b, st, zob, max_moves, seq, *pargs)`` and the expansion ``expand`` (with the move
+    model or without) is bound at compile time (inlined, so each kernel compiles only what
+    it uses)."""
     root_color = rst[S_TOMOVE]
     komi = params[P_KOMI]
     real_komi = params[P_REAL_KOMI]
@@ -307,7 +315,7 @@ def _search_loop(
                     kids[node] = EXPANDING
                     ok = _expand(
                         fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, pat3, prior, buf, params,
-                        pol, pscratch, probs,
+                        pol, pscratch, expand,
                     )  # fmt: skip
                     if not ok:
                         kids[node] = UNEXPANDED
@@ -401,7 +409,7 @@ def search(
     return _search_loop(
         fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
         b, st, path, seq, amaf, cand, buf, nmax, _default_playout, (heavy, pat3, cand), pol, pscratch,
-        _no_probabilities,
+        expand_moves_plain,
     )  # fmt: skip
 
 
@@ -416,7 +424,7 @@ def search_policy(
     return _search_loop(
         fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
         b, st, path, seq, amaf, cand, buf, nmax, _default_playout, (heavy, pat3, cand), pol, pscratch,
-        _model_order,
+        expand_moves,
     )  # fmt: skip
 
 
@@ -430,7 +438,7 @@ def search_patterns(
     return _search_loop(
         fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
         b, st, path, seq, amaf, cand, buf, nmax, run_pattern_playout, (ptable, pcidx, pws), pol, pscratch,
-        _model_order,
+        expand_moves,
     )  # fmt: skip
 
 
