@@ -2,8 +2,9 @@
 
 For each of an empty cache (a new temporary folder) and then that folder warm:
 
-* compile: ``python -m gorilla.ai.warmup`` over what ``gorilla`` (window, MCTS,
-  evaluator, dead stones, control map) and ``gorilla gtp --ai mcts`` need, per group;
+* compile: ``python -m gorilla.ai.warmup`` over what ``gorilla`` (window, MCTS with
+  its move model, evaluator, dead stones, control map, the model's heat map) and
+  ``gorilla gtp --ai mcts`` need, per group;
 * gtp: ``gorilla gtp --ai mcts --time 1``: seconds until it answers its first
   command (it compiles before reading it) and seconds for the first ``genmove b``
   on an empty 9x9 board, and the move;
@@ -26,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-GROUPS = ["rules", "control", "flat", "mcts", "ownership"]
+GROUPS = ["rules", "control", "flat", "mcts", "ownership", "policy"]
 
 
 def compile_groups(cache: Path) -> dict[str, float]:

@@ -75,10 +75,10 @@ def _flat() -> None:
     evaluate(g, "flat", games=2, turns=2, seed=1)
 
 
-def _mcts() -> None:
+def _mcts_with(**settings: float) -> None:
     from gorilla.ai.mcts.agent import MCTSAgent
 
-    agent = MCTSAgent(seed=1, max_nodes=20_000)
+    agent = MCTSAgent(seed=1, max_nodes=20_000, **settings)
     try:
         g = _play(Game.new(9), "E5 C3 G7")
         agent.select_move(g, Budget(playouts=256))
@@ -87,20 +87,24 @@ def _mcts() -> None:
         agent.close()
 
 
+def _mcts() -> None:
+    """The search as ``mcts`` plays by default: with the shipped move model (when it is there)."""
+    _mcts_with()
+
+
+def _mcts_plain() -> None:
+    """The search without the move model (``mcts:policy=0``)."""
+    _mcts_with(policy=0.0)
+
+
 def _policy() -> None:
-    """The move model's kernels (features, probabilities) and the search with them, if it is shipped."""
-    from gorilla.ai.mcts.agent import MCTSAgent
+    """The move model's probabilities alone (the window's heat map), if it is shipped."""
     from gorilla.ai.policy.model import DEFAULT_MODEL, shipped_model
 
     if not DEFAULT_MODEL.is_file():
         return
     g = _play(Game.new(9), "E5 C3 G7")
     shipped_model().probabilities(g.position.b, g.position.st, g.to_move)
-    agent = MCTSAgent(seed=1, max_nodes=20_000, policy=1.0, widen=1.0)
-    try:
-        agent.select_move(g, Budget(playouts=64))
-    finally:
-        agent.close()
 
 
 def _patterns() -> None:
@@ -143,7 +147,8 @@ GROUPS: dict[str, tuple[Callable[[], None], float]] = {
     "control": (_control, 4.0),
     "flat": (_flat, 6.0),
     "mcts": (_mcts, 30.0),
-    "policy": (_policy, 25.0),
+    "mcts-plain": (_mcts_plain, 12.0),
+    "policy": (_policy, 6.0),
     "patterns": (_patterns, 10.0),
     "ownership": (_ownership, 8.0),
     "alphabeta": (_alphabeta, 12.0),
@@ -180,11 +185,12 @@ def groups_for(specs: Iterable[str], *, extra: Iterable[str] = ()) -> list[str]:
     want = set()
     for spec in specs:
         name, _, kwargs = parse_spec(spec)
-        want.update(AGENT_GROUPS.get(name, ()))
+        if name == "mcts" and kwargs.get("policy", 1) == 0:  # without the move model
+            want.add("mcts-plain")
+        else:
+            want.update(AGENT_GROUPS.get(name, ()))
         if name == "mcts" and kwargs.get("patterns"):
             want.add("patterns")
-        if name == "mcts" and kwargs.get("policy"):
-            want.add("policy")
     agents = [g for g in GROUPS if g in want and g != "rules"]
     rest = [g for g in GROUPS if g in set(extra) and g not in want and g != "rules"]
     return ["rules", *agents, *rest]

@@ -8,7 +8,9 @@ subtree of the moves played since the last search, starts ``threads``
 worker threads that run the nogil kernel in chunks on the shared arrays,
 watches the clock, the cancel event and the playout limit, reports progress
 every ``PROGRESS_EVERY`` seconds, and finally picks the most visited move,
-resigns, or passes when passing wins.
+resigns, or passes when passing wins. With the shipped move model
+(:mod:`gorilla.ai.policy`) new nodes take its probabilities as priors and open
+their children most likely first (``policy=0`` searches without it).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from gorilla.ai.mcts.priors import prior_weights
 from gorilla.ai.playout.pat3 import PAT3
 from gorilla.ai.playout.pattern import new_workspace
 from gorilla.ai.policy.features import NGROUPS
-from gorilla.ai.policy.model import load_model, shipped_model
+from gorilla.ai.policy.model import DEFAULT_MODEL, load_model, shipped_model
 from gorilla.rules import board as K
 from gorilla.rules.board import BLACK, NROWS, NSLOTS, PASS, RESIGN, WHITE
 from gorilla.rules.game import Game
@@ -38,6 +40,10 @@ DEFAULT_SECONDS = 1.0
 # by compiling, or by a loaded machine, must not play the first candidate unsearched). Only a
 # cancel or the playout limit stops it sooner.
 MIN_PLAYOUTS = 64
+# the move model's weight and widening scale when none is given and the model is shipped:
+# virtual wins POLICY * sqrt(probability); 2 + log_1.4(1 + visits / WIDEN) children open
+DEFAULT_POLICY = 40.0
+DEFAULT_WIDEN = 20.0
 
 
 def _expand_threshold(size: int) -> int:
@@ -69,8 +75,8 @@ class MCTSAgent(Agent):
         resign_playouts: int = 1000,
         early_stop: bool = True,
         patterns: str | None = None,
-        policy: float = 0.0,
-        widen: float = 0.0,
+        policy: float | None = None,
+        widen: float | None = None,
         model: str | None = None,
         **prior_settings: float,
     ) -> None:
@@ -102,6 +108,11 @@ class MCTSAgent(Agent):
         self.patterns = patterns
         self._ptables = _pattern_tables(patterns)
         # the move model (gorilla.ai.policy): virtual wins policy * sqrt(p), progressive widening
+        # (on by default when the model is shipped; policy=0 searches without it)
+        if policy is None:
+            policy = DEFAULT_POLICY if model or DEFAULT_MODEL.is_file() else 0.0
+        if widen is None:
+            widen = DEFAULT_WIDEN if policy > 0 else 0.0
         if policy < 0 or widen < 0:
             raise ValueError("policy and widen must be >= 0")
         self.policy = float(policy)
@@ -172,14 +183,18 @@ class MCTSAgent(Agent):
             return PASS
         last = game.moves[-1].point if game.moves else None
         stones = game.ruleset.scoring == "stones"
-        margin = game.score().margin if stones else _area_margin(game)  # Black's, komi included
-        if last == PASS and (margin > 0) == (color == BLACK) and margin != 0:
+        owner = None if stones else _area_owner(game)
+        margin = game.score().margin if owner is None else _margin(owner, game.komi)  # Black's, komi in
+        ahead = (margin > 0) == (color == BLACK) and margin != 0
+        if ahead and (last == PASS or (owner is not None and _settled(owner, game.size))):
+            # the opponent passed, or nothing is left to play for (every empty region touches one
+            # colour only), and we win the count as it stands: any move could only lose points
             self.last_candidates = []
-            return PASS  # the opponent passed and we win the count as it stands
+            return PASS
         best, wr = self._search(req, t0)
         if best is None:
             return PASS
-        if best != PASS and not stones and _own_area(game, best, color):
+        if best != PASS and owner is not None and _settled(owner, game.size) and owner[best] == color:
             best = PASS  # settled: a move in our own area gains nothing (a stone counts in Little-Go)
         if (
             self.resign > 0
@@ -611,20 +626,22 @@ def _pattern_tables(patterns: str | None) -> tuple[np.ndarray, np.ndarray]:
     return cp.table, cp.cidx
 
 
-def _area_margin(game: Game) -> float:
-    """Black's area margin with komi on the board as it stands (every stone alive)."""
+def _area_owner(game: Game) -> np.ndarray:
+    """Each point's owner by area on the board as it stands (every stone alive; EMPTY for
+    dame and for empty regions touching both colours)."""
     pos = game.position
-    owner = K.area_owner(pos.b, pos.st, np.zeros(pos.b.shape[1], dtype=np.int8))
-    return float(np.count_nonzero(owner == BLACK) - np.count_nonzero(owner == WHITE)) - game.komi
+    return K.area_owner(pos.b, pos.st, np.zeros(pos.b.shape[1], dtype=np.int8))
 
 
-def _own_area(game: Game, move: int, color: int) -> bool:
-    """Whether the board is settled (every empty region touches one colour only: no dame,
-    no stones left to capture) and move lies in color's own area."""
-    pos = game.position
-    owner = K.area_owner(pos.b, pos.st, np.zeros(pos.b.shape[1], dtype=np.int8))
-    inner = owner.reshape(game.size + 2, game.size + 2)[1:-1, 1:-1]
-    return not bool(np.any(inner == K.EMPTY)) and int(owner[move]) == color
+def _margin(owner: np.ndarray, komi: float) -> float:
+    """Black's area margin with komi from an area_owner array."""
+    return float(np.count_nonzero(owner == BLACK) - np.count_nonzero(owner == WHITE)) - komi
+
+
+def _settled(owner: np.ndarray, size: int) -> bool:
+    """Whether every empty region touches one colour only: no dame, no stones left to capture."""
+    inner = owner.reshape(size + 2, size + 2)[1:-1, 1:-1]
+    return not bool(np.any(inner == K.EMPTY))
 
 
 __all__ = ["MCTSAgent"]
