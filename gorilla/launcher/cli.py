@@ -96,8 +96,10 @@ Players (--black / --white SPEC):
   human                 you, with the mouse (or typing moves in the terminal)
   random                uniform among reasonable moves
   montecarlo:G,T        flat Monte-Carlo, G games of T turns per candidate (time=S: S seconds)
-  mcts, mcts:SECONDS    UCT-RAVE tree search (options: playouts=N, time=S, threads=K,
-                        resign=F, patterns=NAME; e.g. mcts:time=2,threads=2)
+  mcts, mcts:SECONDS    UCT-RAVE tree search with the learned move model (options:
+                        playouts=N, time=S, threads=K, resign=F, patterns=NAME,
+                        policy=W (0: without the model), widen=S, model=FILE;
+                        e.g. mcts:time=2,threads=2)
   alphabeta             negamax with PVS and iterative deepening (best on small boards)
   greedy, aggressive, minimax   the Little-Go baselines
   gtp:COMMAND           an external GTP engine: gtp:gnugo, gtp:pachi, gtp:katago,
