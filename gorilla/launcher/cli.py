@@ -573,6 +573,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_gui(controller)
         from gorilla.app.terminal import run_terminal
 
+        groups = controller.groups_needed(heat_map=False)
         warm(groups, stderr_progress(PROG, groups))
         return run_terminal(controller)
     finally:
