@@ -86,9 +86,24 @@ def test_vct_found_where_no_vcf_exists():
 def test_search_with_threats_plays_the_vct_win():
     g = vct_position()
     res = make_agent("pvs+vct").select(g, 2.0)
-    assert res.source in ("vct", "vcf") and res.won
+    assert res.source in ("pvs", "vct", "vcf") and res.won  # the PVS before the VCT may see it first
     g.play(res.move)
     assert S.search(R.copy_board(g.bd), new_state(16), R.WHITE, seconds=5.0, max_depth=5).lost
+
+
+def test_root_vct_runs_after_a_full_pvs():
+    # pvs+vct used to run its root VCT before the PVS, in a quarter of the move's time, so its
+    # PVS searched shallower than plain pvs's (and it lost to pvs); now the PVS runs as in pvs
+    # and the VCT gets the time it leaves. At depth 1 the PVS cannot see the double three's
+    # win: the search reports its PVS iteration, then plays the VCT's move.
+    g = vct_position()
+    seen = []
+    res = S.search(
+        R.copy_board(g.bd), new_state(14), R.BLACK, 2.0, max_depth=1, threats=True, on_depth=seen.append
+    )
+    assert [r.depth for r in seen] == [1] and not seen[0].won
+    assert res.source == "vct" and res.won and res.depth == 1
+    assert res.move == S.solve_vct(g.bd, new_state(14), R.BLACK)
 
 
 def test_lost_positions_are_recognised():
