@@ -106,6 +106,27 @@ def test_root_vct_runs_after_a_full_pvs():
     assert res.move == S.solve_vct(g.bd, new_state(14), R.BLACK)
 
 
+def test_a_move_that_gives_the_opponent_a_vct_is_not_played():
+    # from a pvs+vct vs pvs game: White to move; the PVS (depth 4) plays (7, 9), after which
+    # Black wins by threes and fours, and pvs+vct used to play it too; now it checks its move
+    # against the opponent's VCF/VCT and plays the first of the PVS's root moves that gives none
+    g = GomokuGame(15)
+    for xy in ((7, 7), (9, 9), (9, 5), (8, 8), (5, 9), (8, 6), (8, 5)):
+        g.play_xy(*xy)
+    c = g.to_move
+
+    def opponent_wins(p: int) -> bool:
+        h = g.copy()
+        h.play(p)
+        st = new_state(16)
+        return S.solve_vcf(h.bd, st, 3 - c) >= 0 or S.solve_vct(h.bd, st, 3 - c, 5, 12, 400_000) >= 0
+
+    plain = S.search(R.copy_board(g.bd), new_state(16), c, 60.0, max_depth=4, node_limit=100_000)
+    assert g.xy(plain.move) == (7, 9) and opponent_wins(plain.move)
+    res = S.search(R.copy_board(g.bd), new_state(16), c, 60.0, max_depth=4, node_limit=100_000, threats=True)
+    assert res.source == "defence" and res.move != plain.move and not opponent_wins(res.move)
+
+
 def test_lost_positions_are_recognised():
     # White to move against an open four: lost at once
     g = position([(5, 7), (6, 7), (7, 7), (8, 7)], FAR_WHITE[:3])

@@ -38,6 +38,7 @@ from gorilla.gomoku.vcf import (  # noqa: F401 - re-exported for callers of the 
     CTL_STOP,
     INF,
     MATE,
+    ROOT_WIDTH,
     WIN,
     evaluate,
     five_points,
@@ -93,7 +94,7 @@ class SearchResult:
     nodes: int = 0
     seconds: float = 0.0
     pv: list[int] = field(default_factory=list)
-    source: str = "pvs"  # pvs, vcf, vct, forced
+    source: str = "pvs"  # pvs, vcf, vct, forced, defence (another move: the PVS's gave a VCT)
 
     @property
     def won(self) -> bool:
@@ -110,6 +111,7 @@ DepthFn = Callable[[SearchResult], None]
 THREAT_SHARE = 0.25  # of a move's time, for the root VCF at most (it takes a millisecond or less)
 VCT_MIN_SECONDS = 0.005  # the root VCT runs when the PVS left at least this much of the move's time
 ROOT_SOLVER_NODES = 400_000  # node limit of each root solver
+DEFENCE_NODES = 30_000  # node limit of each solver checking an alternative to a move that loses to threats
 QUIESCENCE_VCF = False  # VCF at the PVS's leaves; off: it made pvs+vct weaker than pvs (RESULTS.md)
 
 
@@ -153,6 +155,41 @@ def _solve_root(S: tuple, solver: Callable[[], int], node_limit: int, seconds: f
         sub.join()  # it sets the stop flag no more
 
 
+def _opponent_wins_after(bd: tuple, S: tuple, color: int, p: int, nodes: int, seconds: float) -> bool | None:
+    """Whether the opponent has a VCF or a VCT once color plays p; None when the solvers
+    ran out of nodes or time before they knew."""
+    o = 3 - color
+    R.place(bd, p, color)
+    try:
+        for solver in (lambda: vcf(bd, S, o, 20), lambda: vct(bd, S, o, 5, 12)):
+            if _solve_root(S, solver, nodes, seconds) >= 0:
+                return True
+            if S[0][CTL_ABORT] != 0:
+                return None
+        return False
+    finally:
+        R.remove(bd, p)
+
+
+def _defend(bd: tuple, S: tuple, color: int, move: int, node_limit: int, deadline: float) -> int:
+    """move, or when it gives the opponent a win by threats (VCF/VCT), the first of the PVS's
+    root moves (in its order) that gives none; move when none is found by the deadline."""
+    if not _opponent_wins_after(bd, S, color, move, node_limit, deadline - time.perf_counter()):
+        return move
+    seen = {move}
+    for q in S[8][0, :ROOT_WIDTH]:
+        q = int(q)
+        if q in seen or q <= 0 or bd[0][q] != R.EMPTY or not playable(bd, q, color):
+            continue
+        seen.add(q)
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            break
+        if _opponent_wins_after(bd, S, color, q, min(node_limit, DEFENCE_NODES), left) is False:
+            return q
+    return move
+
+
 def solve_vcf(bd: tuple, S: tuple, color: int, depth: int = 20, node_limit: int = 2_000_000) -> int:
     """The first move of a VCF win for color, or -1 (none found within the limits)."""
     _reset(S, node_limit)
@@ -180,7 +217,9 @@ def search(
     """Iterative-deepening PVS for color within seconds (hard limit; a new iteration starts
     only while the search has used under 40% of its time). threats: a root VCF first (at most
     THREAT_SHARE of the time), then the same PVS, then a root VCT in the time the PVS left
-    (so the PVS is never shallower than without threats), and VCF as quiescence if QUIESCENCE_VCF.
+    (so the PVS is never shallower than without threats), then, when the PVS's move gives the
+    opponent a VCF or VCT, the first of its root moves that gives none; VCF as quiescence if
+    QUIESCENCE_VCF.
     on_depth is called with the result of every finished iteration (the live view)."""
     t0 = time.perf_counter()
     ctl = S[0]
@@ -228,13 +267,20 @@ def search(
             if time.perf_counter() - t_pvs > left * 0.4:
                 break
         total = int(ctl[CTL_NODES])
-        if threats and not best.won and seconds - (time.perf_counter() - t0) > VCT_MIN_SECONDS:
-            # the time the PVS left (it starts no iteration past 40% of it) for a win by threes
-            # and fours; the main timer still ends it at the hard limit
-            mv = _solve_root(S, lambda: vct(bd, S, color, 5, 12), node_limit, seconds)
+        rest = seconds - (time.perf_counter() - t0)
+        if threats and not best.won and rest > VCT_MIN_SECONDS:
+            # the time the PVS left (it starts no iteration past 40% of it): half for a win by
+            # threes and fours, the rest to check that the move gives the opponent none; the
+            # main timer still ends both at the hard limit
+            mv = _solve_root(S, lambda: vct(bd, S, color, 5, 12), node_limit, rest / 2)
             total += int(ctl[CTL_NODES])
             if mv >= 0:
                 return SearchResult(mv, MATE, best.depth, total, time.perf_counter() - t0, [mv], "vct")
+            if best.move >= 0 and five_points(bd, 3 - color, fp) == 0:
+                safe = _defend(bd, S, color, best.move, node_limit, t0 + seconds)
+                total += int(ctl[CTL_NODES])
+                if safe != best.move:
+                    best = SearchResult(safe, best.score, best.depth, 0, 0.0, [safe], "defence")
         if best.move < 0:
             best.move = int(one_ply(bd, color))
         best.nodes = total
