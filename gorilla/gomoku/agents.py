@@ -2,7 +2,8 @@
 
 ``random`` (uniform near the stones), ``threat1`` (the one-ply threat heuristic), ``pvs``
 (the PVS search with forced moves) and ``pvs+vct`` (the same PVS with a VCF before it and a
-VCT after it at the root, and VCF as quiescence when ``search.QUIESCENCE_VCF`` is on).
+VCT after it at the root, its move checked against the opponent's VCF/VCT, and VCF as
+quiescence when ``search.QUIESCENCE_VCF`` is on).
 :func:`make_agent` builds them from a name.
 """
 

@@ -1,7 +1,7 @@
 """The Gomoku search: forced moves first, PVS with iterative deepening, aspiration windows,
 a Zobrist transposition table in numpy arrays, killer/history ordering and late-move
-reductions; VCF before and VCT after the PVS at the root (and VCF as quiescence, off by default)
-for the strongest agent.
+reductions; for the strongest agent a VCF before and a VCT after the PVS at the root, the move
+checked against the opponent's VCF/VCT (and VCF as quiescence, off by default).
 
 The kernel :func:`pvs` is a numba negamax over the board ``bd`` (:mod:`gorilla.gomoku.rules`)
 and the state ``S`` (:func:`gorilla.gomoku.vcf.new_state`). Each node first looks at the
