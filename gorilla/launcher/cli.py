@@ -503,7 +503,7 @@ def _gomoku_controller(opts: AppOptions):
             load=os.path.expanduser(opts.load) if opts.load else None,
         )
         return GomokuLoading(start, compiler)
-    print(f"{PROG}: loading the Gomoku engine (compiled on a first start)...", file=sys.stderr, flush=True)
+    print(f"{PROG}: loading the Gomoku engine...", file=sys.stderr, flush=True)
     try:
         c = gomoku_controller(opts.size or 15, opts.rule, opts.black, opts.white, continuous=opts.continuous)
     except ValueError as e:
