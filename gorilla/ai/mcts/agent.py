@@ -186,16 +186,19 @@ class MCTSAgent(Agent):
         owner = None if stones else _area_owner(game)
         margin = game.score().margin if owner is None else _margin(owner, game.komi)  # Black's, komi in
         ahead = (margin > 0) == (color == BLACK) and margin != 0
-        if ahead and (last == PASS or (owner is not None and _settled(owner, game.size))):
-            # the opponent passed, or nothing is left to play for (every empty region touches one
-            # colour only), and we win the count as it stands: any move could only lose points
+        if ahead and last == PASS:
             self.last_candidates = []
-            return PASS
+            return PASS  # the opponent passed and we win the count as it stands
         best, wr = self._search(req, t0)
         if best is None:
             return PASS
-        if best != PASS and owner is not None and _settled(owner, game.size) and owner[best] == color:
-            best = PASS  # settled: a move in our own area gains nothing (a stone counts in Little-Go)
+        # settled (every empty region touches one colour only): a move in our own area gains
+        # nothing (a stone counts in Little-Go), and when we win the count as it stands and the
+        # search agrees (a dead group of ours would show in its playouts), any other move could
+        # only lose points
+        settled = best != PASS and owner is not None and _settled(owner, game.size)
+        if settled and (owner[best] == color or (ahead and wr > 0.5)):
+            best = PASS
         if (
             self.resign > 0
             and wr < self.resign
