@@ -1,7 +1,7 @@
 """Softmax playouts: each move drawn in proportion to the move model's strength of its cheap features.
 
-A move's strength is the product of the gammas (``exp`` of the log-gammas, raised
-to ``SP_BETA``, an inverse temperature) of the features of the move model
+A move's strength is the product of the gammas (``exp(beta * loggamma)``, beta an
+inverse temperature: :func:`strengths`) of the features of the move model
 (:mod:`gorilla.ai.policy`) that are cheap to keep up to date:
 
 * its 3x3 shape with the atari bits (``G_PAT3``, the model's ``pidx`` of
@@ -16,15 +16,16 @@ A move that fills a true eye of one's own, a suicide or a self-atari of two or
 more stones gets no strength (the heavy playout refuses them too); when no
 move has any, the side passes. The distance to the last move (``G_DIST1``)
 multiplies the strength of the points within two lines of it by
-``gamma(d) / gamma(d = 7)`` (``SP_DIST`` scales that exponent; 0 leaves it
-out), and with probability ``SP_TACTICS`` the heavy playout's captures and
+``(gamma(d) / gamma(d = 7)) ** dist`` (dist 0 leaves it out), and with
+probability ``SP_TACTICS`` (:func:`settings`) the heavy playout's captures and
 escapes around the last move come first.
 
 Each colour's strength of each point lives in an array (the workspace), with
 a sum per row of the board: a move only recomputes the points whose 3x3
 neighbourhood or neighbouring groups changed (the eight neighbours of the
 move and of the stones it captured, the liberties of the groups next to them
-and the liberty of an opposing group in atari next to those), and a draw walks
+whose liberties changed below four, and the liberty of an opposing group in
+atari next to those), and a draw walks
 the rows, then the points of one row (O(sqrt N)). The distance factors and the
 ko point are applied at the draw, to the 5x5 window around the last move.
 
@@ -51,7 +52,7 @@ from gorilla.ai.policy.features import (
     _touches_atari,
     pat3_key,
 )
-from gorilla.ai.tactics import LIBS_CAP, ataris_around, libs_after, size_after, two_libs
+from gorilla.ai.tactics import LIBS_CAP, _add_group_libs, ataris_around, libs_after, size_after, two_libs
 from gorilla.rules.board import (
     BLACK,
     COLOR,
@@ -74,17 +75,16 @@ from gorilla.rules.board import (
     check_move,
     in_atari,
     is_eye,
+    kernel,
     place,
     play_pass,
     random_move,
 )
 
 # slots of the settings array
-SP_BETA, SP_DIST, SP_TACTICS = range(3)
-NSETTINGS = 3
-DEFAULT_SETTINGS = (1.0, 1.0, 0.0)
+SP_TACTICS = 0
+NSETTINGS = 1
 
-NONE = -1e300  # the log-strength of a move the playout never plays
 WINDOW = 2  # the distance factors apply to points within WINDOW lines of the last move
 _FAR_LEVEL = 5  # G_DIST1's level of d = 7, the nearest distance outside the window
 
@@ -105,63 +105,76 @@ def new_workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return fw, np.zeros((2, MAX_ROWS), dtype=np.float64), np.zeros((NIW, MAX_POINTS), dtype=np.int64)
 
 
-def settings(beta: float = 1.0, dist: float = 1.0, tactics: float = 0.0) -> np.ndarray:
-    """The settings array: inverse temperature, distance exponent, heavy tactics' share."""
+def strengths(lg: np.ndarray, offs: np.ndarray, beta: float = 1.0, dist: float = 1.0) -> np.ndarray:
+    """The gammas the playout multiplies: ``exp(beta * loggamma)`` of the model's levels (the
+    inverse temperature beta), G_DIST1's levels as factors ``exp(beta * dist * (loggamma -
+    loggamma(d = 7)))`` (dist 0: no distance factors)."""
+    gam = np.exp(beta * lg.astype(np.float64))
+    d = int(offs[G_DIST1])
+    dl = lg[d : int(offs[G_DIST1 + 1])].astype(np.float64)
+    gam[d : int(offs[G_DIST1 + 1])] = np.exp(beta * dist * (dl - dl[_FAR_LEVEL]))
+    return gam
+
+
+def settings(tactics: float = 0.0) -> np.ndarray:
+    """The settings array: the share of the heavy playout's tactics."""
     sp = np.zeros(NSETTINGS, dtype=np.float64)
-    sp[SP_BETA] = beta
-    sp[SP_DIST] = dist
     sp[SP_TACTICS] = tactics
     return sp
 
 
-@njit(cache=True, nogil=True)
-def point_logit(b: np.ndarray, st: np.ndarray, p: int, c: int, pidx: np.ndarray, offs: np.ndarray, lg) -> float:
-    """The log-strength of c playing the empty point p (ko aside), or NONE when the playout
-    must not play it (illegal, an own true eye, a suicide, a self-atari of two or more)."""
+@kernel
+def point_strength(
+    b: np.ndarray, st: np.ndarray, p: int, c: int, pidx: np.ndarray, offs: np.ndarray, gam
+) -> float:
+    """The strength of c playing the empty point p (ko aside; gam from :func:`strengths`), or
+    0 when the playout must not play it (illegal, an own true eye, a suicide, a self-atari
+    of two or more stones)."""
     if check_move(b, st, p, c) != OK or is_eye(b, st, p, c):
-        return NONE
+        return 0.0
     w = st[S_W]
     o = 3 - c
     capt, saving, _ = ataris_around(b, w, p, c)
     la = libs_after(b, st, p, c, LIBS_CAP)
-    s = 0.0
+    s = 1.0
     if capt == 0 and la <= 1:
         if la == 0 or size_after(b, st, p, c) >= 2:
-            return NONE
-        s += lg[offs[G_SELFATARI]]
+            return 0.0
+        s = gam[offs[G_SELFATARI]]
     lv = pidx[pat3_key(b, w, p, c)]
     if lv >= 0:
-        s += lg[offs[G_PAT3] + lv]
+        s *= gam[offs[G_PAT3] + lv]
     if capt > 0:
         saves = False
         for q in (p - 1, p + 1, p - w, p + w):
             if b[COLOR, q] == o and in_atari(b, b[HEAD, q]) and _touches_atari(b, w, b[HEAD, q], c):
                 saves = True
-        s += lg[offs[G_CAPTURE] + (1 if saves else 0)]
+        s *= gam[offs[G_CAPTURE] + (1 if saves else 0)]
     elif saving > 0 and la >= 2:
         e = offs[G_ESCAPE]
-        s += lg[e] if la >= 3 else 0.5 * (lg[e] + lg[e + 1])
+        s *= gam[e] if la >= 3 else math.sqrt(gam[e] * gam[e + 1])
     if la >= 2:
         for q in (p - 1, p + 1, p - w, p + w):
             if b[COLOR, q] == o:
                 k, l0, l1 = two_libs(b, st, b[HEAD, q])
                 if k == 2 and (l0 == p or l1 == p):
-                    s += lg[offs[G_ATARI] + 1]
+                    s *= gam[offs[G_ATARI] + 1]
                     break
     return s
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _set_point(b, st, p: int, pidx, offs, lg, beta: float, fw) -> None:
+def _set_point(b, st, p: int, pidx, offs, gam, fw) -> None:
     """Both colours' strengths of p (0 for a stone or a move never played)."""
-    for c in (BLACK, WHITE):
-        x = NONE
-        if b[COLOR, p] == EMPTY:
-            x = point_logit(b, st, p, c, pidx, offs, lg)
-        fw[c - 1, p] = 0.0 if x == NONE else math.exp(beta * x)
+    if b[COLOR, p] == EMPTY:
+        fw[0, p] = point_strength(b, st, p, BLACK, pidx, offs, gam)
+        fw[1, p] = point_strength(b, st, p, WHITE, pidx, offs, gam)
+    else:
+        fw[0, p] = 0.0
+        fw[1, p] = 0.0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _row_sums(st, fw, rows, y0: int, y1: int) -> None:
     """rows[c, y] = the sum of colour c's strengths in row y, for y in y0..y1."""
     w = st[S_W]
@@ -175,19 +188,14 @@ def _row_sums(st, fw, rows, y0: int, y1: int) -> None:
         rows[1, y] = sw
 
 
-@njit(cache=True, nogil=True)
-def init_weights(b, st, pidx, offs, lg, sp, fw, rows) -> None:
+@kernel
+def init_weights(b, st, pidx, offs, gam, fw, rows) -> None:
     """Every point's strengths and the row sums from scratch (the ko point is the draw's)."""
     w = st[S_W]
     ko = st[S_KO]
     st[S_KO] = 0
-    beta = sp[SP_BETA]
     for p in range(w * w):
-        if b[COLOR, p] == EMPTY:
-            _set_point(b, st, p, pidx, offs, lg, beta, fw)
-        else:
-            fw[0, p] = 0.0
-            fw[1, p] = 0.0
+        _set_point(b, st, p, pidx, offs, gam, fw)
     st[S_KO] = ko
     for y in range(w):
         rows[0, y] = 0.0
@@ -213,7 +221,7 @@ def _push_around(iw, n: int, q: int, w: int) -> int:
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _push_group(b, iw, n: int, h: int, w: int, nh: int) -> tuple[int, int]:
     """Queue the liberties of the group with head h and the liberty of each opposing group in
     atari next to it, unless h was walked already; returns (queue length, heads walked)."""
@@ -237,18 +245,24 @@ def _push_group(b, iw, n: int, h: int, w: int, nh: int) -> tuple[int, int]:
     return n, nh
 
 
-@njit(cache=True, nogil=True)
-def update_weights(b, st, p: int, ncapt: int, pidx, offs, lg, sp, fw, rows, iw) -> None:
+@kernel
+def update_weights(b, st, p: int, ncapt: int, roomy: bool, pidx, offs, gam, fw, rows, iw) -> int:
     """After a stone at p that captured iw[IW_CAPT, :ncapt]: recompute the strengths that
-    can have changed and the sums of their rows."""
+    can have changed and the sums of their rows; returns how many points it recomputed.
+    roomy: every group of the mover next to p had four liberties or more before the move."""
     w = st[S_W]
     n = _push_around(iw, 0, p, w)
     nh = 0
+    h = b[HEAD, p]
+    if not roomy or _add_group_libs(b, w, h, -1, 4, 0, -1, -1, -1)[0] < 4:
+        # its liberties have changed in a way that matters (the new ones are p's neighbours)
+        n, nh = _push_group(b, iw, n, h, w, nh)
+    o = 3 - b[COLOR, p]
     for q in (p - 1, p + 1, p - w, p + w):
-        col = b[COLOR, q]
-        if col == BLACK or col == WHITE:
+        # an opposing group lost the liberty p: nothing changes at its liberties while it
+        # keeps four (libs_after saturates at three, no atari, no two liberties)
+        if b[COLOR, q] == o and _add_group_libs(b, w, b[HEAD, q], -1, 4, 0, -1, -1, -1)[0] < 4:
             n, nh = _push_group(b, iw, n, b[HEAD, q], w, nh)
-    n, nh = _push_group(b, iw, n, b[HEAD, p], w, nh)
     for i in range(ncapt):
         s = iw[IW_CAPT, i]
         n = _push_around(iw, n, s, w)
@@ -258,22 +272,18 @@ def update_weights(b, st, p: int, ncapt: int, pidx, offs, lg, sp, fw, rows, iw) 
                 n, nh = _push_group(b, iw, n, b[HEAD, q], w, nh)
     ko = st[S_KO]
     st[S_KO] = 0
-    beta = sp[SP_BETA]
     y0 = w
     y1 = 0
     for i in range(n):
         q = iw[IW_QUEUE, i]
         iw[IW_MARK, q] = 0
-        if b[COLOR, q] == EMPTY:
-            _set_point(b, st, q, pidx, offs, lg, beta, fw)
-        else:
-            fw[0, q] = 0.0
-            fw[1, q] = 0.0
+        _set_point(b, st, q, pidx, offs, gam, fw)
         y = q // w
         y0 = min(y0, y)
         y1 = max(y1, y)
     st[S_KO] = ko
     _row_sums(st, fw, rows, max(y0, 1), min(y1, w - 2))
+    return n
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -287,8 +297,8 @@ def _adjust(fw, w: int, q: int, stored: float, x: float) -> float:
     return d
 
 
-@njit(cache=True, nogil=True)
-def draw_move(b, st, c: int, offs, lg, sp, fw, rows) -> int:
+@kernel
+def draw_move(b, st, c: int, offs, gam, fw, rows) -> int:
     """A point drawn for c in proportion to its strength (distance factors and ko applied
     around the last move), or PASS when no point has any."""
     w = st[S_W]
@@ -304,9 +314,8 @@ def draw_move(b, st, c: int, offs, lg, sp, fw, rows) -> int:
     if last >= 0:
         lo = max(last // w - WINDOW, 1)
         hi = min(last // w + WINDOW, n)
-        scale = sp[SP_BETA] * sp[SP_DIST]
-        if scale != 0.0:
-            far = lg[offs[G_DIST1] + _FAR_LEVEL]
+        d1 = offs[G_DIST1]
+        if gam[d1] != 1.0:
             lx = last % w
             for y in range(lo, hi + 1):
                 for x in range(max(lx - WINDOW, 1), min(lx + WINDOW, n) + 1):
@@ -316,8 +325,7 @@ def draw_move(b, st, c: int, offs, lg, sp, fw, rows) -> int:
                         dx = abs(x - lx)
                         dy = abs(y - last // w)
                         lv = min(dx + dy + max(dx, dy), 17) - 2
-                        f = math.exp(scale * (lg[offs[G_DIST1] + lv] - far))
-                        total += _adjust(fw, w, q, wq, wq * f)
+                        total += _adjust(fw, w, q, wq, wq * gam[d1 + lv])
     ko = st[S_KO]
     if ko > 0 and st[S_KOCOL] == c and fw[ci, ko] > 0.0:
         total += _adjust(fw, w, ko, fw[ci, ko], 0.0)
@@ -377,8 +385,8 @@ def _captured(b, st, p: int, c: int, iw) -> int:
     return k
 
 
-@njit(cache=True, nogil=True)
-def choose_move(b, st, c: int, offs, lg, sp, fw, rows, cand) -> int:
+@kernel
+def choose_move(b, st, c: int, offs, gam, sp, fw, rows, cand) -> int:
     """The softmax policy's move for c: with probability sp[SP_TACTICS] a heavy-playout
     capture or escape around the last move, else a draw by strength."""
     last = st[S_LAST]
@@ -387,21 +395,26 @@ def choose_move(b, st, c: int, offs, lg, sp, fw, rows, cand) -> int:
         p = random_move(b, st, c, cand, nc, _is_legal)
         if p != PASS and fw[c - 1, p] > 0.0:
             return p
-    return draw_move(b, st, c, offs, lg, sp, fw, rows)
+    return draw_move(b, st, c, offs, gam, fw, rows)
 
 
-@njit(cache=True, nogil=True)
-def play_softmax(b, st, zob, p: int, c: int, pidx, offs, lg, sp, fw, rows, iw) -> None:
-    """c plays p (or PASS) and the strengths follow."""
+@kernel
+def play_softmax(b, st, zob, p: int, c: int, pidx, offs, gam, fw, rows, iw) -> int:
+    """c plays p (or PASS) and the strengths follow; returns how many points were recomputed."""
     if p == PASS:
         play_pass(st)
-        return
+        return 0
     k = _captured(b, st, p, c, iw)
+    roomy = True
+    w = st[S_W]
+    for q in (p - 1, p + 1, p - w, p + w):
+        if b[COLOR, q] == c and _add_group_libs(b, w, b[HEAD, q], -1, 4, 0, -1, -1, -1)[0] < 4:
+            roomy = False
     place(b, st, zob, p, c)
-    update_weights(b, st, p, k, pidx, offs, lg, sp, fw, rows, iw)
+    return update_weights(b, st, p, k, roomy, pidx, offs, gam, fw, rows, iw)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def run_softmax_playout(
     b: np.ndarray,
     st: np.ndarray,
@@ -410,7 +423,7 @@ def run_softmax_playout(
     moves: np.ndarray,
     pidx: np.ndarray,
     offs: np.ndarray,
-    lg: np.ndarray,
+    gam: np.ndarray,
     sp: np.ndarray,
     fw: np.ndarray,
     rows: np.ndarray,
@@ -420,15 +433,15 @@ def run_softmax_playout(
     """Play the softmax policy in place until two passes or max_moves; records the points
     played (PASS = -1) in moves as far as it has room; returns the moves played.
 
-    pidx, offs, lg: the move model's 3x3 index, group offsets and log-gammas; sp: the
-    settings (see :func:`settings`); fw, rows, iw: the workspace (:func:`new_workspace`);
-    cand: 64 int64 of scratch for the heavy playout's tactics."""
-    init_weights(b, st, pidx, offs, lg, sp, fw, rows)
+    pidx, offs: the move model's 3x3 index and group offsets; gam: its gammas
+    (:func:`strengths`); sp: the settings (:func:`settings`); fw, rows, iw: the workspace
+    (:func:`new_workspace`); cand: 64 int64 of scratch for the heavy playout's tactics."""
+    init_weights(b, st, pidx, offs, gam, fw, rows)
     n = 0
     while n < max_moves and st[S_PASSES] < 2:
         c = st[S_TOMOVE]
-        p = choose_move(b, st, c, offs, lg, sp, fw, rows, cand)
-        play_softmax(b, st, zob, p, c, pidx, offs, lg, sp, fw, rows, iw)
+        p = choose_move(b, st, c, offs, gam, sp, fw, rows, cand)
+        play_softmax(b, st, zob, p, c, pidx, offs, gam, fw, rows, iw)
         if n < moves.shape[0]:
             moves[n] = p
         n += 1
