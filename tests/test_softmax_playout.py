@@ -8,8 +8,11 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from helpers import v, variants, vertex
+from helpers import game_from_diagram, v, variants, vertex
 
+from gorilla.ai import warmup
+from gorilla.ai.agent import Budget
+from gorilla.ai.mcts.agent import MCTSAgent
 from gorilla.ai.playout import softmax as S
 from gorilla.ai.policy.model import DEFAULT_MODEL, shipped_model
 from gorilla.rules import board as K
@@ -59,6 +62,22 @@ def test_incremental_strengths_equal_strengths_recomputed_from_scratch(size: int
             if st[K.S_PASSES] >= 2:
                 break
     assert moves > 100
+
+
+def test_both_colours_strengths_at_once_equal_each_colours_alone() -> None:
+    pidx, offs, gam = model_arrays()
+    checked = 0
+    for seed in range(8):
+        K.seed_rng(seed)
+        b, st = K.new_board(9, False)
+        K.random_game(b, st, K.ZOBRIST, 20 + 10 * seed)
+        for p in range(b.shape[1]):
+            if b[K.COLOR, p] == K.EMPTY:
+                pair = S.point_strengths(b, st, p, pidx, offs, gam)
+                alone = tuple(S.point_strength(b, st, p, c, pidx, offs, gam) for c in (K.BLACK, K.WHITE))
+                assert pair == alone, (seed, vertex(p, 9))
+                checked += sum(x > 0 for x in alone)
+    assert checked > 200
 
 
 def replay_checked(b0: np.ndarray, st0: np.ndarray, seq: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -146,3 +165,40 @@ def test_a_stone_in_atari_is_captured_far_more_often_than_a_uniform_choice_would
         # gammas make it some eight times likelier (the points near White's last move, G2,
         # come close: the model's distance factors)
         assert share >= 5 / legal, (label, share, legal, counts.most_common(5))
+
+
+def test_the_softmax_search_is_compiled_only_for_a_spec_that_asks_for_it() -> None:
+    assert "softmax" in warmup.groups_for(["mcts:time=1,playout=softmax"])
+    assert "softmax" not in warmup.groups_for(["mcts:time=1", "mcts:playout=heavy"])
+
+
+def test_a_bad_playout_setting_is_refused() -> None:
+    with pytest.raises(ValueError, match="playout"):
+        MCTSAgent(playout="soft")
+    with pytest.raises(ValueError, match="sm_tactics"):
+        MCTSAgent(playout="softmax", sm_tactics=2.0)
+
+
+# White's D6-F6 stand in atari, their liberty G6
+BIG_CAPTURE = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . X X X . . .
+    . . X O O O . . .
+    . . . X X X . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . .(O). .
+    . . . . . . . . .
+    """
+
+
+@pytest.mark.slow  # compiles the search kernel with softmax playouts (a minute) on a cold cache
+def test_the_mcts_with_softmax_playouts_captures_three_stones_in_atari() -> None:
+    game = game_from_diagram(BIG_CAPTURE)
+    agent = MCTSAgent(playout="softmax", seed=3, max_nodes=50_000)
+    try:
+        move = agent.select_move(game, Budget(playouts=1500))
+    finally:
+        agent.close()
+    assert vertex(move, 9) == "G6"

@@ -123,25 +123,45 @@ def settings(tactics: float = 0.0) -> np.ndarray:
     return sp
 
 
-@kernel
-def point_strength(
-    b: np.ndarray, st: np.ndarray, p: int, c: int, pidx: np.ndarray, offs: np.ndarray, gam
-) -> float:
-    """The strength of c playing the empty point p (ko aside; gam from :func:`strengths`), or
-    0 when the playout must not play it (illegal, an own true eye, a suicide, a self-atari
-    of two or more stones)."""
-    if check_move(b, st, p, c) != OK or is_eye(b, st, p, c):
-        return 0.0
+@njit(cache=True, nogil=True, inline="always")
+def _playable(b: np.ndarray, st: np.ndarray, p: int, c: int) -> bool:
+    """Whether c may play p (ko aside) without filling an own true eye."""
+    return check_move(b, st, p, c) == OK and not is_eye(b, st, p, c)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _threats(b: np.ndarray, st: np.ndarray, p: int) -> tuple[bool, bool]:
+    """Whether Black, and whether White, playing p takes a liberty of an opposing group with
+    two (p is one of them: it is an empty neighbour)."""
+    w = st[S_W]
+    ab = False
+    aw = False
+    for q in (p - 1, p + 1, p - w, p + w):
+        col = b[COLOR, q]
+        if (col == WHITE and not ab) or (col == BLACK and not aw):
+            h = b[HEAD, q]
+            if not in_atari(b, h) and two_libs(b, st, h)[0] == 2:
+                if col == WHITE:
+                    ab = True
+                else:
+                    aw = True
+    return ab, aw
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _strength(b, st, p: int, c: int, capt: int, saving: int, atari: bool, key: int, pidx, offs, gam) -> float:
+    """c's strength at p, a move it may play (see :func:`point_strength`), from what both
+    colours share: the opposing and own stones in atari next to p, whether p takes the
+    second-last liberty of an opposing group, the 3x3 key for c."""
     w = st[S_W]
     o = 3 - c
-    capt, saving, _ = ataris_around(b, w, p, c)
     la = libs_after(b, st, p, c, LIBS_CAP)
     s = 1.0
     if capt == 0 and la <= 1:
         if la == 0 or size_after(b, st, p, c) >= 2:
             return 0.0
         s = gam[offs[G_SELFATARI]]
-    lv = pidx[pat3_key(b, w, p, c)]
+    lv = pidx[key]
     if lv >= 0:
         s *= gam[offs[G_PAT3] + lv]
     if capt > 0:
@@ -153,22 +173,54 @@ def point_strength(
     elif saving > 0 and la >= 2:
         e = offs[G_ESCAPE]
         s *= gam[e] if la >= 3 else math.sqrt(gam[e] * gam[e + 1])
-    if la >= 2:
-        for q in (p - 1, p + 1, p - w, p + w):
-            if b[COLOR, q] == o:
-                k, l0, l1 = two_libs(b, st, b[HEAD, q])
-                if k == 2 and (l0 == p or l1 == p):
-                    s *= gam[offs[G_ATARI] + 1]
-                    break
+    if la >= 2 and atari:
+        s *= gam[offs[G_ATARI] + 1]
     return s
+
+
+@kernel
+def point_strength(
+    b: np.ndarray, st: np.ndarray, p: int, c: int, pidx: np.ndarray, offs: np.ndarray, gam
+) -> float:
+    """The strength of c playing the empty point p (ko aside; gam from :func:`strengths`), or
+    0 when the playout must not play it (illegal, an own true eye, a suicide, a self-atari
+    of two or more stones). One colour's half of :func:`point_strengths`."""
+    if not _playable(b, st, p, c):
+        return 0.0
+    w = st[S_W]
+    capt, saving, _ = ataris_around(b, w, p, c)
+    ab, aw = _threats(b, st, p)
+    return _strength(
+        b, st, p, c, capt, saving, ab if c == BLACK else aw, pat3_key(b, w, p, c), pidx, offs, gam
+    )
+
+
+@kernel
+def point_strengths(b: np.ndarray, st: np.ndarray, p: int, pidx: np.ndarray, offs: np.ndarray, gam) -> tuple:
+    """(Black's, White's) :func:`point_strength` at the empty point p, sharing what they can:
+    the 3x3 key (White's is Black's with the colours swapped), the stones in atari around p
+    (one side's captures are the other's escapes), the two-liberty groups next to p."""
+    okb = _playable(b, st, p, BLACK)
+    okw = _playable(b, st, p, WHITE)
+    if not okb and not okw:
+        return 0.0, 0.0
+    w = st[S_W]
+    kb = pat3_key(b, w, p, BLACK)
+    kw = ((kb & 0x5555) << 1) | ((kb & 0xAAAA) >> 1) | (kb & 0xF0000)
+    capt, saving, _ = ataris_around(b, w, p, BLACK)
+    ab, aw = _threats(b, st, p)
+    sb = _strength(b, st, p, BLACK, capt, saving, ab, kb, pidx, offs, gam) if okb else 0.0
+    sw = _strength(b, st, p, WHITE, saving, capt, aw, kw, pidx, offs, gam) if okw else 0.0
+    return sb, sw
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _set_point(b, st, p: int, pidx, offs, gam, fw) -> None:
     """Both colours' strengths of p (0 for a stone or a move never played)."""
     if b[COLOR, p] == EMPTY:
-        fw[0, p] = point_strength(b, st, p, BLACK, pidx, offs, gam)
-        fw[1, p] = point_strength(b, st, p, WHITE, pidx, offs, gam)
+        sb, sw = point_strengths(b, st, p, pidx, offs, gam)
+        fw[0, p] = sb
+        fw[1, p] = sw
     else:
         fw[0, p] = 0.0
         fw[1, p] = 0.0
