@@ -1,18 +1,20 @@
 """Gomoku engine numbers: PVS nodes per second on 15x15, VCF solve times, and the agents' ladder.
 
     python benchmarks/gomoku.py [--seconds 2] [--games 16] [--turn-ms 300] [--only pvs,mcts,vcf,ladder]
+        [--pairs A/B,...] [--out FOLDER]
 
 1. PVS: a fixed middle-game position (15x15, freestyle), ``--seconds`` of search; nodes
    per second and the depth reached.
    MCTS: iterations per second from the same position.
 2. VCF: the solve time of built positions with a win by continuous fours (and of one
    without, the full refutation).
-3. Ladder: random < threat1 < pvs < pvs+vct, and mcts against pvs and threat1: each pair
-   plays ``--games`` games of ``gorilla match --game gomoku`` (the match runner, built-in
-   agents in-process) from the shipped openings (``assets/gomoku_openings.txt``, each
-   opening with both colours) at ``--turn-ms`` milliseconds a move (the Gomocup
-   ``timeout_turn``; every agent thinks the same time). The match folders stay under
-  ``--out`` (SGFs, results.jsonl, summary.json).
+3. Ladder: random < threat1 < pvs < pvs+vct (``--pairs all``: and mcts against threat1 and
+   pvs; ``--pairs A/B,...``: any pairs): each pair plays ``--games`` games of
+   ``gorilla match --game gomoku`` (the match runner, built-in agents in-process)
+   from the shipped openings (``assets/gomoku_openings.txt``, each opening with both
+   colours) at ``--turn-ms`` milliseconds a move (the Gomocup ``timeout_turn``; every
+   agent thinks the same time). The match folders stay under ``--out`` (SGFs,
+   results.jsonl, summary.json).
 
 The machine is shared (2 cores, several processes): numbers are pessimistic.
 """
@@ -91,15 +93,16 @@ def vcf_times() -> None:
         print(f"VCF {name}: {min(runs) * 1e6:,.0f} us ({nodes} nodes), first move {first}")
 
 
-LADDER = [("threat1", "random"), ("pvs", "threat1"), ("pvs+vct", "pvs"), ("mcts", "threat1"), ("mcts", "pvs")]
+LADDER = [("threat1", "random"), ("pvs", "threat1"), ("pvs+vct", "pvs")]  # the issue's ladder
+OTHERS = [("mcts", "threat1"), ("mcts", "pvs")]
 
 
-def ladder(games: int, turn_ms: int, out: Path) -> None:
-    """Each pair of LADDER plays a match of games from the shipped openings at turn_ms a move."""
+def ladder(games: int, turn_ms: int, out: Path, pairs: list[tuple[str, str]] = LADDER) -> None:
+    """Each pair plays a match of games from the shipped openings at turn_ms a move."""
     from gorilla.match.gomoku_games import DEFAULT_OPENINGS
     from gorilla.match.runner import MatchConfig, run_match
 
-    for a, b in LADDER:
+    for a, b in pairs:
         cfg = MatchConfig(players=[a, b], games=games, size=15, rules="freestyle", game="gomoku")
         cfg.openings_file, cfg.timeout_turn = str(DEFAULT_OPENINGS), turn_ms
         cfg.out = str(out / f"{a}-vs-{b}".replace("+", "p"))
@@ -108,10 +111,14 @@ def ladder(games: int, turn_ms: int, out: Path) -> None:
             s = run_match(cfg, log=log)
         lo, hi = s["win_rate_A_95"]
         ft = s["time_per_move"]
+        bc = s["by_color"]["A"]
         print(
             f"{a} vs {b}: {s['wins']['A']}-{s['wins']['B']} ({s['draws']} draws, "
             f"{len(s['forfeits'])} forfeits) in {s['games']} games at {turn_ms} ms a move; "
-            f"A {100 * s['win_rate_A']:.0f}% [{100 * lo:.0f}-{100 * hi:.0f}%]; mean move "
+            f"A {100 * s['win_rate_A']:.1f}% [{100 * lo:.1f}-{100 * hi:.1f}%]; A won "
+            f"{bc['black']['wins']}/{bc['black']['games']} as Black, "
+            f"{bc['white']['wins']}/{bc['white']['games']} as White; "
+            f"Black won {s['color_wins']['black']}, White {s['color_wins']['white']}; mean move "
             f"{ft['A']['mean']:.3f}s / {ft['B']['mean']:.3f}s; {time.perf_counter() - t0:.0f}s",
             flush=True,
         )
@@ -123,6 +130,12 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=16, help="games per pair of the ladder (16)")
     ap.add_argument("--turn-ms", type=int, default=300, help="milliseconds a move in the ladder (300)")
     ap.add_argument("--only", default="pvs,mcts,vcf,ladder", help="which parts: pvs, mcts, vcf, ladder")
+    ap.add_argument(
+        "--pairs",
+        default=None,
+        help="the ladder's pairs as A/B,A/B (default: threat1/random,pvs/threat1,pvs+vct/pvs; "
+        "'all' adds mcts/threat1,mcts/pvs)",
+    )
     ap.add_argument("--out", default=None, help="folder of the ladder's matches (default: a temporary one)")
     args = ap.parse_args()
     parts = set(args.only.split(","))
@@ -139,7 +152,13 @@ def main() -> None:
         out = Path(args.out or tempfile.mkdtemp(prefix="gomoku-ladder-"))
         out.mkdir(parents=True, exist_ok=True)
         print(f"ladder matches in {out}")
-        ladder(args.games, args.turn_ms, out)
+        if args.pairs is None:
+            pairs = LADDER
+        elif args.pairs == "all":
+            pairs = LADDER + OTHERS
+        else:
+            pairs = [(a, b) for a, _, b in (t.partition("/") for t in args.pairs.split(","))]
+        ladder(args.games, args.turn_ms, out, pairs)
 
 
 if __name__ == "__main__":

@@ -59,6 +59,16 @@ class ScriptedAgent(Agent):
         return self.moves.pop(0)
 
 
+# --- kernel groups -------------------------------------------------------------------------------
+def test_the_window_compiles_the_heat_map_and_the_terminal_does_not():
+    c = Controller(Game.new(9), "human", "mcts:time=1")
+    # the players' groups first, then the evaluator's, dead stones', the control map's, the heat map's
+    assert c.groups_needed() == ["rules", "mcts", "control", "flat", "policy", "ownership"]
+    assert c.groups_needed(heat_map=False) == ["rules", "mcts", "control", "flat", "ownership"]
+    c = Controller(Game.new(9), "mcts:policy=0", "human", eval_engine="mcts")
+    assert c.groups_needed(heat_map=False) == ["rules", "mcts-plain", "control", "mcts", "ownership"]
+
+
 # --- human vs human -----------------------------------------------------------------------------
 def test_human_vs_human_clicks_alternate_colours():
     c = Controller(Game.new(9))

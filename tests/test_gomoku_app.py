@@ -99,6 +99,14 @@ def test_launcher_rejects_an_unknown_gomoku_player_in_one_line(capsys: pytest.Ca
     assert any("unknown Gomoku player" in ln for ln in err)
 
 
+def test_launcher_rejects_a_missing_gomoku_record_before_the_window(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+):
+    assert main(["--game", "gomoku", "--load", str(tmp_path / "none.sgf")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no such file" in err[0]
+
+
 def test_the_new_game_form_offers_gomoku_and_checks_its_players():
     f = NewGameForm()
     f.set("rules", "gomoku caro")

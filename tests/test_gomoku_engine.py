@@ -86,9 +86,45 @@ def test_vct_found_where_no_vcf_exists():
 def test_search_with_threats_plays_the_vct_win():
     g = vct_position()
     res = make_agent("pvs+vct").select(g, 2.0)
-    assert res.source in ("vct", "vcf") and res.won
+    assert res.source in ("pvs", "vct", "vcf") and res.won  # the PVS before the VCT may see it first
     g.play(res.move)
     assert S.search(R.copy_board(g.bd), new_state(16), R.WHITE, seconds=5.0, max_depth=5).lost
+
+
+def test_root_vct_runs_after_a_full_pvs():
+    # pvs+vct used to run its root VCT before the PVS, in a quarter of the move's time, so its
+    # PVS searched shallower than plain pvs's (and it lost to pvs); now the PVS runs as in pvs
+    # and the VCT gets the time it leaves. At depth 1 the PVS cannot see the double three's
+    # win: the search reports its PVS iteration, then plays the VCT's move.
+    g = vct_position()
+    seen = []
+    res = S.search(
+        R.copy_board(g.bd), new_state(14), R.BLACK, 2.0, max_depth=1, threats=True, on_depth=seen.append
+    )
+    assert [r.depth for r in seen] == [1] and not seen[0].won
+    assert res.source == "vct" and res.won and res.depth == 1
+    assert res.move == S.solve_vct(g.bd, new_state(14), R.BLACK)
+
+
+def test_a_move_that_gives_the_opponent_a_vct_is_not_played():
+    # from a pvs+vct vs pvs game: White to move; the PVS (depth 4) plays (7, 9), after which
+    # Black wins by threes and fours, and pvs+vct used to play it too; now it checks its move
+    # against the opponent's VCF/VCT and plays the first of the PVS's root moves that gives none
+    g = GomokuGame(15)
+    for xy in ((7, 7), (9, 9), (9, 5), (8, 8), (5, 9), (8, 6), (8, 5)):
+        g.play_xy(*xy)
+    c = g.to_move
+
+    def opponent_wins(p: int) -> bool:
+        h = g.copy()
+        h.play(p)
+        st = new_state(16)
+        return S.solve_vcf(h.bd, st, 3 - c) >= 0 or S.solve_vct(h.bd, st, 3 - c, 5, 12, 400_000) >= 0
+
+    plain = S.search(R.copy_board(g.bd), new_state(16), c, 60.0, max_depth=4, node_limit=100_000)
+    assert g.xy(plain.move) == (7, 9) and opponent_wins(plain.move)
+    res = S.search(R.copy_board(g.bd), new_state(16), c, 60.0, max_depth=4, node_limit=100_000, threats=True)
+    assert res.source == "defence" and res.move != plain.move and not opponent_wins(res.move)
 
 
 def test_lost_positions_are_recognised():

@@ -11,9 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from gorilla.gomoku import rules as R
+from gorilla.gomoku import search as S
 from gorilla.gomoku import sgf
+from gorilla.gomoku.vcf import new_state
 from gorilla.match import cli, tune
-from gorilla.match.gomoku_games import DEFAULT_OPENINGS, load_openings, parse_openings
+from gorilla.match.gomoku_games import DEFAULT_OPENINGS, load_openings, opening_game, parse_openings
 from gorilla.match.report import write_report
 from gorilla.match.runner import MatchConfig, load_results, run_match
 
@@ -98,7 +101,7 @@ def check_games(cfg: MatchConfig, summary: dict) -> list[dict]:
 
 def test_openings_file_parses_and_rejects_bad_lines(tmp_path: Path):
     openings = load_openings(DEFAULT_OPENINGS)
-    assert len(openings) >= 8 and all(len(o) == 3 and o[0] == (0, 0) for o in openings)
+    assert len(openings) >= 50 and all(len(o) in (4, 5) and o[0] == (0, 0) for o in openings)
     assert parse_openings("# c\n1,2, -3,4  # tail\n\n0 0 1 1\n") == [[(1, 2), (-3, 4)], [(0, 0), (1, 1)]]
     for bad in ("1,2,3", "a,b", "0,0, 0,0"):
         with pytest.raises(ValueError, match="line 1"):
@@ -107,6 +110,18 @@ def test_openings_file_parses_and_rejects_bad_lines(tmp_path: Path):
     empty.write_text("# nothing\n", encoding="utf-8")
     with pytest.raises(ValueError, match="no opening"):
         load_openings(empty)
+
+
+def test_shipped_openings_are_quiet_for_both_sides():
+    # balanced: no opening ends the game or gives either side a win by threes and fours
+    cfg = MatchConfig(players=["pvs", "pvs"], size=15, rules="freestyle", game="gomoku")
+    cfg.openings_file = str(DEFAULT_OPENINGS)
+    st = new_state(14)
+    for k in range(len(load_openings(DEFAULT_OPENINGS))):
+        g = opening_game(cfg, 2 * k)
+        assert not g.over
+        for side in (R.BLACK, R.WHITE):
+            assert S.solve_vct(R.copy_board(g.bd), st, side, depth=5, vcf_depth=12, node_limit=200_000) < 0
 
 
 def test_builtin_agents_play_each_opening_with_both_colours(tmp_path: Path):

@@ -158,3 +158,83 @@ def test_the_new_game_dialog_switches_to_gomoku_and_back_to_go(app_window):  # n
     assert isinstance(h.c, Controller) and h.c.game.size == 9
     h.click_point("E5")  # played once the Go kernels are loaded (compiled in a child process)
     wait_for(h, lambda: h.c.game.move_number == 1, 240)
+
+
+def test_the_panel_shows_no_captures_in_gomoku(gomoku):
+    h = gomoku(15)
+    h.frames(0.1)
+    for c in (R.BLACK, R.WHITE):
+        caps = h.w.hud.rows[c][3]
+        assert not caps.visible and "captures" not in caps.text
+
+
+def test_a_command_line_game_waits_for_its_engine_on_an_empty_board(gui, tmp_path):  # noqa: F811
+    # what `gorilla --game gomoku` opens when the engine is not compiled yet: a stand-in with the
+    # compile's progress (the child process fills the cache; here it only loads, the cache being
+    # warm), then the game asked for: its size, rule, players and the record to load
+    from gorilla.app.compiler import Compiler
+    from gorilla.app.game_kinds import GomokuLoading, GomokuStart
+    from gorilla.gomoku import sgf
+    from gorilla.gomoku.game import GomokuGame
+
+    rec = GomokuGame(13, R.RENJU)
+    for x, y in ((6, 6), (7, 7), (5, 5)):
+        rec.play_xy(x, y)
+    path = tmp_path / "rec.sgf"
+    sgf.save(rec, str(path), "human", "threat1")
+    start = GomokuStart(size=13, rules="gomoku renju", black="human", white="threat1:0.2", load=str(path))
+    loading = GomokuLoading(start, Compiler(["gomoku"], start=False))
+    h = Harness(gui, loading, 900, 700)
+    try:
+        assert h.w.controller is loading and h.c.game.size == 13  # the window is up before the engine
+        assert not any(h.w.hud.rows[c][3].visible for c in (R.BLACK, R.WHITE))
+        h.click_point("G7")  # no move before the game starts (the panel shows the compile's progress)
+        assert loading.game.move_number == 0 and not loading.game.moves
+        wait_for(h, lambda: isinstance(h.w.controller, GomokuController), 300)
+        h.c = h.w.controller
+        assert (h.c.gomoku.size, h.c.gomoku.rule) == (13, R.RENJU)
+        assert h.c.players[R.WHITE].startswith("threat1") and h.c.is_human(R.BLACK)
+        wait_for(h, lambda: len(h.c.gomoku.moves) == 4)  # the loaded record, then White's answer
+        assert [m for m, _ in h.c.gomoku.moves[:3]] == [m for m, _ in rec.moves]
+    finally:
+        h.close()
+        loading.close()
+
+
+@pytest.mark.slow  # the engine compiles from nothing in the child (a minute or two)
+def test_gorilla_game_gomoku_opens_the_window_before_the_engine_is_compiled(gui, tmp_path):  # noqa: F811
+    import os
+    import subprocess
+    import sys
+
+    cache, frames = tmp_path / "cache", tmp_path / "frames.log"
+    env = {
+        **os.environ,
+        "NUMBA_CACHE_DIR": str(cache),
+        "GORILLA_FRAME_LOG": str(frames),
+        "GORILLA_CONFIG_DIR": str(tmp_path / "cfg"),
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gorilla", "--game", "gomoku", "--size", "9"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+    def drawn() -> int:
+        return len(frames.read_text().split()) if frames.exists() else 0
+
+    def until(cond, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while not cond():
+            assert proc.poll() is None, proc.communicate()[1]
+            assert time.monotonic() < end, "timed out"
+            time.sleep(0.05)
+
+    try:
+        until(lambda: drawn() > 0, 120)
+        assert not (cache / "warm-gomoku").exists()  # the window draws while the engine compiles
+        until(lambda: (cache / "warm-gomoku").exists(), 600)
+        n = drawn()
+        until(lambda: drawn() > n, 60)  # and goes on drawing once it is ready
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)

@@ -187,10 +187,12 @@ class Controller(PlayersState, RecordActions):
         """Whether the kernel groups (see gorilla.ai.warmup) can be used now."""
         return self.compiler is None or self.compiler.ready(*groups)
 
-    def groups_needed(self) -> list[str]:
-        """Every kernel group this game can use: the players', the evaluator's, dead stones, control map."""
+    def groups_needed(self, heat_map: bool = True) -> list[str]:
+        """Every kernel group this game can use: the players', the evaluator's, dead stones, control
+        map, and the move model's heat map (the window's; not in the terminal: heat_map False)."""
         evaluator = ("mcts",) if self.eval_engine == "mcts" else ("control", "flat")
-        return groups_for(self._specs.values(), extra=(*evaluator, "ownership", "control", "policy"))
+        extra = (*evaluator, "ownership", "control", *(("policy",) if heat_map else ()))
+        return groups_for(self._specs.values(), extra=extra)
 
     def _waiting_for(self, *groups: str) -> bool:
         """True (and a word in the panel) when the groups are still compiling."""

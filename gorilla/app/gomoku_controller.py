@@ -120,7 +120,8 @@ def evaluate_moves(game: GomokuGame) -> Evaluation:
 class GomokuController(PlayersState):
     """Owns a Gomoku game; the window's interface (see the module docstring)."""
 
-    compiler = None  # the kernels are compiled before the window opens (warm_up)
+    compiler = None  # the kernels are compiled (or loaded) before the controller is made
+    shows_captures = False  # the panel shows no capture counts
     clock = None
     ended = None
     review = None  # whole-game analysis, the record's tree and set-up are Go's (see GO_ONLY)
@@ -402,7 +403,8 @@ class GomokuController(PlayersState):
         self.say("New game")
 
     def new_game(self, ng: Any) -> bool:
-        """A new Gomoku game from the new-game form's choices (size, rule, players)."""
+        """A new Gomoku game from the new-game form's choices (size, rule, players), then the
+        record of ``ng.load`` when there is one (a bad file is one message)."""
         try:
             rule = R.rule_from_name(str(getattr(ng, "rules", "freestyle")).removeprefix("gomoku "))
             game = GomokuGame(int(ng.size), rule)
@@ -417,6 +419,9 @@ class GomokuController(PlayersState):
         self._redo.clear()
         self._changed()
         self.say(f"New game: {game.size}x{game.size} Gomoku, {R.RULE_NAMES[rule]}")
+        path = getattr(ng, "load", None)  # a record asked for on the command line
+        if path:
+            self.load(path)
         return True
 
     def toggle_eval(self) -> None:

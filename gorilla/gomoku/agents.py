@@ -1,8 +1,10 @@
 """Gomoku agents, in the spirit of Gorilla's Go ``Agent``: asked for a move in a game's position.
 
 ``random`` (uniform near the stones), ``threat1`` (the one-ply threat heuristic), ``pvs``
-(the PVS search with forced moves) and ``pvs+vct`` (the same with VCF/VCT at the root and
-VCF as quiescence when ``search.QUIESCENCE_VCF`` is on). :func:`make_agent` builds them from a name.
+(the PVS search with forced moves) and ``pvs+vct`` (the same PVS with a VCF before it and a
+VCT after it at the root, its move checked against the opponent's VCF/VCT, and VCF as
+quiescence when ``search.QUIESCENCE_VCF`` is on).
+:func:`make_agent` builds them from a name.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The Gomoku search: forced moves first, PVS with iterative deepening, aspiration windows,
 a Zobrist transposition table in numpy arrays, killer/history ordering and late-move
-reductions; VCF/VCT at the root (and VCF as quiescence, off by default) for the strongest agent.
+reductions; for the strongest agent a VCF before and a VCT after the PVS at the root, the move
+checked against the opponent's VCF/VCT (and VCF as quiescence, off by default).
 
 The kernel :func:`pvs` is a numba negamax over the board ``bd`` (:mod:`gorilla.gomoku.rules`)
 and the state ``S`` (:func:`gorilla.gomoku.vcf.new_state`). Each node first looks at the
@@ -37,6 +38,7 @@ from gorilla.gomoku.vcf import (  # noqa: F401 - re-exported for callers of the 
     CTL_STOP,
     INF,
     MATE,
+    ROOT_WIDTH,
     WIN,
     evaluate,
     five_points,
@@ -92,7 +94,7 @@ class SearchResult:
     nodes: int = 0
     seconds: float = 0.0
     pv: list[int] = field(default_factory=list)
-    source: str = "pvs"  # pvs, vcf, vct, forced
+    source: str = "pvs"  # pvs, vcf, vct, forced, defence (another move: the PVS's gave a VCT)
 
     @property
     def won(self) -> bool:
@@ -106,7 +108,10 @@ class SearchResult:
 
 
 DepthFn = Callable[[SearchResult], None]
-THREAT_SHARE = 0.25  # of a move's time, for each of the root VCF and VCT solvers at most
+THREAT_SHARE = 0.25  # of a move's time, for the root VCF at most (it takes a millisecond or less)
+VCT_MIN_SECONDS = 0.005  # the root VCT runs when the PVS left at least this much of the move's time
+ROOT_SOLVER_NODES = 400_000  # node limit of each root solver
+DEFENCE_NODES = 30_000  # node limit of each solver checking an alternative to a move that loses to threats
 QUIESCENCE_VCF = False  # VCF at the PVS's leaves; off: it made pvs+vct weaker than pvs (RESULTS.md)
 
 
@@ -135,6 +140,56 @@ def _reset(S: tuple, node_limit: int) -> None:
     ctl[CTL_LIMIT] = node_limit
 
 
+def _solve_root(S: tuple, solver: Callable[[], int], node_limit: int, seconds: float) -> int:
+    """Run a root solver with its own node limit and at most seconds (the main timer may stop
+    it sooner); its first move or -1. It cannot clear the main timer's stop flag for good."""
+    ctl = S[0]
+    _reset(S, node_limit)
+    ctl[CTL_LIMIT] = min(node_limit, ROOT_SOLVER_NODES)
+    own = threading.Event()
+    sub = _timer(ctl, seconds, own)
+    try:
+        return int(solver())
+    finally:
+        own.set()
+        sub.join()  # it sets the stop flag no more
+
+
+def _opponent_wins_after(bd: tuple, S: tuple, color: int, p: int, nodes: int, seconds: float) -> bool | None:
+    """Whether the opponent has a VCF or a VCT once color plays p; None when the solvers
+    ran out of nodes or time before they knew."""
+    o = 3 - color
+    R.place(bd, p, color)
+    try:
+        for solver in (lambda: vcf(bd, S, o, 20), lambda: vct(bd, S, o, 5, 12)):
+            if _solve_root(S, solver, nodes, seconds) >= 0:
+                return True
+            if S[0][CTL_ABORT] != 0:
+                return None
+        return False
+    finally:
+        R.remove(bd, p)
+
+
+def _defend(bd: tuple, S: tuple, color: int, move: int, node_limit: int, deadline: float) -> int:
+    """move, or when it gives the opponent a win by threats (VCF/VCT), the first of the PVS's
+    root moves (in its order) that gives none; move when none is found by the deadline."""
+    if not _opponent_wins_after(bd, S, color, move, node_limit, deadline - time.perf_counter()):
+        return move
+    seen = {move}
+    for q in S[8][0, :ROOT_WIDTH]:
+        q = int(q)
+        if q in seen or q <= 0 or bd[0][q] != R.EMPTY or not playable(bd, q, color):
+            continue
+        seen.add(q)
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            break
+        if _opponent_wins_after(bd, S, color, q, min(node_limit, DEFENCE_NODES), left) is False:
+            return q
+    return move
+
+
 def solve_vcf(bd: tuple, S: tuple, color: int, depth: int = 20, node_limit: int = 2_000_000) -> int:
     """The first move of a VCF win for color, or -1 (none found within the limits)."""
     _reset(S, node_limit)
@@ -160,8 +215,11 @@ def search(
     on_depth: DepthFn | None = None,
 ) -> SearchResult:
     """Iterative-deepening PVS for color within seconds (hard limit; a new iteration starts
-    only while the search has used under 40% of its time). threats: VCF/VCT at the root (each
-    with at most THREAT_SHARE of the time) and VCF as quiescence if QUIESCENCE_VCF.
+    only while the search has used under 40% of its time). threats: a root VCF first (at most
+    THREAT_SHARE of the time), then the same PVS, then a root VCT in the time the PVS left
+    (so the PVS is never shallower than without threats), then, when the PVS's move gives the
+    opponent a VCF or VCT, the first of its root moves that gives none; VCF as quiescence if
+    QUIESCENCE_VCF.
     on_depth is called with the result of every finished iteration (the live view)."""
     t0 = time.perf_counter()
     ctl = S[0]
@@ -171,23 +229,10 @@ def search(
         fp = np.empty(4, dtype=np.int32)
         if five_points(bd, color, fp) > 0:
             return SearchResult(int(fp[0]), WIN, 0, 0, time.perf_counter() - t0, [int(fp[0])], "forced")
-        if threats:
-            for solver, name in (
-                (lambda: vcf(bd, S, color, 20), "vcf"),
-                (lambda: vct(bd, S, color, 5, 12), "vct"),
-            ):
-                _reset(S, node_limit)
-                ctl[CTL_LIMIT] = min(node_limit, 400_000)
-                own = threading.Event()  # the solver's own share of the time
-                sub = _timer(ctl, seconds * THREAT_SHARE, own)
-                try:
-                    mv = int(solver())
-                finally:
-                    own.set()
-                    sub.join()  # it sets the stop flag no more
-                if mv >= 0:
-                    el = time.perf_counter() - t0
-                    return SearchResult(mv, MATE, 0, int(ctl[CTL_NODES]), el, [mv], name)
+        if threats:  # a win by fours first: cheap, and certain when found
+            mv = _solve_root(S, lambda: vcf(bd, S, color, 20), node_limit, seconds * THREAT_SHARE)
+            if mv >= 0:
+                return SearchResult(mv, MATE, 0, int(ctl[CTL_NODES]), time.perf_counter() - t0, [mv], "vcf")
         _reset(S, node_limit)
         t_pvs = time.perf_counter()
         left = max(0.0, seconds - (t_pvs - t0))
@@ -222,6 +267,20 @@ def search(
             if time.perf_counter() - t_pvs > left * 0.4:
                 break
         total = int(ctl[CTL_NODES])
+        rest = seconds - (time.perf_counter() - t0)
+        if threats and not best.won and rest > VCT_MIN_SECONDS:
+            # the time the PVS left (it starts no iteration past 40% of it): half for a win by
+            # threes and fours, the rest to check that the move gives the opponent none; the
+            # main timer still ends both at the hard limit
+            mv = _solve_root(S, lambda: vct(bd, S, color, 5, 12), node_limit, rest / 2)
+            total += int(ctl[CTL_NODES])
+            if mv >= 0:
+                return SearchResult(mv, MATE, best.depth, total, time.perf_counter() - t0, [mv], "vct")
+            if best.move >= 0 and five_points(bd, 3 - color, fp) == 0:
+                safe = _defend(bd, S, color, best.move, node_limit, t0 + seconds)
+                total += int(ctl[CTL_NODES])
+                if safe != best.move:
+                    best = SearchResult(safe, best.score, best.depth, 0, 0.0, [safe], "defence")
         if best.move < 0:
             best.move = int(one_ply(bd, color))
         best.nodes = total

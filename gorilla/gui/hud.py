@@ -204,8 +204,9 @@ class Hud:
             clock = self.clocks[c]
             if views is None:
                 clock.visible = False
-                caps.visible = True
-                self._set(caps, f"captures {game.captures(c)}")
+                shown = getattr(controller, "shows_captures", True)  # Gomoku captures nothing
+                caps.visible = shown
+                self._set(caps, f"captures {game.captures(c)}" if shown else "")
                 caps.x = self._width - self._pad
             else:
                 v = views[c]

@@ -102,7 +102,8 @@ class GorillaWindow(pyglet.window.Window):
         self.sounds.load()
         self.confirm: str | None = None  # an action waiting for its confirmation ('resign')
         self.dialog: NewGameDialog | None = None  # the new-game dialog while it is open
-        self._gomoku_wait = None  # (Compiler, NewGame): a Gomoku game waiting for its engine
+        # (Compiler, NewGame): a Gomoku game waiting for its engine (from the command line: at once)
+        self._gomoku_wait = getattr(controller, "gomoku_wait", None)
         self.toolbar = Toolbar(
             {
                 "New": self.new_game,

@@ -96,8 +96,10 @@ Players (--black / --white SPEC):
   human                 you, with the mouse (or typing moves in the terminal)
   random                uniform among reasonable moves
   montecarlo:G,T        flat Monte-Carlo, G games of T turns per candidate (time=S: S seconds)
-  mcts, mcts:SECONDS    UCT-RAVE tree search (options: playouts=N, time=S, threads=K,
-                        resign=F, patterns=NAME; e.g. mcts:time=2,threads=2)
+  mcts, mcts:SECONDS    UCT-RAVE tree search with the learned move model (options:
+                        playouts=N, time=S, threads=K, resign=F, patterns=NAME,
+                        policy=W (0: without the model), widen=S, model=FILE;
+                        e.g. mcts:time=2,threads=2)
   alphabeta             negamax with PVS and iterative deepening (best on small boards)
   greedy, aggressive, minimax   the Little-Go baselines
   gtp:COMMAND           an external GTP engine: gtp:gnugo, gtp:pachi, gtp:katago,
@@ -479,7 +481,10 @@ def build_controller(opts: AppOptions):
 
 
 def _gomoku_controller(opts: AppOptions):
-    """The Gomoku controller the options describe (the engine compiled first, saying so)."""
+    """The Gomoku controller the options describe. When the engine is not compiled yet, a
+    stand-in (an empty board) while it compiles in a child process: the window opens at once
+    and starts the game when the engine is ready."""
+    from gorilla.app.game_kinds import GomokuLoading, GomokuStart, gomoku_compiler
     from gorilla.app.gomoku_controller import gomoku_controller, parse_player
     from gorilla.gomoku import sgf
 
@@ -487,7 +492,20 @@ def _gomoku_controller(opts: AppOptions):
         parse_player(opts.black), parse_player(opts.white)  # a bad player says so before compiling
     except ValueError as e:
         raise UsageError(str(e)) from None
-    print(f"{PROG}: loading the Gomoku engine (compiled on a first start)...", file=sys.stderr, flush=True)
+    if opts.load and not os.path.isfile(os.path.expanduser(opts.load)):
+        raise LoadError(f"cannot load {opts.load}: no such file")
+    compiler = gomoku_compiler()
+    if compiler is not None:
+        start = GomokuStart(
+            size=opts.size or 15,
+            rules="gomoku " + opts.rule,
+            black=opts.black,
+            white=opts.white,
+            continuous=opts.continuous,
+            load=os.path.expanduser(opts.load) if opts.load else None,
+        )
+        return GomokuLoading(start, compiler)
+    print(f"{PROG}: loading the Gomoku engine...", file=sys.stderr, flush=True)
     try:
         c = gomoku_controller(opts.size or 15, opts.rule, opts.black, opts.white, continuous=opts.continuous)
     except ValueError as e:
@@ -571,6 +589,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_gui(controller)
         from gorilla.app.terminal import run_terminal
 
+        groups = controller.groups_needed(heat_map=False)
         warm(groups, stderr_progress(PROG, groups))
         return run_terminal(controller)
     finally:
