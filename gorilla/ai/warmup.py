@@ -75,7 +75,7 @@ def _flat() -> None:
     evaluate(g, "flat", games=2, turns=2, seed=1)
 
 
-def _mcts_with(**settings: float) -> None:
+def _mcts_with(**settings: float | str) -> None:
     from gorilla.ai.mcts.agent import MCTSAgent
 
     agent = MCTSAgent(seed=1, max_nodes=20_000, **settings)
@@ -105,6 +105,11 @@ def _policy() -> None:
         return
     g = _play(Game.new(9), "E5 C3 G7")
     shipped_model().probabilities(g.position.b, g.position.st, g.to_move)
+
+
+def _softmax() -> None:
+    """The search with softmax playouts (``mcts:playout=softmax``)."""
+    _mcts_with(playout="softmax")
 
 
 def _patterns() -> None:
@@ -150,6 +155,7 @@ GROUPS: dict[str, tuple[Callable[[], None], float]] = {
     "mcts-plain": (_mcts_plain, 12.0),
     "policy": (_policy, 6.0),
     "patterns": (_patterns, 10.0),
+    "softmax": (_softmax, 25.0),
     "ownership": (_ownership, 8.0),
     "alphabeta": (_alphabeta, 12.0),
     "baselines": (_baselines, 4.0),
@@ -191,6 +197,8 @@ def groups_for(specs: Iterable[str], *, extra: Iterable[str] = ()) -> list[str]:
             want.update(AGENT_GROUPS.get(name, ()))
         if name == "mcts" and kwargs.get("patterns"):
             want.add("patterns")
+        if name == "mcts" and kwargs.get("playout") == "softmax":
+            want.add("softmax")
     agents = [g for g in GROUPS if g in want and g != "rules"]
     rest = [g for g in GROUPS if g in set(extra) and g not in want and g != "rules"]
     return ["rules", *agents, *rest]

@@ -10,7 +10,9 @@ watches the clock, the cancel event and the playout limit, reports progress
 every ``PROGRESS_EVERY`` seconds, and finally picks the most visited move,
 resigns, or passes when passing wins. With the shipped move model
 (:mod:`gorilla.ai.policy`) new nodes take its probabilities as priors and open
-their children most likely first (``policy=0`` searches without it).
+their children most likely first (``policy=0`` searches without it);
+``playout=softmax`` plays softmax playouts over the model's cheap features
+(:mod:`gorilla.ai.playout.softmax`) instead of the heavy ones.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ from gorilla.ai.mcts.clock import Clock
 from gorilla.ai.mcts.priors import prior_weights
 from gorilla.ai.playout.pat3 import PAT3
 from gorilla.ai.playout.pattern import new_workspace
+from gorilla.ai.playout.softmax import new_workspace as softmax_workspace
+from gorilla.ai.playout.softmax import settings as softmax_settings
+from gorilla.ai.playout.softmax import strengths
 from gorilla.ai.policy.features import NGROUPS
 from gorilla.ai.policy.model import DEFAULT_MODEL, load_model, shipped_model
 from gorilla.rules import board as K
@@ -44,6 +49,7 @@ MIN_PLAYOUTS = 64
 # virtual wins POLICY * sqrt(probability); 2 + log_1.4(1 + visits / WIDEN) children open
 DEFAULT_POLICY = 40.0
 DEFAULT_WIDEN = 20.0
+PLAYOUTS = ("heavy", "light", "softmax")  # the playout setting's values
 
 
 def _expand_threshold(size: int) -> int:
@@ -78,6 +84,10 @@ class MCTSAgent(Agent):
         policy: float | None = None,
         widen: float | None = None,
         model: str | None = None,
+        playout: str | None = None,
+        sm_beta: float = 1.0,
+        sm_dist: float = 1.0,
+        sm_tactics: float = 0.0,
         **prior_settings: float,
     ) -> None:
         if playouts is not None and playouts <= 0:
@@ -91,7 +101,13 @@ class MCTSAgent(Agent):
         self.playouts = playouts
         self.time = time
         self.threads = int(threads)
-        self.heavy = bool(heavy)
+        if playout not in (None, *PLAYOUTS):
+            raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}")
+        self.heavy = bool(heavy) and playout != "light"
+        # softmax playouts (gorilla.ai.playout.softmax): the model's gammas at inverse temperature
+        # sm_beta, its distance factors to the power sm_dist, the heavy tactics' share sm_tactics
+        self.softmax = playout == "softmax"
+        self._softmax = _softmax_arrays(model, sm_beta, sm_dist, sm_tactics) if self.softmax else None
         self.resign = float(resign)
         self.seed = seed
         self.max_nodes = int(max_nodes)
@@ -268,6 +284,8 @@ class MCTSAgent(Agent):
 
         if params[T.P_HEAVY] == T.PATTERN_PLAYOUT:
             run_search = T.search_patterns
+        elif self.softmax:
+            run_search = T.search_softmax
         else:
             run_search = T.search_policy if self.policy > 0 else T.search  # each compiles what it uses
 
@@ -349,15 +367,19 @@ class MCTSAgent(Agent):
         s = self._scratch.get(key)
         if s is None:
             w = size + 2
+            cand = np.zeros(64, dtype=np.int64)
+            pws = new_workspace() if self.patterns is not None else _NO_WORKSPACE
+            if self._softmax is not None:
+                pws = (*self._softmax, *softmax_workspace(), cand)
             s = (
                 np.zeros((NROWS, w * w), dtype=np.int32),
                 np.zeros(NSLOTS, dtype=np.int64),
                 np.zeros(1024, dtype=np.int32),
                 np.zeros(3 * size * size + 16, dtype=np.int32),
                 np.zeros(w * w, dtype=np.int8),
-                np.zeros(64, dtype=np.int64),
+                cand,
                 np.zeros(w * w, dtype=np.int64),
-                new_workspace() if self.patterns is not None else _NO_WORKSPACE,
+                pws,
                 _policy_scratch(w),
             )
             self._scratch[key] = s
@@ -606,6 +628,17 @@ def _policy_arrays(model: str | None) -> tuple[np.ndarray, np.ndarray, np.ndarra
     default); ModelError (a ValueError) for a bad file."""
     m = load_model(model) if model else shipped_model()
     return m.pidx, m.dkeys, m.offs, m.loggamma
+
+
+def _softmax_arrays(
+    model: str | None, beta: float, dist: float, tactics: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(3x3 index, offsets, gammas, settings) of softmax playouts with the move model (the
+    shipped one by default); ModelError (a ValueError) for a bad file."""
+    if beta < 0 or dist < 0 or not 0.0 <= tactics <= 1.0:
+        raise ValueError("sm_beta and sm_dist must be >= 0, sm_tactics in [0, 1]")
+    m = load_model(model) if model else shipped_model()
+    return m.pidx, m.offs, strengths(m.loggamma, m.offs, beta, dist), softmax_settings(tactics)
 
 
 def _policy_scratch(w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

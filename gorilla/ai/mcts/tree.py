@@ -20,7 +20,8 @@ like Pachi's and Fuego's lock-free trees and that is harmless.
 ``search`` runs whole iterations (descend with UCT-RAVE, expand after
 ``P_EXPAND`` visits with priors, heavy, light or pattern playout (``P_HEAVY``
 = 1, 0 or ``PATTERN_PLAYOUT``; the pattern tables ``ptable``/``pcidx`` and
-the workspace ``pws`` are :mod:`gorilla.ai.playout.catalog`'), score by area,
+the workspace ``pws`` are :mod:`gorilla.ai.playout.catalog`'; softmax playouts
+have a kernel of their own, :func:`search_softmax`), score by area,
 back up results and AMAF) on the thread's own copies of the board arrays.
 Under Little-Go rules (``P_STONES``) a finished playout counts stones only,
 and ``P_LEFT`` (moves left before the move cap, negative: no cap) ends the
@@ -38,6 +39,7 @@ from gorilla.ai.mcts.priors import move_prior
 from gorilla.ai.playout.heavy import heavy_playout
 from gorilla.ai.playout.light import run_playout
 from gorilla.ai.playout.pattern import run_pattern_playout
+from gorilla.ai.playout.softmax import run_softmax_playout
 from gorilla.ai.policy.model import move_probabilities
 from gorilla.rules.board import (
     BLACK,
@@ -438,6 +440,21 @@ def search_patterns(
     return _search_loop(
         fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
         b, st, path, seq, amaf, cand, buf, nmax, run_pattern_playout, (ptable, pcidx, pws), pol, pscratch,
+        expand_moves,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def search_softmax(
+    fs, mv, kids, vl, flags, ctl, tid: int, root: int, rb, rst, zob, params, pat3, prior,
+    b, st, path, seq, amaf, cand, buf, nmax: int, ptable, pcidx, pws, pol, pscratch,
+) -> int:  # fmt: skip
+    """:func:`search_policy` with softmax playouts (:mod:`gorilla.ai.playout.softmax`): pws is
+    their arguments after the move list (3x3 index, offsets, gammas, settings, workspace,
+    cand); a kernel of its own, compiled only when they are in use."""
+    return _search_loop(
+        fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
+        b, st, path, seq, amaf, cand, buf, nmax, run_softmax_playout, pws, pol, pscratch,
         expand_moves,
     )  # fmt: skip
 
