@@ -98,8 +98,8 @@ Players (--black / --white SPEC):
   montecarlo:G,T        flat Monte-Carlo, G games of T turns per candidate (time=S: S seconds)
   mcts, mcts:SECONDS    UCT-RAVE tree search with the learned move model (options:
                         playouts=N, time=S, threads=K, resign=F, patterns=NAME,
-                        policy=W (0: without the model), widen=S, model=FILE;
-                        e.g. mcts:time=2,threads=2)
+                        policy=W (0: without the model), widen=S, model=FILE,
+                        playout=heavy|light|softmax; e.g. mcts:time=2,threads=2)
   alphabeta             negamax with PVS and iterative deepening (best on small boards)
   greedy, aggressive, minimax   the Little-Go baselines
   gtp:COMMAND           an external GTP engine: gtp:gnugo, gtp:pachi, gtp:katago,
