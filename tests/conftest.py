@@ -31,3 +31,15 @@ def gnugo(gnugo_path: str) -> Iterator[GtpClient]:
     """A running GNU Go (``gnugo_command``: Chinese rules, level 0), closed after the test."""
     with GtpClient(gnugo_command(gnugo_path)) as client:
         yield client
+
+
+@pytest.fixture(scope="module")
+def ray_cluster() -> Iterator[None]:
+    """A local Ray instance with 2 CPUs for the rest of the module (the module skips without Ray)."""
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    try:
+        yield
+    finally:
+        ray.shutdown()

@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 
 import numpy as np
 
@@ -410,3 +411,26 @@ def gomoku_position(black, white=(), rule: str = "freestyle", size: int = 15):
     for x, y in white:
         rows[y][x] = "O"
     return GomokuGame.from_diagram("\n".join("".join(r) for r in rows), rule)
+
+
+def match_games(out: Path, moves_of: Callable[[Path], Sequence]) -> list[tuple]:
+    """Every game of a ``gorilla match`` results folder in game order, without wall times:
+    number, colours, winner, result, end, opening, and the moves of its SGF read by moves_of
+    (Go's or Gomoku's loader): what a cluster run must reproduce of an in-process one."""
+    from gorilla.match.runner import load_results
+
+    recs = sorted(load_results(out), key=lambda r: r["game"])
+    return [
+        (
+            r["game"],
+            r["black"],
+            r["white"],
+            r["winner"],
+            r["result"],
+            r["reason"],
+            r["moves"],
+            tuple(r["opening"]),
+            tuple(moves_of(out / r["sgf"])),
+        )
+        for r in recs
+    ]

@@ -12,14 +12,14 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import match_games
 
 from gorilla.match import cli
 from gorilla.match.cluster import INSTALL_HINT
-from gorilla.match.runner import RESULTS, load_results
+from gorilla.match.runner import RESULTS
 from gorilla.rules.sgf import load_sgf
 
 ray = pytest.importorskip("ray")
@@ -29,22 +29,8 @@ MATCH = ["mcts:playouts=60", "random", "-n", "6", "--size", "5", "--openings", "
 
 
 def games_of(out: Path) -> list[tuple]:
-    """Every game, in game order, without wall times: number, colours, result, end, opening, moves."""
-    recs = sorted(load_results(out), key=lambda r: r["game"])
-    return [
-        (
-            r["game"],
-            r["black"],
-            r["white"],
-            r["winner"],
-            r["result"],
-            r["reason"],
-            r["moves"],
-            tuple(r["opening"]),
-            tuple(load_sgf(out / r["sgf"]).moves),
-        )
-        for r in recs
-    ]
+    """The match's games as :func:`helpers.match_games` lists them."""
+    return match_games(out, lambda f: load_sgf(f).moves)
 
 
 def result_lines(out: Path) -> list[int]:
@@ -87,16 +73,6 @@ def test_a_local_instance_started_for_the_run(tmp_path: Path, local_games: list[
     assert cli.main([*MATCH, "--cluster", "-j", "2", "-o", str(out)]) == 0
     assert not ray.is_initialized()  # stopped again at the end
     assert games_of(out) == local_games
-
-
-@pytest.fixture(scope="module")
-def ray_cluster() -> Iterator[None]:
-    """A local Ray instance with 2 CPUs for the rest of the module."""
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
-    try:
-        yield
-    finally:
-        ray.shutdown()
 
 
 def test_cluster_games_are_the_local_games(

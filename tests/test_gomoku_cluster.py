@@ -4,14 +4,13 @@ are the in-process games, and --sprt stops a Gomoku match early."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import match_games
 
 from gorilla.gomoku import sgf
 from gorilla.match import cli
-from gorilla.match.runner import load_results
 
 ray = pytest.importorskip("ray")
 
@@ -22,32 +21,8 @@ MATCH = ["--game", "gomoku", "threat1", "random", "-n", "2", "--seed", "5", "--t
 
 
 def games_of(out: Path) -> list[tuple]:
-    """Every game in game order, without wall times: number, colours, result, end, opening, moves."""
-    recs = sorted(load_results(out), key=lambda r: r["game"])
-    return [
-        (
-            r["game"],
-            r["black"],
-            r["white"],
-            r["winner"],
-            r["result"],
-            r["reason"],
-            r["moves"],
-            tuple(r["opening"]),
-            tuple(sgf.load(str(out / r["sgf"])).moves),
-        )
-        for r in recs
-    ]
-
-
-@pytest.fixture(scope="module")
-def ray_cluster() -> Iterator[None]:
-    """A local Ray instance with 2 CPUs for the module."""
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
-    try:
-        yield
-    finally:
-        ray.shutdown()
+    """The match's games as :func:`helpers.match_games` lists them."""
+    return match_games(out, lambda f: sgf.load(str(f)).moves)
 
 
 def test_a_gomoku_match_on_ray_writes_the_in_process_games(ray_cluster: None, tmp_path: Path) -> None:
