@@ -144,20 +144,16 @@ def two_libs(b: np.ndarray, st: np.ndarray, h: int) -> tuple[int, int, int]:
 
 
 @kernel
-def _attacker_in_atari(b: np.ndarray, st: np.ndarray, h: int) -> bool:
-    """Whether some opposing group next to the group with head h is in atari."""
-    w = st[S_W]
-    c = b[COLOR, h]
-    o = 3 - c
+def touches_atari(b: np.ndarray, w: int, h: int, c: int) -> bool:
+    """Whether the group with head h touches a group of colour c in atari."""
     s = h
     while True:
         for r in (s - 1, s + 1, s - w, s + w):
-            if b[COLOR, r] == o and in_atari(b, b[HEAD, r]):
+            if b[COLOR, r] == c and in_atari(b, b[HEAD, r]):
                 return True
         s = b[NEXT, s]
         if s == h:
-            break
-    return False
+            return False
 
 
 @kernel
@@ -169,7 +165,7 @@ def _defender_steps(b: np.ndarray, st: np.ndarray, zob: np.ndarray, stone: int, 
     """
     h = b[HEAD, stone]
     defender = np.int64(b[COLOR, stone])  # int64 like every other caller of place
-    if _attacker_in_atari(b, st, h):
+    if touches_atari(b, st[S_W], h, 3 - b[COLOR, h]):
         return 0  # it can capture its way out (close enough)
     lib = atari_liberty(b, h)
     if check_move(b, st, lib, defender) != OK:

@@ -49,10 +49,17 @@ from gorilla.ai.policy.features import (
     G_ESCAPE,
     G_PAT3,
     G_SELFATARI,
-    _touches_atari,
     pat3_key,
 )
-from gorilla.ai.tactics import LIBS_CAP, _add_group_libs, ataris_around, libs_after, size_after, two_libs
+from gorilla.ai.tactics import (
+    LIBS_CAP,
+    _add_group_libs,
+    ataris_around,
+    libs_after,
+    size_after,
+    touches_atari,
+    two_libs,
+)
 from gorilla.rules.board import (
     BLACK,
     COLOR,
@@ -167,7 +174,7 @@ def _strength(b, st, p: int, c: int, capt: int, saving: int, atari: bool, key: i
     if capt > 0:
         saves = False
         for q in (p - 1, p + 1, p - w, p + w):
-            if b[COLOR, q] == o and in_atari(b, b[HEAD, q]) and _touches_atari(b, w, b[HEAD, q], c):
+            if b[COLOR, q] == o and in_atari(b, b[HEAD, q]) and touches_atari(b, w, b[HEAD, q], c):
                 saves = True
         s *= gam[offs[G_CAPTURE] + (1 if saves else 0)]
     elif saving > 0 and la >= 2:

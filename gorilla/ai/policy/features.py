@@ -49,6 +49,7 @@ from gorilla.ai.tactics import (
     ladder_dead,
     libs_after,
     size_after,
+    touches_atari,
     two_libs,
 )
 from gorilla.rules.board import (
@@ -57,7 +58,6 @@ from gorilla.rules.board import (
     COLOR,
     EMPTY,
     HEAD,
-    NEXT,
     PASS,
     S_LAST,
     S_LAST2,
@@ -249,19 +249,6 @@ def diamond_level(b: np.ndarray, st: np.ndarray, p: int, c: int, dkeys: np.ndarr
     return best
 
 
-@njit(cache=True, nogil=True)
-def _touches_atari(b: np.ndarray, w: int, h: int, c: int) -> bool:
-    """Whether the group with head h touches a group of colour c in atari."""
-    s = h
-    while True:
-        for r in (s - 1, s + 1, s - w, s + w):
-            if b[COLOR, r] == c and in_atari(b, b[HEAD, r]):
-                return True
-        s = b[NEXT, s]
-        if s == h:
-            return False
-
-
 @njit(cache=True, nogil=True, inline="always")
 def _dist_level(p: int, q: int, w: int) -> int:
     dx = abs(p % w - q % w)
@@ -303,7 +290,7 @@ def move_features(
                 if last >= 0 and b[COLOR, last] == o and b[HEAD, last] == h:
                     takes_last = True
                 if not saves:
-                    saves = _touches_atari(b, w, h, c)
+                    saves = touches_atari(b, w, h, c)
         out[G_CAPTURE] = 1 if saves else (2 if takes_last else 0)
     la = libs_after(b, st, p, c, LIBS_CAP)
     if saving > 0 and capt == 0 and la >= 2:
