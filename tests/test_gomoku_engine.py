@@ -182,6 +182,25 @@ def test_renju_black_never_plays_a_forbidden_point(agent):
     assert free.xy(make_agent(agent).select(free, 0.5).move) == (7, 7)
 
 
+# From a CI game (mcts vs pvs, renju): White's four on the diagonal is blocked only at (5, 7),
+# which is forbidden for Black. The loss is certain, but Black's move must still be legal.
+FORBIDDEN_BLOCK_GAME = [(7, 7), (6, 6), (7, 8), (7, 9), (5, 9), (6, 8), (5, 10), (6, 9), (6, 10)]
+FORBIDDEN_BLOCK_GAME += [(6, 5), (6, 7), (8, 10), (9, 11), (4, 6)]
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_renju_black_whose_only_block_is_forbidden_still_plays_legally(agent):
+    g = GomokuGame(15, "renju")
+    for xy in FORBIDDEN_BLOCK_GAME:
+        g.play(g.point(*xy))
+    block = g.point(5, 7)
+    assert g.to_move == R.BLACK and R.is_forbidden(g.bd, block)
+    buf = np.empty(4, dtype=np.int32)
+    assert [int(p) for p in buf[: five_points(g.bd, R.WHITE, buf)]] == [block]
+    res = make_agent(agent, seed=1).select(g, 0.2)
+    assert res.move != block and g.is_legal(res.move)
+
+
 def test_renju_games_between_agents_stay_legal():
     for black, white in (("pvs", "threat1"), ("threat1", "random"), ("mcts", "pvs")):
         g = GomokuGame(15, "renju")

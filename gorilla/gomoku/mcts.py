@@ -75,10 +75,10 @@ def candidates(bd, c: int, out: np.ndarray, width: int) -> int:
             if playable(bd, buf[i], c):
                 out[m] = buf[i]
                 m += 1
-        if m == 0:  # the block is forbidden (renju): play it anyway, the loss is certain
-            out[0] = buf[0]
-            m = 1
-        return m
+        if m > 0:
+            return m
+        # every block is forbidden (renju): the loss is certain, but the move must still be legal,
+        # so the node expands into the ordinary candidates below
     n = bd[6][R.S_N]
     w = bd[6][R.S_W]
     if bd[6][R.S_STONES] == 0:

@@ -59,8 +59,11 @@ def one_ply(bd, c: int) -> int:
     fp = np.empty(4, dtype=np.int32)
     if five_points(bd, c, fp) > 0:
         return fp[0]
-    if five_points(bd, o, fp) > 0:
-        return fp[0]
+    for i in range(min(five_points(bd, o, fp), fp.shape[0])):
+        if playable(bd, fp[i], c):
+            return fp[i]
+    # no five to block, or every block is forbidden (renju: the loss is certain, but the move
+    # must still be legal): the best playable point
     n = bd[6][R.S_N]
     w = bd[6][R.S_W]
     best = -1
