@@ -155,6 +155,26 @@ def _diamond_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, n
 DIAMOND_DX, DIAMOND_DY, DIAMOND_ENDS, DIAMOND_KEYS, DIAMOND_RKEYS = _diamond_tables()
 
 
+def _sparse_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The same keys rewritten so that an empty point costs nothing (:func:`diamond_level`):
+    per (offset, state) the key XOR the empty key (0 for an empty point), per radius every
+    offset's empty key XOR the radius key, and per symmetry where each offset of symmetry 0
+    falls in that symmetry's order."""
+    delta = DIAMOND_KEYS ^ DIAMOND_KEYS[:, :1]
+    base = np.empty(len(RADII), dtype=np.int64)
+    for i, end in enumerate(DIAMOND_ENDS):
+        base[i] = np.bitwise_xor.reduce(DIAMOND_KEYS[:end, 0]) ^ DIAMOND_RKEYS[i]
+    inv = np.empty(DIAMOND_DX.shape, dtype=np.int64)
+    for s in range(8):
+        at = {(int(x), int(y)): k for k, (x, y) in enumerate(zip(DIAMOND_DX[s], DIAMOND_DY[s], strict=True))}
+        for j in range(DIAMOND_DX.shape[1]):
+            inv[s, j] = at[int(DIAMOND_DX[0, j]), int(DIAMOND_DY[0, j])]
+    return delta, base, inv
+
+
+DIAMOND_DELTA, DIAMOND_BASE, DIAMOND_INV = _sparse_tables()
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _rel(v: int, c: int) -> int:
     """A point's colour seen by mover c: 0 empty, 1 ours, 2 theirs, 3 edge."""
@@ -226,21 +246,23 @@ def diamond_level(b: np.ndarray, st: np.ndarray, p: int, c: int, dkeys: np.ndarr
     y0 = p // w - 1
     for s in range(8):
         hs[s] = 0
+    # each point is read once (in symmetry 0's order) and only a stone or the edge changes the
+    # eight symmetric hashes: the keys are those of diamond_keys, rewritten by _sparse_tables
     start = 0
     best = -1
     for i in range(DIAMOND_ENDS.shape[0]):
         end = DIAMOND_ENDS[i]
+        for j in range(start, end):
+            x = x0 + DIAMOND_DX[0, j]
+            y = y0 + DIAMOND_DY[0, j]
+            v = _rel(b[COLOR, (y + 1) * w + x + 1], c) if 0 <= x < n and 0 <= y < n else 3
+            if v != 0:
+                for s in range(8):
+                    hs[s] ^= DIAMOND_DELTA[DIAMOND_INV[s, j], v]
+        start = end
         key = np.iinfo(np.int64).max
         for s in range(8):
-            h = hs[s]
-            for k in range(start, end):
-                x = x0 + DIAMOND_DX[s, k]
-                y = y0 + DIAMOND_DY[s, k]
-                v = _rel(b[COLOR, (y + 1) * w + x + 1], c) if 0 <= x < n and 0 <= y < n else 3
-                h ^= DIAMOND_KEYS[k, v]
-            hs[s] = h
-            key = min(key, h ^ DIAMOND_RKEYS[i])
-        start = end
+            key = min(key, hs[s] ^ DIAMOND_BASE[i])
         j = np.searchsorted(dkeys, key)
         if j < dkeys.shape[0] and dkeys[j] == key:
             best = j
