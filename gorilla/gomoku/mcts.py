@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from gorilla.gomoku import rules as R
-from gorilla.gomoku.vcf import five_points, playable
+from gorilla.gomoku.vcf import five_points, forced_moves, playable
 
 # rows of the int32 tree array
 T_MOVE, T_PARENT, T_FIRST, T_NCHILD, T_VISITS, T_TERM = range(6)
@@ -65,20 +65,10 @@ def candidates(bd, c: int, out: np.ndarray, width: int) -> int:
     """The moves a node of colour c to move expands into, best first, into out[:n]."""
     o = 3 - c
     buf = np.empty(4, dtype=np.int32)
-    if five_points(bd, c, buf) > 0:
-        out[0] = buf[0]
-        return 1
-    k = five_points(bd, o, buf)
-    if k > 0:
-        m = 0
-        for i in range(min(k, 4)):
-            if playable(bd, buf[i], c):
-                out[m] = buf[i]
-                m += 1
-        if m > 0:
-            return m
-        # every block is forbidden (renju): the loss is certain, but the move must still be legal,
-        # so the node expands into the ordinary candidates below
+    m = forced_moves(bd, c, buf)
+    if m > 0:
+        out[:m] = buf[:m]
+        return m
     n = bd[6][R.S_N]
     w = bd[6][R.S_W]
     if bd[6][R.S_STONES] == 0:

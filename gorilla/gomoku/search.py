@@ -42,6 +42,7 @@ from gorilla.gomoku.vcf import (  # noqa: F401 - re-exported for callers of the 
     WIN,
     evaluate,
     five_points,
+    forced_moves,
     makes_four,
     new_state,
     playable,
@@ -57,13 +58,8 @@ def one_ply(bd, c: int) -> int:
     threat score (with a slight preference for attack)."""
     o = 3 - c
     fp = np.empty(4, dtype=np.int32)
-    if five_points(bd, c, fp) > 0:
+    if forced_moves(bd, c, fp) > 0:
         return fp[0]
-    for i in range(min(five_points(bd, o, fp), fp.shape[0])):
-        if playable(bd, fp[i], c):
-            return fp[i]
-    # no five to block, or every block is forbidden (renju: the loss is certain, but the move
-    # must still be legal): the best playable point
     n = bd[6][R.S_N]
     w = bd[6][R.S_W]
     best = -1

@@ -105,6 +105,22 @@ def five_points(bd, c: int, out: np.ndarray) -> int:
 
 
 @njit(cache=True, nogil=True)
+def forced_moves(bd, c: int, out: np.ndarray) -> int:
+    """c's forced moves into out[:n]: its five (one point), else the opponent's five points
+    that c may play to block. 0 when there is no five, and when every block is forbidden
+    (renju: the loss is certain, but the move must still be legal, so the caller goes on to
+    its ordinary moves)."""
+    if five_points(bd, c, out) > 0:
+        return 1
+    m = 0
+    for i in range(min(five_points(bd, 3 - c, out), out.shape[0])):
+        if playable(bd, out[i], c):
+            out[m] = out[i]
+            m += 1
+    return m
+
+
+@njit(cache=True, nogil=True)
 def _tick(S) -> bool:
     """Count a node; True when the search must stop (stop flag or node limit)."""
     ctl = S[0]
