@@ -165,7 +165,7 @@ def draw(pos: Position, n: int = DRAWS, seed: int = 1) -> Counter[str]:
 def tactical_moves(pos: Position) -> set[str]:
     """The tactical step's candidates (captures and escapes around the last moves)."""
     cand = np.zeros(64, dtype=np.int64)
-    n = H._tactical_moves(pos.b, pos.st, pos.to_move, pos.last_move, cand)
+    n = H.tactical_moves(pos.b, pos.st, pos.to_move, pos.last_move, cand)
     return {vertex(int(p), pos.size) for p in cand[:n]}
 
 

@@ -72,6 +72,12 @@ def _add_group_libs(
     return n, l0, l1, l2
 
 
+@njit(cache=True, nogil=True, inline="always")
+def count_libs(b: np.ndarray, w: int, h: int, cap: int) -> int:
+    """Distinct liberties of the group with head h, counted up to cap."""
+    return _add_group_libs(b, w, h, -1, cap, 0, -1, -1, -1)[0]
+
+
 # The cap every caller passes to libs_after: counting up to three liberties answers each
 # question asked of it (none or one, exactly two, two or more), and one typed value (not a
 # literal per call site) keeps it to one compiled version.

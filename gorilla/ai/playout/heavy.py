@@ -64,7 +64,7 @@ def _add_capture(b: np.ndarray, q: int, o: int, cand: np.ndarray, nc: int) -> in
 
 
 @kernel
-def _tactical_moves(b: np.ndarray, st: np.ndarray, c: int, last: int, cand: np.ndarray) -> int:
+def tactical_moves(b: np.ndarray, st: np.ndarray, c: int, last: int, cand: np.ndarray) -> int:
     """Captures and escapes around the last move into cand; returns how many."""
     w = st[S_W]
     o = 3 - c
@@ -111,7 +111,7 @@ def _pattern_moves(b: np.ndarray, st: np.ndarray, last: int, pat3: np.ndarray, c
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _is_legal(b: np.ndarray, st: np.ndarray, p: int, c: int) -> bool:
+def is_legal(b: np.ndarray, st: np.ndarray, p: int, c: int) -> bool:
     """Whether c may play at p (simple ko)."""
     return check_move(b, st, p, c) == OK
 
@@ -128,8 +128,8 @@ def choose_move(b: np.ndarray, st: np.ndarray, c: int, pat3: np.ndarray, cand: n
     last = st[S_LAST]
     if last >= 0:
         if np.random.random() < P_TACTICS:
-            nc = _tactical_moves(b, st, c, last, cand)
-            p = random_move(b, st, c, cand, nc, _is_legal)
+            nc = tactical_moves(b, st, c, last, cand)
+            p = random_move(b, st, c, cand, nc, is_legal)
             if p != PASS:
                 return p
         if np.random.random() < P_PATTERN:

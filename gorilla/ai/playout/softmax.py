@@ -41,7 +41,7 @@ import math
 import numpy as np
 from numba import njit
 
-from gorilla.ai.playout.heavy import _is_legal, _tactical_moves
+from gorilla.ai.playout.heavy import is_legal, tactical_moves
 from gorilla.ai.policy.features import (
     G_ATARI,
     G_CAPTURE,
@@ -53,8 +53,8 @@ from gorilla.ai.policy.features import (
 )
 from gorilla.ai.tactics import (
     LIBS_CAP,
-    _add_group_libs,
     ataris_around,
+    count_libs,
     libs_after,
     size_after,
     touches_atari,
@@ -313,14 +313,14 @@ def update_weights(b, st, p: int, ncapt: int, roomy: bool, pidx, offs, gam, fw, 
     n = _push_around(iw, 0, p, w)
     nh = 0
     h = b[HEAD, p]
-    if not roomy or _add_group_libs(b, w, h, -1, 4, 0, -1, -1, -1)[0] < 4:
+    if not roomy or count_libs(b, w, h, 4) < 4:
         # its liberties have changed in a way that matters (the new ones are p's neighbours)
         n, nh = _push_group(b, iw, n, h, w, nh)
     o = 3 - b[COLOR, p]
     for q in (p - 1, p + 1, p - w, p + w):
         # an opposing group lost the liberty p: nothing changes at its liberties while it
         # keeps four (libs_after saturates at three, no atari, no two liberties)
-        if b[COLOR, q] == o and _add_group_libs(b, w, b[HEAD, q], -1, 4, 0, -1, -1, -1)[0] < 4:
+        if b[COLOR, q] == o and count_libs(b, w, b[HEAD, q], 4) < 4:
             n, nh = _push_group(b, iw, n, b[HEAD, q], w, nh)
     for i in range(ncapt):
         s = iw[IW_CAPT, i]
@@ -450,8 +450,8 @@ def choose_move(b, st, c: int, offs, gam, sp, fw, rows, cand) -> int:
     capture or escape around the last move, else a draw by strength."""
     last = st[S_LAST]
     if last >= 0 and sp[SP_TACTICS] > 0.0 and np.random.random() < sp[SP_TACTICS]:
-        nc = _tactical_moves(b, st, c, last, cand)
-        p = random_move(b, st, c, cand, nc, _is_legal)
+        nc = tactical_moves(b, st, c, last, cand)
+        p = random_move(b, st, c, cand, nc, is_legal)
         if p != PASS and fw[c - 1, p] > 0.0:
             return p
     return draw_move(b, st, c, offs, gam, fw, rows)
@@ -467,7 +467,7 @@ def play_softmax(b, st, zob, p: int, c: int, pidx, offs, gam, fw, rows, iw) -> i
     roomy = True
     w = st[S_W]
     for q in (p - 1, p + 1, p - w, p + w):
-        if b[COLOR, q] == c and _add_group_libs(b, w, b[HEAD, q], -1, 4, 0, -1, -1, -1)[0] < 4:
+        if b[COLOR, q] == c and count_libs(b, w, b[HEAD, q], 4) < 4:
             roomy = False
     place(b, st, zob, p, c)
     return update_weights(b, st, p, k, roomy, pidx, offs, gam, fw, rows, iw)
