@@ -48,8 +48,9 @@ MIN_PLAYOUTS = 64
 # the move model's weight and widening scale when none is given and the model is shipped:
 # virtual wins POLICY * sqrt(probability); 2 + log_1.4(1 + visits / WIDEN) children open.
 # Tuned by 9x9 matches against the search without the model (benchmarks/RESULTS.md): at
-# 1 s a move WIDEN 5 won 139 of 200, 20 won 133 of 200; at 0.5 s 5 won 64 of 100, 20 won
-# 59 of 100, and 60 won only 17 of 40 against 20: wider is better, if only by a few points.
+# 1 s a move WIDEN 5 won 202 of 300 (139 of the first 200), 20 won 133 of 200; at 0.5 s 5
+# won 64 of 100, 20 won 59 of 100, and 60 won only 17 of 40 against 20: wider is better,
+# if only by a few points.
 DEFAULT_POLICY = 40.0
 DEFAULT_WIDEN = 5.0
 PLAYOUTS = ("heavy", "light", "softmax")  # the playout setting's values
