@@ -104,6 +104,7 @@ def test_learn_and_predict_commands_on_a_kifu_file(tmp_path, capsys):
     model = load_model(out)
     train_games = sum(not is_validation(g.name) for g in games)
     assert model.info["games"] == train_games
+    assert model.info["sizes"] == [19]  # kifu lines are 19x19 games
     assert predict_main([str(kifu), "--model", str(out)]) == 0
     report = capsys.readouterr().out
     assert f"{len(games)} games" in report and "top-5" in report and "moves 1-30" in report

@@ -365,6 +365,7 @@ def train(
     ll = log_likelihood(samples.feats, samples.starts, samples.winner, gamma)
     info = {
         "games": len(records),
+        "sizes": sorted({r.size for r in records}),
         "positions": len(samples.winner),
         "candidates": int(samples.feats.shape[0]),
         "iterations": iterations,
