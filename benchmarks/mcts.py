@@ -1,15 +1,15 @@
 """MCTS speed: playouts per second of the whole search loop (descend, expand, playout, back up).
 
     python benchmarks/mcts.py [--seconds 5] [--repeats 1] [--sizes 9 19] [--threads 1 2] [--light]
-                              [--policy W --widen S] [--playouts heavy softmax]
+                              [--policy W --widen S] [--model FILE] [--playouts heavy softmax]
 
 Searches the empty board and a middle-game position (half the board's points
 in random reasonable moves: 40 on 9x9, 180 on 19x19) for a fixed time with
 heavy playouts (and light ones with ``--light``; ``--playouts`` names the kinds:
 heavy, light, softmax), one thread and several;
 ``--repeats N`` prints the median of N searches. ``--policy W`` (and
-``--widen S``) search with the move model's priors (and progressive widening). The machine may be shared:
-numbers are lower bounds.
+``--widen S``) search with the move model's priors (and progressive widening), the shipped
+model or ``--model FILE``. The machine may be shared: numbers are lower bounds.
 """
 
 from __future__ import annotations
@@ -33,10 +33,18 @@ def measure(
     repeats: int = 1,
     policy: float = 0.0,
     widen: float = 0.0,
+    model: str | None = None,
 ) -> float:
     """Playouts per second of one search of `seconds` (the median of `repeats`), after a warm-up."""
     agent = MCTSAgent(
-        threads=threads, playout=playout, reuse=False, resign=0, seed=1, policy=policy, widen=widen
+        threads=threads,
+        playout=playout,
+        reuse=False,
+        resign=0,
+        seed=1,
+        policy=policy,
+        widen=widen,
+        model=model,
     )
 
     def warm_up() -> None:  # numba compiling or loading its cache, the agent's threads started
@@ -64,15 +72,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--policy", type=float, default=0.0, help="the move model's prior weight (0: off)")
     ap.add_argument("--widen", type=float, default=0.0, help="progressive widening's scale (0: off)")
+    ap.add_argument("--model", help="a move model file instead of the shipped one")
     args = ap.parse_args(argv)
     model = f", move model {args.policy:g} widen {args.widen:g}" if args.policy else ""
+    if args.policy and args.model:
+        model += f" ({args.model})"
     print(f"MCTS search, {args.seconds} s per measurement{model} (machine may be shared: lower bounds)")
     kinds = list(dict.fromkeys([*args.playouts, *(["light"] if args.light else [])]))
     for size in args.sizes:
         positions = (("empty", Game.new(size)), ("middle", middle_game(size, size * size // 2)))
         for (label, game), playout, k in itertools.product(positions, kinds, args.threads):
             t0 = time.perf_counter()
-            rate = measure(game, args.seconds, k, playout, args.repeats, args.policy, args.widen)
+            rate = measure(game, args.seconds, k, playout, args.repeats, args.policy, args.widen, args.model)
             print(
                 f"{size:2d}x{size:<2d} {label:6s} {playout:7s} "
                 f"threads={k}: {rate:9.0f} playouts/s  ({time.perf_counter() - t0:.1f} s)",

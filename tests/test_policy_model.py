@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import itertools
+import os
+from pathlib import Path
+
 import numpy as np
 import pytest
 from helpers import position_from_diagram, v
 
 from gorilla.ai.policy.cli import predict_main
 from gorilla.ai.policy.model import DEFAULT_MODEL, ModelError, load_model
+from gorilla.ai.policy.predict import evaluate
+from gorilla.ai.policy.records import is_validation, read_records
 from gorilla.app.controller import Controller
 from gorilla.gui import overlay as ov
 from gorilla.rules.board import BLACK, PASS
@@ -105,3 +111,29 @@ def test_the_window_heat_map_comes_from_the_model():
     assert labels[0][0] == best
     c.click(v("C3"))
     assert c.policy_map() is not probs and v("C3") not in c.policy_map()
+
+
+# the tygem dataset beside the checkout (../shared/datasets/tygem), or where GORILLA_TYGEM says
+TYGEM = Path(
+    os.environ.get("GORILLA_TYGEM", Path(__file__).resolve().parents[1].parent / "shared/datasets/tygem")
+)
+
+
+def test_shipped_model_learned_from_most_of_the_dataset(model):
+    # 27,617 games, one in ten kept for validation: the model saw every other game
+    assert model.info["games"] > 27_617 // 2
+    assert model.info["sizes"] == [19]
+
+
+@pytest.mark.skipif(
+    not (TYGEM / "kifu-2016-06.zip").is_file(), reason=f"the tygem dataset is not at {TYGEM} (GORILLA_TYGEM)"
+)
+def test_shipped_model_predicts_validation_games_as_coulom(model):
+    games = itertools.islice(
+        (r for r in read_records([TYGEM / "kifu-2016-06.zip"]) if is_validation(r.name)), 100
+    )
+    result = evaluate(model, games)
+    n = result.overall.positions
+    assert result.games == 100 and n > 15_000
+    assert result.overall.top1 / n >= 0.35  # Coulom 2007: 34.9% of professional moves first
+    assert result.overall.top5 / n >= 0.6
