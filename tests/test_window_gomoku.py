@@ -12,7 +12,7 @@ from test_window import Harness, app_window, gui  # noqa: F401  (fixtures)
 from test_window_newgame import choose
 
 from gorilla.app.controller import Controller
-from gorilla.app.gomoku_controller import GomokuController, gomoku_controller
+from gorilla.app.gomoku_controller import THREAT_SHADE, GomokuController, gomoku_controller
 from gorilla.gomoku import rules as R
 from gorilla.rules.coords import format_vertex
 
@@ -122,8 +122,26 @@ def test_ai_vs_ai_steps_on_space_and_e_and_c_show_on_the_board(gomoku):
     assert np.abs(after.astype(int) - before.astype(int)).sum() > 0  # the heat map is drawn
     h.press(h.key.C)
     assert h.c.show_control
+
+    def threats() -> np.ndarray:  # the empty points where either side makes a three or more, by the rules
+        g = h.c.gomoku
+        n = g.size
+        shade = np.zeros((n, n), dtype=bool)
+        for y in range(n):
+            for x in range(n):
+                p = g.point(x, y)
+                cls = (int(g.bd[3][c, p]) for c in (R.BLACK, R.WHITE))
+                shade[y, x] = g.bd[0][p] == R.EMPTY and any(k in THREAT_SHADE for k in cls)
+        return shade
+
+    # the AIs' first moves depend on the clock: step on until somebody threatens something
+    while not threats().any() and len(h.c.gomoku.moves) < 12:
+        k = len(h.c.gomoku.moves) + 1
+        h.press(h.key.SPACE)
+        wait_for(h, lambda k=k: len(h.c.gomoku.moves) == k and not h.c.thinking)
+    expected = threats()
     tm = h.c.control_map()
-    assert tm.min() < 0 or tm.max() > 0  # some point makes a threat for someone
+    assert expected.any() and np.array_equal(tm != 0, expected)  # shaded exactly where a threat is
     h.frames(0.2)
 
 
