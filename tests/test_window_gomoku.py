@@ -107,9 +107,14 @@ def test_ai_vs_ai_steps_on_space_and_e_and_c_show_on_the_board(gomoku):
     h = gomoku(15, black="pvs:0.2", white="pvs+vct:0.2")
     h.frames(0.3)
     assert len(h.c.gomoku.moves) == 0  # stepwise: nothing without space or a click
-    for k in range(1, 4):
+
+    def step() -> None:  # space: the AI to move plays one move
+        k = len(h.c.gomoku.moves) + 1
         h.press(h.key.SPACE)
-        wait_for(h, lambda k=k: len(h.c.gomoku.moves) == k and not h.c.thinking)
+        wait_for(h, lambda: len(h.c.gomoku.moves) == k and not h.c.thinking)
+
+    for k in range(1, 4):
+        step()
         h.frames(0.2)
         assert len(h.c.gomoku.moves) == k
     before = h.screen()
@@ -136,9 +141,7 @@ def test_ai_vs_ai_steps_on_space_and_e_and_c_show_on_the_board(gomoku):
 
     # the AIs' first moves depend on the clock: step on until somebody threatens something
     while not threats().any() and len(h.c.gomoku.moves) < 12:
-        k = len(h.c.gomoku.moves) + 1
-        h.press(h.key.SPACE)
-        wait_for(h, lambda k=k: len(h.c.gomoku.moves) == k and not h.c.thinking)
+        step()
     expected = threats()
     tm = h.c.control_map()
     assert expected.any() and np.array_equal(tm != 0, expected)  # shaded exactly where a threat is
