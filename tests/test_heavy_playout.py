@@ -181,6 +181,68 @@ def test_the_policy_chooses_what_it_must_and_never_what_it_must_not(case: Case) 
             assert counts[where(x)] == 0, (label, x, counts.most_common(6))
 
 
+class TwoLibCase(NamedTuple):
+    diagram: str
+    moves: tuple[str, ...]  # the two-liberty step's candidates, exactly; drawn together often enough
+
+
+TWO_LIB_CASES = {
+    # White E4 leaves C4-D4 with two liberties: C3 gives three, D3 only two (E3 is White)
+    "extend a two-liberty group to three": TwoLibCase(
+        """
+        . . . . . . .
+        . . . . . . .
+        . . O O . . .
+        . O X X(O). .
+        . . . . O . .
+        . . . . . . .
+        . . . . . . .
+        """,
+        moves=("C3",),
+    ),
+    # White C4 has two liberties: Black D4 ataris it and White's escape at C3 is left with C2 alone
+    # (a net); Black C3 would atari it too, but White escapes at D4 with three liberties
+    "net the last move": TwoLibCase(
+        """
+        . . . . . . .
+        . . . . . . .
+        . . X . . . .
+        . X(O). . . .
+        . X . X . . .
+        . . . . . . .
+        . . . . . . .
+        """,
+        moves=("D4",),
+    ),
+    # White D5 leaves Black D4-E4 with two liberties: Black extends at D3 or E3 (three or more
+    # each), or takes White F4, which touches the group and stands in atari (not next to D5)
+    "capture next to a two-liberty group": TwoLibCase(
+        """
+        . . . . . . .
+        . . . . . . .
+        . . .(O)O X .
+        . . O X X O .
+        . . . . . X .
+        . . . . . . .
+        . . . . . . .
+        """,
+        moves=("D3", "E3", "G4"),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", TWO_LIB_CASES.values(), ids=TWO_LIB_CASES.keys())
+def test_fights_of_two_liberties_are_answered(case: TwoLibCase) -> None:
+    for label, pos, where in variants(case.diagram):
+        assert not tactical_moves(pos), label
+        cand = np.zeros(64, dtype=np.int64)
+        n = H.two_lib_moves(pos.b, pos.st, pos.to_move, pos.last_move, cand)
+        assert {vertex(int(p), pos.size) for p in cand[:n]} == {where(x) for x in case.moves}, label
+        counts = draw(pos)
+        share = sum(counts[where(x)] for x in case.moves) / DRAWS
+        assert share >= MUST_SHARE * H.P_TWO_LIBS, (label, counts.most_common(6))
+
+
 def test_an_atari_the_opponent_ignored_is_taken() -> None:
     # Black's E4 puts White's D4 in atari; White plays elsewhere (B2); Black takes at D5
     start = """

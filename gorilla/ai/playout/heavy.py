@@ -5,9 +5,14 @@ Each move, in order:
 1. with probability ``P_TACTICS``: capture a group in atari next to the last
    move, or save an own group the last move put in atari (extend when that
    gives at least two liberties, or capture one of the attackers);
-2. with probability ``P_PATTERN``: a 3x3 pattern move (hane, cut, edge) next
+2. with probability ``P_TWO_LIBS``: the fights one step earlier (Pachi's moggy
+   checks groups of two liberties): extend an own group the last move left
+   with two liberties to three or more, capture an opposing group in atari
+   next to it, or put the last move's group in atari where its escape gets
+   at most one liberty (a net, or a ladder one step from its end);
+3. with probability ``P_PATTERN``: a 3x3 pattern move (hane, cut, edge) next
    to the last move that is not a self-atari;
-3. a random reasonable move (legal, not an own true eye) that is not a
+4. a random reasonable move (legal, not an own true eye) that is not a
    self-atari of two or more stones (single-stone self-ataris are rejected
    with probability ``P_SELFATARI_ONE``), or pass when none is left.
 
@@ -25,12 +30,14 @@ import numpy as np
 from numba import njit
 
 from gorilla.ai.playout.pat3 import pat3_code
-from gorilla.ai.tactics import LIBS_CAP, libs_after, size_after
+from gorilla.ai.tactics import LIBS_CAP, libs_after, size_after, two_libs
 from gorilla.rules.board import (
     COLOR,
     ELIST,
     EMPTY,
+    GSIZE,
     HEAD,
+    LIBS,
     NEXT,
     OK,
     PASS,
@@ -48,6 +55,7 @@ from gorilla.rules.board import (
 )
 
 P_TACTICS = 0.9
+P_TWO_LIBS = 0.9
 P_PATTERN = 0.95
 P_SELFATARI_ONE = 0.8
 
@@ -98,6 +106,71 @@ def tactical_moves(b: np.ndarray, st: np.ndarray, c: int, last: int, cand: np.nd
     return nc
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _add_point(p: int, cand: np.ndarray, nc: int) -> int:
+    """Append p to cand[nc:] when there is room; returns the new count."""
+    if nc < cand.shape[0]:
+        cand[nc] = p
+        nc += 1
+    return nc
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _many_libs(b: np.ndarray, h: int) -> bool:
+    """Whether the group with head h surely has three liberties or more: O(1), from its
+    pseudo-liberties. Each liberty touches at most four stones, so two give at most eight;
+    no empty point touches both stones of a group of two, so up to two stones they count
+    each liberty once."""
+    n = b[LIBS, h]
+    return n > 8 or (n >= 3 and b[GSIZE, h] <= 2)
+
+
+@kernel
+def two_lib_moves(b: np.ndarray, st: np.ndarray, c: int, last: int, cand: np.ndarray) -> int:
+    """Defences of c's groups the last move left with two liberties, and ataris on the
+    last move's group of two liberties that its escape cannot answer, into cand."""
+    w = st[S_W]
+    o = 3 - c
+    nc = 0
+    n, l0, l1 = (
+        (0, -1, -1) if b[COLOR, last] != o or _many_libs(b, b[HEAD, last]) else two_libs(b, st, b[HEAD, last])
+    )
+    if n == 2:
+        for a, m in ((l0, l1), (l1, l0)):
+            if (
+                check_move(b, st, a, c) == OK
+                and libs_after(b, st, a, c, LIBS_CAP) >= 2
+                and libs_after(b, st, m, o, LIBS_CAP) <= 2  # a is one of those: one is left
+            ):
+                nc = _add_point(a, cand, nc)
+    seen0 = -1
+    seen1 = -1
+    for q in (last - 1, last + 1, last - w, last + w):
+        if b[COLOR, q] != c:
+            continue
+        g = b[HEAD, q]
+        if g == seen0 or g == seen1:
+            continue
+        seen1 = seen0
+        seen0 = g
+        if in_atari(b, g) or _many_libs(b, g):
+            continue  # the tactical step's case, or three liberties at least
+        n, l0, l1 = two_libs(b, st, g)
+        if n != 2:
+            continue
+        for a in (l0, l1):
+            if check_move(b, st, a, c) == OK and libs_after(b, st, a, c, LIBS_CAP) >= 3:
+                nc = _add_point(a, cand, nc)
+        s = g
+        while True:
+            for r in (s - 1, s + 1, s - w, s + w):
+                nc = _add_capture(b, r, o, cand, nc)
+            s = b[NEXT, s]
+            if s == g:
+                break
+    return nc
+
+
 @kernel
 def _pattern_moves(b: np.ndarray, st: np.ndarray, last: int, pat3: np.ndarray, cand: np.ndarray) -> int:
     """Empty points around the last move whose 3x3 neighbourhood matches a pattern, into cand."""
@@ -129,6 +202,11 @@ def choose_move(b: np.ndarray, st: np.ndarray, c: int, pat3: np.ndarray, cand: n
     if last >= 0:
         if np.random.random() < P_TACTICS:
             nc = tactical_moves(b, st, c, last, cand)
+            p = random_move(b, st, c, cand, nc, is_legal)
+            if p != PASS:
+                return p
+        if np.random.random() < P_TWO_LIBS:
+            nc = two_lib_moves(b, st, c, last, cand)
             p = random_move(b, st, c, cand, nc, is_legal)
             if p != PASS:
                 return p
