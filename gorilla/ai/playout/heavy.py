@@ -71,6 +71,27 @@ def _add_capture(b: np.ndarray, q: int, o: int, cand: np.ndarray, nc: int) -> in
     return nc
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _add_point(p: int, cand: np.ndarray, nc: int) -> int:
+    """Append p to cand[nc:] when there is room; returns the new count."""
+    if nc < cand.shape[0]:
+        cand[nc] = p
+        nc += 1
+    return nc
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _add_attacker_captures(b: np.ndarray, w: int, h: int, o: int, cand: np.ndarray, nc: int) -> int:
+    """Append the liberties of the o groups in atari that touch the group with head h."""
+    s = h
+    while True:
+        for r in (s - 1, s + 1, s - w, s + w):
+            nc = _add_capture(b, r, o, cand, nc)
+        s = b[NEXT, s]
+        if s == h:
+            return nc
+
+
 @kernel
 def tactical_moves(b: np.ndarray, st: np.ndarray, c: int, last: int, cand: np.ndarray) -> int:
     """Captures and escapes around the last move into cand; returns how many."""
@@ -86,32 +107,14 @@ def tactical_moves(b: np.ndarray, st: np.ndarray, c: int, last: int, cand: np.nd
             if not in_atari(b, h):
                 continue
             lib = atari_liberty(b, h)
-            escapes = check_move(b, st, lib, c) == OK and libs_after(b, st, lib, c, LIBS_CAP) >= 2
-            if escapes and nc < cand.shape[0]:
-                cand[nc] = lib
-                nc += 1
-            # capture an attacker in atari
-            s = h
-            while True:
-                for r in (s - 1, s + 1, s - w, s + w):
-                    nc = _add_capture(b, r, o, cand, nc)
-                s = b[NEXT, s]
-                if s == h:
-                    break
+            if check_move(b, st, lib, c) == OK and libs_after(b, st, lib, c, LIBS_CAP) >= 2:
+                nc = _add_point(lib, cand, nc)
+            nc = _add_attacker_captures(b, w, h, o, cand, nc)
     last2 = st[S_LAST2]
     if last2 >= 0 and b[COLOR, last2] == c:
         # an atari made by our previous move that the opponent ignored
         for q in (last2 - 1, last2 + 1, last2 - w, last2 + w):
             nc = _add_capture(b, q, o, cand, nc)
-    return nc
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _add_point(p: int, cand: np.ndarray, nc: int) -> int:
-    """Append p to cand[nc:] when there is room; returns the new count."""
-    if nc < cand.shape[0]:
-        cand[nc] = p
-        nc += 1
     return nc
 
 
@@ -161,13 +164,7 @@ def two_lib_moves(b: np.ndarray, st: np.ndarray, c: int, last: int, cand: np.nda
         for a in (l0, l1):
             if check_move(b, st, a, c) == OK and libs_after(b, st, a, c, LIBS_CAP) >= 3:
                 nc = _add_point(a, cand, nc)
-        s = g
-        while True:
-            for r in (s - 1, s + 1, s - w, s + w):
-                nc = _add_capture(b, r, o, cand, nc)
-            s = b[NEXT, s]
-            if s == g:
-                break
+        nc = _add_attacker_captures(b, w, g, o, cand, nc)
     return nc
 
 
