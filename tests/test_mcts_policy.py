@@ -112,3 +112,26 @@ def test_lz_analyze_prior_is_the_model_probability():
     assert len(blocks) >= 3
     for move, prior in blocks:
         assert abs(int(prior) - 10000 * model[move]) <= 1
+
+
+def root_prior_visits(spec: str, size: int) -> np.ndarray:
+    """The virtual visits of the root's children after a short search by spec on an empty board."""
+    agent = make_agent(spec)
+    try:
+        agent.select_move(Game.new(size), Budget(playouts=64))
+        fs, _, kids, _, _ = agent._bufs[agent._cur]
+        first, cnt = int(kids[0]) >> T.SHIFT, int(kids[0]) & T.MASK
+        return fs[T.F_PV, first : first + cnt].copy()
+    finally:
+        agent.close()
+
+
+@pytest.mark.parametrize(
+    ("size", "same_as", "not_as"),
+    [(9, "policy=40", "policy=80"), (19, "policy=80", "policy=40"), (13, "policy=56", "policy=40")],
+)
+def test_the_default_model_weight_grows_with_the_board(size, same_as, not_as):
+    default = root_prior_visits("mcts:seed=5", size)
+    assert default == pytest.approx(root_prior_visits(f"mcts:seed=5,{same_as}", size))
+    assert default != pytest.approx(root_prior_visits(f"mcts:seed=5,{not_as}", size))
+    assert make_agent("mcts:policy=0").policy_weight(19) == 0.0  # off stays off
