@@ -19,13 +19,14 @@ from gorilla.rules.coords import format_vertex
 from gorilla.rules.game import Game
 
 
-def root_children(agent: MCTSAgent) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(moves, visits, probabilities) of the root's children, in their stored order."""
+def root_children(agent: MCTSAgent, field: int = T.F_PROB) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(moves, visits, probabilities or another field of fs) of the root's children, in their
+    stored order."""
     fs, mv, kids, _, _ = agent._bufs[agent._cur]
     k = int(kids[0])
     first, cnt = k >> T.SHIFT, k & T.MASK
     idx = np.arange(first, first + cnt)
-    return mv[idx], fs[T.F_VIS, idx], fs[T.F_PROB, idx]
+    return mv[idx], fs[T.F_VIS, idx], fs[field, idx]
 
 
 def test_children_come_most_likely_first_with_the_model_probabilities():
@@ -119,9 +120,7 @@ def root_prior_visits(spec: str, size: int) -> np.ndarray:
     agent = make_agent(spec)
     try:
         agent.select_move(Game.new(size), Budget(playouts=64))
-        fs, _, kids, _, _ = agent._bufs[agent._cur]
-        first, cnt = int(kids[0]) >> T.SHIFT, int(kids[0]) & T.MASK
-        return fs[T.F_PV, first : first + cnt].copy()
+        return root_children(agent, T.F_PV)[2].copy()
     finally:
         agent.close()
 
