@@ -103,6 +103,7 @@ class MCTSAgent(Agent):
         sm_beta: float = 1.0,
         sm_dist: float = 1.0,
         sm_tactics: float = 0.0,
+        score_share: float = 0.0,
         **prior_settings: float,
     ) -> None:
         if playouts is not None and playouts <= 0:
@@ -148,6 +149,10 @@ class MCTSAgent(Agent):
         if policy < 0 or widen < 0:
             raise ValueError("policy and widen must be >= 0")
         self.policy = float(policy)
+        # the score margin's share of a playout's value (tree.P_SCORE_SHARE): prefer bigger wins
+        if not 0.0 <= score_share < 1.0:
+            raise ValueError("score_share must be in [0, 1)")
+        self.score_share = float(score_share)
         self.widen = float(widen)
         self._pol = _policy_arrays(model) if self.policy > 0 else _NO_POLICY
         self.clock = Clock()
@@ -286,6 +291,7 @@ class MCTSAgent(Agent):
         params[T.P_STONES] = 1.0 if game.ruleset.scoring == "stones" else 0.0
         params[T.P_POLICY] = self.policy_weight(size)
         params[T.P_WIDEN] = self.widen if self.policy > 0 else 0.0
+        params[T.P_SCORE_SHARE] = self.score_share
         cap_left = game.moves_left
         params[T.P_LEFT] = -1.0 if cap_left is None else float(cap_left)
         self._prepare_tree(game, legal, rb, rst, params)

@@ -44,6 +44,7 @@ from gorilla.ai.policy.model import move_probabilities
 from gorilla.rules.board import (
     BLACK,
     PASS,
+    S_N,
     S_PASSES,
     S_TOMOVE,
     copy_board,
@@ -69,7 +70,12 @@ P_STONES, P_LEFT = 8, 9  # Little-Go: stones-only counting; moves left before th
 # the move model: virtual wins W * sqrt(probability) (0: no model), progressive widening's scale
 # (0: every child at once; else 2 + log_1.4(1 + visits / scale) children, most likely first)
 P_POLICY, P_WIDEN = 10, 11
-NPARAMS = 12
+# the score's share of a playout's value (Fuego's score modification, Pachi's val_scale): a
+# playout is worth (1 - share) * won + share * (1 + m) / 2 to Black, m = the margin over
+# SCORE_SPAN points a line of the board, clipped to [-1, 1] (0: only won or lost counts)
+P_SCORE_SHARE = 12
+NPARAMS = 13
+SCORE_SPAN = 2.0
 WIDEN_BASE = math.log(1.4)
 PATTERN_PLAYOUT = 2.0  # params[P_HEAVY]: playouts from a compiled pattern database
 
@@ -294,6 +300,8 @@ def _search_loop(
     root_color = rst[S_TOMOVE]
     komi = params[P_KOMI]
     real_komi = params[P_REAL_KOMI]
+    share = params[P_SCORE_SHARE]
+    span = SCORE_SPAN * rst[S_N]
     expand_at = params[P_EXPAND]
     max_moves = int(params[P_MAXMOVES])
     stones = params[P_STONES] != 0.0
@@ -351,6 +359,8 @@ def _search_loop(
         area = quick_area_score(b, st, stones)
         margin = area - real_komi
         bw = 1.0 if area - komi > 0.0 else 0.0
+        if share > 0.0:
+            bw = (1.0 - share) * bw + share * 0.5 * (1.0 + min(1.0, max(-1.0, margin / span)))
         # back up: the mover into path[d] is root_color for odd d
         for d in range(depth + 1):
             x = path[d]
