@@ -49,7 +49,7 @@ def test_a_playout_is_worth_its_result_and_the_score_share_of_its_margin(komi, s
         agent.close()
     assert [c.move for c in cands] == [PASS]
     assert cands[0].visits >= 100
-    assert cands[0].winrate == pytest.approx(expected_value(komi, share, color), abs=1e-9)
+    assert cands[0].winrate == pytest.approx(expected_value(komi, share, color), abs=1e-5)  # float32 sums
 
 
 def test_the_share_is_a_spec_setting_and_out_of_range_is_refused():
