@@ -149,12 +149,12 @@ class MCTSAgent(Agent):
         if policy < 0 or widen < 0:
             raise ValueError("policy and widen must be >= 0")
         self.policy = float(policy)
+        self.widen = float(widen)
+        self._pol = _policy_arrays(model) if self.policy > 0 else _NO_POLICY
         # the score margin's share of a playout's value (tree.P_SCORE_SHARE): prefer bigger wins
         if not 0.0 <= score_share < 1.0:
             raise ValueError("score_share must be in [0, 1)")
         self.score_share = float(score_share)
-        self.widen = float(widen)
-        self._pol = _policy_arrays(model) if self.policy > 0 else _NO_POLICY
         self.clock = Clock()
         self.prior = prior_weights(prior_settings)  # prior_NAME=V settings replace PRIOR's weights
         self.last_candidates: list[Candidate] = []
