@@ -6,7 +6,7 @@
 Searches the empty board and a middle-game position (half the board's points
 in random reasonable moves: 40 on 9x9, 180 on 19x19) for a fixed time with
 heavy playouts (and light ones with ``--light``; ``--playouts`` names the kinds:
-heavy, light, softmax), one thread and several;
+heavy, ladders (heavy reading the ladders of escapes), light, softmax), one thread and several;
 ``--repeats N`` prints the median of N searches. ``--policy W`` (and
 ``--widen S``) search with the move model's priors (and progressive widening), the shipped
 model or ``--model FILE``. The machine may be shared: numbers are lower bounds.
@@ -38,7 +38,8 @@ def measure(
     """Playouts per second of one search of `seconds` (the median of `repeats`), after a warm-up."""
     agent = MCTSAgent(
         threads=threads,
-        playout=playout,
+        playout="heavy" if playout == "ladders" else playout,
+        ladders=playout == "ladders",
         reuse=False,
         resign=0,
         seed=1,
@@ -67,9 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", type=int, nargs="+", default=[9, 19])
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--light", action="store_true", help="also measure light playouts")
-    ap.add_argument(
-        "--playouts", nargs="+", default=["heavy"], choices=["heavy", "light", "softmax"], help="kinds"
-    )
+    playout_kinds = ["heavy", "ladders", "light", "softmax"]
+    ap.add_argument("--playouts", nargs="+", default=["heavy"], choices=playout_kinds, help="kinds")
     ap.add_argument("--policy", type=float, default=0.0, help="the move model's prior weight (0: off)")
     ap.add_argument("--widen", type=float, default=0.0, help="progressive widening's scale (0: off)")
     ap.add_argument("--model", help="a move model file instead of the shipped one")

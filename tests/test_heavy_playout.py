@@ -24,10 +24,12 @@ from helpers import (
     v,
     variants,
     vertex,
+    with_points,
 )
 
 from gorilla.ai.playout import heavy as H
 from gorilla.ai.playout.pat3 import PAT3
+from gorilla.ai.tactics import ladder_workspace
 from gorilla.rules import board as K
 from gorilla.rules.board import BLACK, PASS
 from gorilla.rules.position import Position
@@ -300,3 +302,70 @@ def test_safe_move_passes_on_a_full_board_and_never_passes_otherwise() -> None:
     pos = position_from_diagram(QUIET)
     K.seed_rng(3)
     assert all(H.safe_move(pos.b, pos.st, BLACK) != PASS for _ in range(200))
+
+
+# Black's E4 puts White's D4 in atari; D5 gives it two liberties (C5, D6) and Black's ladder
+# catches it; a white stone at C6 breaks the ladder
+LADDER_ESCAPE = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . X . . . .
+. . X O(X). . . .
+. . . X . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+
+def ladder_scratch(pos: Position) -> tuple:
+    """The ladder scratch of the heavy playout for pos's board."""
+    return (K.ZOBRIST, *ladder_workspace(pos.b, pos.st))
+
+
+@pytest.mark.parametrize("breaker", [False, True], ids=["ladder works", "ladder broken"])
+def test_an_escape_into_a_ladder_is_left_out_when_ladders_are_read(breaker: bool) -> None:
+    diagram = with_points(LADDER_ESCAPE, C6="O") if breaker else LADDER_ESCAPE
+    for label, pos, where in variants(diagram):
+        assert tactical_moves(pos) == {where("D5")}, label  # without reading: any two liberties
+        lw = ladder_scratch(pos)
+        b, st = pos.b.copy(), pos.st.copy()
+        cand = np.zeros(64, dtype=np.int64)
+        n = H.tactical_moves(b, st, pos.to_move, pos.last_move, cand, lw)
+        assert (b == pos.b).all() and (st == pos.st).all(), label
+        got = {vertex(int(p), pos.size) for p in cand[:n]}
+        assert got == (set() if not breaker else {where("D5")}), label
+        # the policy's other steps (3x3 shapes, random moves) may still play it, far less often
+        K.seed_rng(3)
+        read = Counter(int(H.choose_move(b, st, pos.to_move, PAT3, cand, lw)) for _ in range(DRAWS))
+        share = read[v(where("D5"), 9)] / DRAWS
+        assert share < 0.6 if not breaker else share >= MUST_SHARE, (label, share)
+
+
+def survives(pos: Position, stone: str, lw, n: int = 400, seed: int = 5) -> float:
+    """The share of n heavy playouts from pos (with the ladder scratch lw, or None) at whose
+    end the stone at `stone` still stands."""
+    p = v(stone, pos.size)
+    color = int(pos.b[K.COLOR, p])
+    cand = np.zeros(64, dtype=np.int64)
+    moves = np.zeros(4 * pos.size * pos.size, dtype=np.int64)
+    K.seed_rng(seed)
+    alive = 0
+    for _ in range(n):
+        b, st = pos.b.copy(), pos.st.copy()
+        if lw is None:
+            H.heavy_playout(b, st, K.ZOBRIST, len(moves), moves, PAT3, cand)
+        else:
+            H.heavy_playout(b, st, K.ZOBRIST, len(moves), moves, PAT3, cand, lw)
+        alive += int(b[K.COLOR, p]) == color
+    return alive / n
+
+
+def test_playouts_that_read_ladders_let_the_caught_stones_die_more_often() -> None:
+    pos = position_from_diagram(LADDER_ESCAPE)
+    blind = survives(pos, "D4", None)
+    read = survives(pos, "D4", ladder_scratch(pos))
+    assert read < blind - 0.1, (read, blind)
+    broken = position_from_diagram(with_points(LADDER_ESCAPE, C6="O"))
+    assert survives(broken, "D4", ladder_scratch(broken)) > read + 0.1

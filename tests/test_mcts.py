@@ -270,6 +270,32 @@ def test_light_playouts_switch() -> None:
     assert game.is_legal(move) and agent.last_playouts > 0
 
 
+def test_ladder_reading_playouts_switch() -> None:
+    # White D4 stands in atari and dies in a ladder if it runs: both threads' playouts read it
+    game = game_from_diagram(
+        """
+        .........
+        .........
+        .........
+        .........
+        ....X....
+        ..XOX....
+        ...X.....
+        .........
+        .........
+        """,
+        to_move=WHITE,
+    )
+    agent = make_agent("mcts:playouts=400,ladders=1,threads=2,resign=0", seed=4)
+    try:
+        assert isinstance(agent, MCTSAgent) and agent.ladders is True
+        move = agent.select_move(game)
+        assert game.is_legal(move) and agent.last_playouts >= 400
+    finally:
+        agent.close()
+    assert make_agent("mcts:playouts=10").ladders is False
+
+
 def test_clock_byo_yomi_and_main_time() -> None:
     c = Clock()
     assert c.plan(81, 81) is None

@@ -6,8 +6,9 @@
 ``ladder_dead`` reads whether a group in atari dies in a ladder when its
 owner is to move: the defender extends (or captures an attacker in atari);
 the attacker answers at either new liberty. It plays on copies of the board
-arrays with the board kernels, so it costs a few board copies per step and
-is only used when a node is expanded, never inside playouts.
+arrays with the board kernels, so it costs a few board copies per step;
+``ladder_read`` does it in a scratch allocated once (:func:`ladder_workspace`),
+which lets heavy playouts read the ladder of an escape.
 """
 
 from __future__ import annotations
@@ -188,40 +189,61 @@ def _defender_steps(b: np.ndarray, st: np.ndarray, zob: np.ndarray, stone: int, 
 
 
 @njit(cache=True, nogil=True)
+def ladder_workspace(b: np.ndarray, st: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Scratch for :func:`ladder_read` on boards like (b, st): board copies, scalars, and
+    per level the two liberties and the next untried answer. Allocate once, reuse."""
+    levels = min(MAX_LADDER, 2 * st[S_W]) + 2
+    bs = np.empty((levels, b.shape[0], b.shape[1]), dtype=b.dtype)
+    ss = np.empty((levels, st.shape[0]), dtype=st.dtype)
+    lv = np.empty((levels, 3), dtype=np.int64)
+    return bs, ss, lv
+
+
+@njit(cache=True, nogil=True)
 def ladder_dead(b: np.ndarray, st: np.ndarray, zob: np.ndarray, stone: int, depth: int) -> bool:
     """The group at stone is in atari with its owner to move: is it caught in a ladder?
 
+    :func:`ladder_read` with a scratch of its own (see :func:`ladder_workspace`)."""
+    bs, ss, lv = ladder_workspace(b, st)
+    return ladder_read(b, st, zob, stone, depth, bs, ss, lv)
+
+
+@kernel
+def ladder_read(
+    b: np.ndarray, st: np.ndarray, zob: np.ndarray, stone: int, depth: int, bs: np.ndarray, ss: np.ndarray,
+    lv: np.ndarray,
+) -> bool:  # fmt: skip
+    """The group at stone is in atari with its owner to move: is it caught in a ladder?
+
     A depth-first search over the attacker's two answers at each step, kept on an
-    explicit stack of board copies (numba's on-disk cache cannot hold recursive
-    functions: a cached recursive kernel calls a null pointer).
+    explicit stack of board copies in the scratch (bs, ss, lv) from
+    :func:`ladder_workspace` (numba's on-disk cache cannot hold recursive functions:
+    a cached recursive kernel calls a null pointer). It allocates nothing, so
+    playouts can read ladders too.
     """
-    levels = min(MAX_LADDER - depth, 2 * st[S_W]) + 1
+    levels = min(MAX_LADDER - depth, 2 * st[S_W], bs.shape[0] - 2) + 1
     if levels <= 0:
         return False
     attacker = 3 - b[COLOR, stone]
-    bs = np.empty((levels + 1, b.shape[0], b.shape[1]), dtype=b.dtype)
-    ss = np.empty((levels + 1, st.shape[0]), dtype=st.dtype)
-    libs = np.empty((levels + 1, 2), dtype=np.int64)
-    nxt = np.zeros(levels + 1, dtype=np.int64)
     copy_board(b, st, bs[0], ss[0])
     d = 0
     enter = True
     while True:
         if enter:
-            r = _defender_steps(bs[d], ss[d], zob, stone, libs[d])
+            r = _defender_steps(bs[d], ss[d], zob, stone, lv[d])
             if r == 1:
                 return True  # one working answer at every level above: the ladder works
             if r == 2 and d + 1 < levels:
-                nxt[d] = 0
+                lv[d, 2] = 0
             else:
                 d -= 1  # this line fails for the attacker: back to the previous choice
                 if d < 0:
                     return False
         # the attacker's next untried answer at level d
         found = False
-        while nxt[d] < 2:
-            a = libs[d, nxt[d]]
-            nxt[d] += 1
+        while lv[d, 2] < 2:
+            a = lv[d, lv[d, 2]]
+            lv[d, 2] += 1
             if check_move(bs[d], ss[d], a, attacker) != OK:
                 continue
             copy_board(bs[d], ss[d], bs[d + 1], ss[d + 1])

@@ -104,6 +104,7 @@ class MCTSAgent(Agent):
         sm_dist: float = 1.0,
         sm_tactics: float = 0.0,
         score_share: float = 0.0,
+        ladders: bool = False,
         **prior_settings: float,
     ) -> None:
         if playouts is not None and playouts <= 0:
@@ -155,6 +156,8 @@ class MCTSAgent(Agent):
         if not 0.0 <= score_share < 1.0:
             raise ValueError("score_share must be in [0, 1)")
         self.score_share = float(score_share)
+        # heavy playouts read the ladder of an escape to two liberties (tree.P_LADDERS)
+        self.ladders = bool(ladders)
         self.clock = Clock()
         self.prior = prior_weights(prior_settings)  # prior_NAME=V settings replace PRIOR's weights
         self.last_candidates: list[Candidate] = []
@@ -292,6 +295,7 @@ class MCTSAgent(Agent):
         params[T.P_POLICY] = self.policy_weight(size)
         params[T.P_WIDEN] = self.widen if self.policy > 0 else 0.0
         params[T.P_SCORE_SHARE] = self.score_share
+        params[T.P_LADDERS] = 1.0 if self.ladders else 0.0
         cap_left = game.moves_left
         params[T.P_LEFT] = -1.0 if cap_left is None else float(cap_left)
         self._prepare_tree(game, legal, rb, rst, params)

@@ -41,6 +41,7 @@ from gorilla.ai.playout.light import run_playout
 from gorilla.ai.playout.pattern import run_pattern_playout
 from gorilla.ai.playout.softmax import run_softmax_playout
 from gorilla.ai.policy.model import move_probabilities
+from gorilla.ai.tactics import ladder_workspace
 from gorilla.rules.board import (
     BLACK,
     PASS,
@@ -74,7 +75,9 @@ P_POLICY, P_WIDEN = 10, 11
 # playout is worth (1 - share) * won + share * (1 + m) / 2 to Black, m = the margin over
 # SCORE_SPAN points a line of the board, clipped to [-1, 1] (0: only won or lost counts)
 P_SCORE_SHARE = 12
-NPARAMS = 13
+# heavy playouts read out escapes to two liberties and leave out those a ladder catches
+P_LADDERS = 13
+NPARAMS = 14
 SCORE_SPAN = 2.0
 WIDEN_BASE = math.log(1.4)
 PATTERN_PLAYOUT = 2.0  # params[P_HEAVY]: playouts from a compiled pattern database
@@ -402,9 +405,12 @@ def _search_loop(
 
 
 @njit(cache=True, nogil=True)
-def _default_playout(b, st, zob, max_moves: int, seq, heavy: bool, pat3, cand) -> int:
-    """The heavy playout, or the light one when the heavy flag is off."""
+def _default_playout(b, st, zob, max_moves: int, seq, heavy: bool, pat3, cand, ladders: bool, lw) -> int:
+    """The heavy playout (reading ladders with the scratch lw when the ladders flag is on),
+    or the light one when the heavy flag is off."""
     if heavy:
+        if ladders:
+            return heavy_playout(b, st, zob, max_moves, seq, pat3, cand, (zob, *lw))
         return heavy_playout(b, st, zob, max_moves, seq, pat3, cand)
     return run_playout(b, st, zob, max_moves, seq)
 
@@ -418,9 +424,12 @@ def search(
     1 or 0) and no move model; stops early on ctl[C_STOP] or the playout limit. The other
     arguments are unused: the signature is every search kernel's, so callers can pick one."""
     heavy = params[P_HEAVY] != 0.0
+    ladders = params[P_LADDERS] != 0.0
+    lw = ladder_workspace(b, st) if ladders else ladder_workspace(b[:, :0], st)
     return _search_loop(
         fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
-        b, st, path, seq, amaf, cand, buf, nmax, _default_playout, (heavy, pat3, cand), pol, pscratch,
+        b, st, path, seq, amaf, cand, buf, nmax, _default_playout, (heavy, pat3, cand, ladders, lw), pol,
+        pscratch,
         expand_moves_plain,
     )  # fmt: skip
 
@@ -433,9 +442,12 @@ def search_policy(
     """:func:`search` with the move model (params[P_POLICY] > 0): pol and pscratch are the
     model and its scratch (see :func:`expand_moves`)."""
     heavy = params[P_HEAVY] != 0.0
+    ladders = params[P_LADDERS] != 0.0
+    lw = ladder_workspace(b, st) if ladders else ladder_workspace(b[:, :0], st)
     return _search_loop(
         fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
-        b, st, path, seq, amaf, cand, buf, nmax, _default_playout, (heavy, pat3, cand), pol, pscratch,
+        b, st, path, seq, amaf, cand, buf, nmax, _default_playout, (heavy, pat3, cand, ladders, lw), pol,
+        pscratch,
         expand_moves,
     )  # fmt: skip
 

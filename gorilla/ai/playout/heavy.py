@@ -4,7 +4,9 @@ Each move, in order:
 
 1. with probability ``P_TACTICS``: capture a group in atari next to the last
    move, or save an own group the last move put in atari (extend when that
-   gives at least two liberties, or capture one of the attackers);
+   gives at least two liberties, or capture one of the attackers); with the
+   ladder scratch (the MCTS's ``ladders`` setting) an extension to exactly two
+   liberties is read out and left out when a ladder catches it;
 2. with probability ``P_TWO_LIBS``: the fights one step earlier (Pachi's moggy
    checks groups of two liberties): extend an own group the last move left
    with two liberties to three or more, capture an opposing group in atari
@@ -30,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from gorilla.ai.playout.pat3 import pat3_code
-from gorilla.ai.tactics import LIBS_CAP, libs_after, size_after, two_libs
+from gorilla.ai.tactics import LIBS_CAP, ladder_read, libs_after, size_after, two_libs
 from gorilla.rules.board import (
     COLOR,
     ELIST,
@@ -92,9 +94,26 @@ def _add_attacker_captures(b: np.ndarray, w: int, h: int, o: int, cand: np.ndarr
             return nc
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _escape_works(b: np.ndarray, st: np.ndarray, stone: int, lib: int, c: int, lw) -> bool:
+    """Whether c extending its group at stone (in atari) to lib gets out: two liberties at
+    least and, with the ladder scratch lw = (zob, bs, ss, lv), not exactly two in a ladder."""
+    if check_move(b, st, lib, c) != OK:
+        return False
+    n = libs_after(b, st, lib, c, LIBS_CAP)
+    if n < 2:
+        return False
+    if lw is None or n > 2:
+        return True
+    zob, bs, ss, lv = lw
+    return not ladder_read(b, st, zob, stone, 0, bs, ss, lv)
+
+
 @kernel
-def tactical_moves(b: np.ndarray, st: np.ndarray, c: int, last: int, cand: np.ndarray) -> int:
-    """Captures and escapes around the last move into cand; returns how many."""
+def tactical_moves(b: np.ndarray, st: np.ndarray, c: int, last: int, cand: np.ndarray, lw=None) -> int:
+    """Captures and escapes around the last move into cand; returns how many. With the
+    ladder scratch lw (zob and :func:`gorilla.ai.tactics.ladder_workspace`), an escape to
+    two liberties is read out and left out when the ladder catches it."""
     w = st[S_W]
     o = 3 - c
     nc = 0
@@ -107,7 +126,7 @@ def tactical_moves(b: np.ndarray, st: np.ndarray, c: int, last: int, cand: np.nd
             if not in_atari(b, h):
                 continue
             lib = atari_liberty(b, h)
-            if check_move(b, st, lib, c) == OK and libs_after(b, st, lib, c, LIBS_CAP) >= 2:
+            if _escape_works(b, st, q, lib, c, lw):
                 nc = _add_point(lib, cand, nc)
             nc = _add_attacker_captures(b, w, h, o, cand, nc)
     last2 = st[S_LAST2]
@@ -193,12 +212,12 @@ def _is_good_shape(b: np.ndarray, st: np.ndarray, p: int, c: int) -> bool:
 
 
 @kernel
-def choose_move(b: np.ndarray, st: np.ndarray, c: int, pat3: np.ndarray, cand: np.ndarray) -> int:
-    """The heavy policy's move for c (a point or PASS)."""
+def choose_move(b: np.ndarray, st: np.ndarray, c: int, pat3: np.ndarray, cand: np.ndarray, lw=None) -> int:
+    """The heavy policy's move for c (a point or PASS); lw: see :func:`tactical_moves`."""
     last = st[S_LAST]
     if last >= 0:
         if np.random.random() < P_TACTICS:
-            nc = tactical_moves(b, st, c, last, cand)
+            nc = tactical_moves(b, st, c, last, cand, lw)
             p = random_move(b, st, c, cand, nc, is_legal)
             if p != PASS:
                 return p
@@ -249,9 +268,14 @@ def heavy_playout(
     moves: np.ndarray,
     pat3: np.ndarray,
     cand: np.ndarray,
+    lw=None,
 ) -> int:
-    """Play the heavy policy in place until two passes or max_moves; returns moves played."""
-    return playout(b, st, zob, max_moves, moves, choose_move, (pat3, cand))
+    """Play the heavy policy in place until two passes or max_moves; returns moves played.
+
+    With lw (the ladder scratch of :func:`tactical_moves`) escapes into ladders are read."""
+    if lw is None:
+        return playout(b, st, zob, max_moves, moves, choose_move, (pat3, cand))
+    return playout(b, st, zob, max_moves, moves, choose_move, (pat3, cand, lw))
 
 
 @kernel
