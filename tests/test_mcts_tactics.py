@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from helpers import with_points
 
-from gorilla.ai.tactics import atari_works, ladder_dead
+from gorilla.ai.tactics import atari_works, ladder_dead, nakade_sacrifice
 from gorilla.rules import board as K
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import parse_vertex
@@ -63,3 +63,31 @@ def test_atari_that_catches_a_ladder_counts_the_stones() -> None:
     assert caught == 1
     broken = Position.from_diagram(with_points(LADDER, E4=".", C6="O"), to_move=BLACK)
     assert atari_works(broken.b.copy(), broken.st.copy(), K.ZOBRIST, parse_vertex("E4", 9), BLACK) == 0
+
+
+# White's corner group and Black's lone A8 share the liberties A9 and A7 (see test_ownership's NAKADE)
+CORNER = """
+    .OX.XO...
+    XOX.XO...
+    .OX.XO...
+    OOX.XO...
+    XXX.XO...
+    ....XO...
+    ....XO...
+    ....XO...
+    ....XO...
+    """
+
+
+def test_a_two_stone_sacrifice_inside_the_eye_space_is_a_nakade() -> None:
+    pos = Position.from_diagram(CORNER, to_move=BLACK)
+    for move in ("A9", "A7"):  # two stones in atari, the pair and its liberty enclosed by White
+        assert nakade_sacrifice(pos.b, pos.st, parse_vertex(move, 9), BLACK), move
+    # D9 touches no lone stone of Black's; H5 joins nothing
+    for move in ("D9", "H5"):
+        assert not nakade_sacrifice(pos.b, pos.st, parse_vertex(move, 9), BLACK), move
+    # with a black stone beside the liberty (A6 Black instead of White) the space is not enclosed
+    open_space = Position.from_diagram(with_points(CORNER, A6="X"), to_move=BLACK)
+    assert not nakade_sacrifice(open_space.b, open_space.st, parse_vertex("A9", 9), BLACK)
+    # White's own two-stone self-atari there is no sacrifice of White's: A8 is Black
+    assert not nakade_sacrifice(pos.b, pos.st, parse_vertex("A9", 9), WHITE)

@@ -93,6 +93,21 @@ SEKI = """
 . . . O X . . . .
 """
 
+# White's corner group B9-B6-A6 and Black's lone A8 share White's only liberties, A9 and A7.
+# White is dead: Black gives two stones at A9 or A7 (a self-atari), and White's capture leaves
+# a two-point eye that a stone thrown in kills. Playouts that never give two stones keep it alive.
+NAKADE = """
+. O X . X O . . .
+X O X . X O . . .
+. O X . X O . . .
+O O X . X O . . .
+X X X . X O . . .
+. . . . X O . . .
+. . . . X O . . .
+. . . . X O . . .
+. . . . X O . . .
+"""
+
 PLAYOUTS = 200
 
 
@@ -177,6 +192,15 @@ def test_seki_stays_alive_on_both_sides() -> None:
     assert (score.black, score.white) == (14 + 32, 14 + 19 + 7.5)
 
 
+def test_a_group_killed_by_a_two_stone_sacrifice_is_dead() -> None:
+    game = game_of(NAKADE)
+    est = {format_vertex(s.stones[0], 9): s for s in string_estimates(game, playouts=PLAYOUTS)}
+    corner = est[format_vertex(game.position.group(v("B9"))[0], 9)]
+    assert names(corner.stones) == {"B9", "B8", "B7", "B6", "A6"}
+    assert corner.dead, corner
+    assert names(dead_stones(game, playouts=PLAYOUTS)) == {"B9", "B8", "B7", "B6", "A6"}
+
+
 def test_side_to_move_does_not_bias_the_estimate() -> None:
     """Half the playouts start with each colour, whoever has the move in the position."""
     black = Position.from_diagram(LONE, to_move=BLACK)
@@ -217,7 +241,9 @@ def test_gtp_final_status_and_score_use_the_estimate() -> None:
 
 # --- against GNU Go ------------------------------------------------------------------------------
 @pytest.mark.gnugo
-@pytest.mark.parametrize("diagram", [LONE, THREE, EYES, SEKI], ids=["lone", "three", "eyes", "seki"])
+@pytest.mark.parametrize(
+    "diagram", [LONE, THREE, EYES, SEKI, NAKADE], ids=["lone", "three", "eyes", "seki", "nakade"]
+)
 def test_drawn_positions_match_gnugo(gnugo: GtpClient, diagram: str) -> None:
     game = game_of(diagram)
     gnugo.send("boardsize 9")

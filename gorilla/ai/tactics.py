@@ -20,6 +20,7 @@ from numba import njit
 
 from gorilla.rules.board import (
     BLACK,
+    BORDER,
     COLOR,
     EMPTY,
     GSIZE,
@@ -141,6 +142,47 @@ def size_after(b: np.ndarray, st: np.ndarray, p: int, c: int) -> int:
         if h >= 0:
             total += b[GSIZE, h]
     return total
+
+
+@kernel
+def nakade_sacrifice(b: np.ndarray, st: np.ndarray, p: int, c: int) -> bool:
+    """Whether c playing at p is a two-stone self-atari inside the opponent's eye space:
+    p joins one lone c stone, the pair keeps a single liberty, and the three points (the
+    two stones and the liberty) touch nothing but each other, opponent stones and the
+    edge. The opponent's capture then leaves a two-point eye, where a stone played
+    inside kills (nakade): a sacrifice that heavy playouts may make, although they
+    refuse other self-ataris of two stones or more."""
+    w = st[S_W]
+    o = 3 - c
+    s = -1
+    for q in (p - 1, p + 1, p - w, p + w):
+        if b[COLOR, q] == c:
+            if s >= 0 or b[GSIZE, b[HEAD, q]] != 1:
+                return False
+            s = q
+    if s < 0:
+        return False
+    lib = -1
+    for a in (p, s):
+        for q in (a - 1, a + 1, a - w, a + w):
+            if q == p or q == s:
+                continue
+            col = b[COLOR, q]
+            if col == EMPTY:
+                if lib >= 0 and lib != q:
+                    return False
+                lib = q
+            elif col != o and col != BORDER:
+                return False
+            elif col == o and in_atari(b, b[HEAD, q]):
+                return False  # p or s captures: no sacrifice
+    if lib < 0:
+        return False
+    for q in (lib - 1, lib + 1, lib - w, lib + w):
+        col = b[COLOR, q]
+        if q != p and q != s and col != o and col != BORDER:
+            return False
+    return True
 
 
 @kernel

@@ -16,7 +16,9 @@ Each move, in order:
    to the last move that is not a self-atari;
 4. a random reasonable move (legal, not an own true eye) that is not a
    self-atari of two or more stones (single-stone self-ataris are rejected
-   with probability ``P_SELFATARI_ONE``), or pass when none is left.
+   with probability ``P_SELFATARI_ONE``; a two-stone sacrifice inside the
+   opponent's eye space, which kills a three-point eye, is allowed), or pass
+   when none is left.
 
 Atari tests are O(1) through the pseudo-liberty counters of the board;
 liberties after a move are counted up to a small cap by walking the groups
@@ -32,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from gorilla.ai.playout.pat3 import pat3_code
-from gorilla.ai.tactics import LIBS_CAP, ladder_read, libs_after, size_after, two_libs
+from gorilla.ai.tactics import LIBS_CAP, ladder_read, libs_after, nakade_sacrifice, size_after, two_libs
 from gorilla.rules.board import (
     COLOR,
     ELIST,
@@ -238,12 +240,18 @@ def choose_move(b: np.ndarray, st: np.ndarray, c: int, pat3: np.ndarray, cand: n
 def _is_safe(b: np.ndarray, st: np.ndarray, p: int, c: int) -> bool:
     """Whether p is reasonable for c and no self-atari of two or more stones.
 
-    A one-stone self-atari is refused with probability P_SELFATARI_ONE.
+    A one-stone self-atari is refused with probability P_SELFATARI_ONE; a two-stone one
+    is allowed when it is a sacrifice inside the opponent's eye space
+    (:func:`gorilla.ai.tactics.nakade_sacrifice`: two stones and their liberty enclosed
+    by the opponent, whose capture leaves a two-point eye that a throw-in then kills).
     """
     if not is_reasonable(b, st, p, c):
         return False
     if libs_after(b, st, p, c, LIBS_CAP) < 2:
-        return size_after(b, st, p, c) < 2 and np.random.random() >= P_SELFATARI_ONE
+        n = size_after(b, st, p, c)
+        if n == 2:
+            return nakade_sacrifice(b, st, p, c)
+        return n < 2 and np.random.random() >= P_SELFATARI_ONE
     return True
 
 
