@@ -16,7 +16,12 @@ from the 0.5 threshold (how decisive the estimate is). The seki drawn in
 policy too.
 
     python benchmarks/ownership.py [N] [--playouts 200] [--seconds 2] [--repeats 1]
-        [--policies heavy safe light]
+        [--policies heavy safe light] [--sgf FILE...]
+
+``--sgf FILE...`` measures only the agreement on those game records (the ones that
+ended by two passes; e.g. the ``games/`` folder of ``gorilla match -o DIR``): dead
+lists equal to GNU Go's ``final_status_list dead`` after replaying the moves, and the
+number of stones judged differently.
 """
 
 from __future__ import annotations
@@ -86,6 +91,45 @@ def agreement(n: int, playouts: int, policies: list[str]) -> None:
         )
 
 
+def record_agreement(paths: list[str], playouts: int, policies: list[str]) -> None:
+    """Agreement with GNU Go's dead stones on game records that ended by two passes (the
+    ``games/`` of ``gorilla match -o DIR``): the same counts as :func:`agreement`, and the
+    stones judged differently, over every record whose last two moves are passes."""
+    from gorilla.match.gtp_client import GtpClient
+    from gorilla.match.referee import gnugo_command
+    from gorilla.rules.board import PASS
+    from gorilla.rules.coords import format_vertex
+    from gorilla.rules.sgf import read_sgf
+
+    path = gnugo_path()
+    if path is None:
+        print("GNU Go not installed (apt-get install -y gnugo): record agreement skipped")
+        return
+    stats = {p: {"dead": 0, "stones": 0} for p in policies}
+    games = 0
+    t0 = time.perf_counter()
+    with GtpClient(gnugo_command(path)) as gnugo:
+        for f in paths:
+            game = read_sgf(f)
+            if len(game.moves) < 2 or any(m.point != PASS for m in game.moves[-2:]):
+                continue
+            games += 1
+            gnugo.send(f"boardsize {game.size}")
+            gnugo.send("clear_board")
+            for m in game.moves:
+                gnugo.send(f"play {'black' if m.color == 1 else 'white'} {format_vertex(m.point, game.size)}")
+            ref = set(gnugo.send("final_status_list dead").split())
+            for p in policies:
+                mine = {format_vertex(q, game.size) for q in dead_stones(game, playouts=playouts, policy=p)}
+                stats[p]["dead"] += mine == ref
+                stats[p]["stones"] += len(mine ^ ref)
+    took = time.perf_counter() - t0
+    print(f"\nagreement with GNU Go 3.8 on {games} game records ended by two passes ({took:.0f} s):")
+    for p in policies:
+        s = stats[p]
+        print(f"  {p:6s} dead lists equal {s['dead']}/{games}, stones judged differently {s['stones']}")
+
+
 def seki(playouts: int, policies: list[str]) -> None:
     from gorilla.rules.rulesets import CHINESE
 
@@ -102,7 +146,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--playouts", type=int, default=200)
     add_timing(ap, 2.0)
     ap.add_argument("--policies", nargs="+", default=["heavy", "safe", "light"])
+    ap.add_argument("--sgf", nargs="+", default=[], metavar="FILE", help="also finished game records")
     args = ap.parse_args(argv)
+    if args.sgf:  # only the records: the agreement on real games, no speed or seeded games
+        record_agreement(args.sgf, args.playouts, args.policies)
+        return
     print("ownership playouts per second (one thread):")
     for size in (9, 19):
         for p in args.policies:
