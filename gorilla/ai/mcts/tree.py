@@ -416,6 +416,15 @@ def _default_playout(b, st, zob, max_moves: int, seq, heavy: bool, pat3, cand, l
 
 
 @njit(cache=True, nogil=True)
+def _default_args(b, st, params, pat3, cand):
+    """The extra arguments of :func:`_default_playout` for a search with these params: the
+    ladder scratch is allocated here, once per search, and empty when ladders are off."""
+    ladders = params[P_LADDERS] != 0.0
+    lw = ladder_workspace(b, st) if ladders else ladder_workspace(b[:, :0], st)
+    return (params[P_HEAVY] != 0.0, pat3, cand, ladders, lw)
+
+
+@njit(cache=True, nogil=True)
 def search(
     fs, mv, kids, vl, flags, ctl, tid: int, root: int, rb, rst, zob, params, pat3, prior,
     b, st, path, seq, amaf, cand, buf, nmax: int, ptable, pcidx, pws, pol, pscratch,
@@ -423,13 +432,10 @@ def search(
     """Run up to nmax iterations from root with heavy or light playouts (``params[P_HEAVY]``
     1 or 0) and no move model; stops early on ctl[C_STOP] or the playout limit. The other
     arguments are unused: the signature is every search kernel's, so callers can pick one."""
-    heavy = params[P_HEAVY] != 0.0
-    ladders = params[P_LADDERS] != 0.0
-    lw = ladder_workspace(b, st) if ladders else ladder_workspace(b[:, :0], st)
     return _search_loop(
         fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
-        b, st, path, seq, amaf, cand, buf, nmax, _default_playout, (heavy, pat3, cand, ladders, lw), pol,
-        pscratch,
+        b, st, path, seq, amaf, cand, buf, nmax, _default_playout, _default_args(b, st, params, pat3, cand),
+        pol, pscratch,
         expand_moves_plain,
     )  # fmt: skip
 
@@ -441,13 +447,10 @@ def search_policy(
 ) -> int:  # fmt: skip
     """:func:`search` with the move model (params[P_POLICY] > 0): pol and pscratch are the
     model and its scratch (see :func:`expand_moves`)."""
-    heavy = params[P_HEAVY] != 0.0
-    ladders = params[P_LADDERS] != 0.0
-    lw = ladder_workspace(b, st) if ladders else ladder_workspace(b[:, :0], st)
     return _search_loop(
         fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
-        b, st, path, seq, amaf, cand, buf, nmax, _default_playout, (heavy, pat3, cand, ladders, lw), pol,
-        pscratch,
+        b, st, path, seq, amaf, cand, buf, nmax, _default_playout, _default_args(b, st, params, pat3, cand),
+        pol, pscratch,
         expand_moves,
     )  # fmt: skip
 
