@@ -95,10 +95,8 @@ def record_agreement(paths: list[str], playouts: int, policies: list[str]) -> No
     """Agreement with GNU Go's dead stones on game records that ended by two passes (the
     ``games/`` of ``gorilla match -o DIR``): the same counts as :func:`agreement`, and the
     stones judged differently, over every record whose last two moves are passes."""
-    from gorilla.match.gtp_client import GtpClient
-    from gorilla.match.referee import gnugo_command
+    from gorilla.match.players import GtpPlayer
     from gorilla.rules.board import PASS
-    from gorilla.rules.coords import format_vertex
     from gorilla.rules.sgf import read_sgf
 
     path = gnugo_path()
@@ -108,21 +106,21 @@ def record_agreement(paths: list[str], playouts: int, policies: list[str]) -> No
     stats = {p: {"dead": 0, "stones": 0} for p in policies}
     games = 0
     t0 = time.perf_counter()
-    with GtpClient(gnugo_command(path)) as gnugo:
+    gnugo = GtpPlayer(f"{path} --mode gtp")
+    try:
         for f in paths:
             game = read_sgf(f)
             if len(game.moves) < 2 or any(m.point != PASS for m in game.moves[-2:]):
                 continue
             games += 1
-            gnugo.send(f"boardsize {game.size}")
-            gnugo.send("clear_board")
-            for m in game.moves:
-                gnugo.send(f"play {'black' if m.color == 1 else 'white'} {format_vertex(m.point, game.size)}")
-            ref = set(gnugo.send("final_status_list dead").split())
+            gnugo.new_game(game)  # size, komi, handicap stones and every move
+            ref = set(gnugo.dead_stones(game) or ())
             for p in policies:
-                mine = {format_vertex(q, game.size) for q in dead_stones(game, playouts=playouts, policy=p)}
+                mine = set(dead_stones(game, playouts=playouts, policy=p))
                 stats[p]["dead"] += mine == ref
                 stats[p]["stones"] += len(mine ^ ref)
+    finally:
+        gnugo.close()
     took = time.perf_counter() - t0
     print(f"\nagreement with GNU Go 3.8 on {games} game records ended by two passes ({took:.0f} s):")
     for p in policies:
