@@ -11,22 +11,19 @@ Needs a current GL context.
 from __future__ import annotations
 
 import ctypes
-from pathlib import Path
 
 import numpy as np
 import pyglet
 from pyglet import gl
 from pyglet.graphics.shader import Shader, ShaderProgram
 
+from gorilla import asset_dirs
 from gorilla.gui import meshes
 from gorilla.gui.camera import Camera, board_to_world, gl_matrix
 from gorilla.gui.scene import LIGHT_DIR, SHADOW_OFFSET, Scene
 from gorilla.rules.coords import GTP_LETTERS
 
-SHADER_DIRS = (
-    Path(__file__).resolve().parents[2] / "assets" / "shaders",
-    Path(__file__).resolve().parent.parent / "assets" / "shaders",
-)
+SHADER_DIRS = asset_dirs("shaders")
 BACKGROUND = (0.105, 0.115, 0.125, 1.0)
 GL_TEXTURE_MAX_ANISOTROPY = 0x84FE
 SURFACE_TEXELS = 2048  # the baked playing surface: ~100 texels per grid spacing on 19x19

@@ -19,10 +19,9 @@ from typing import Any
 
 import pyglet
 
-SOUND_DIRS = (
-    Path(__file__).resolve().parents[2] / "assets" / "sounds",
-    Path(__file__).resolve().parent.parent / "assets" / "sounds",
-)
+from gorilla import asset_dirs
+
+SOUND_DIRS = asset_dirs("sounds")
 STONES = ("stone0", "stone1", "stone2", "stone3")
 NAMES = (*STONES, "capture", "pass", "illegal", "game_end", "countdown", "countdown_last")
 

@@ -23,14 +23,14 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from gorilla import asset_file
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import sgf
 from gorilla.gomoku.game import GomokuGame
 from gorilla.match.gomoku_players import GomokuPlayer, make_gomoku_player
 from gorilla.match.players import Forfeit
 
-ASSETS = Path(__file__).resolve().parents[2] / "assets"
-DEFAULT_OPENINGS = ASSETS / "gomoku_openings.txt"
+DEFAULT_OPENINGS = asset_file("gomoku_openings.txt")
 _NUM = re.compile(r"-?\d+")
 
 

@@ -18,13 +18,11 @@ import functools
 from collections.abc import Callable
 from pathlib import Path
 
+from gorilla import asset_dirs
 from gorilla.ai.playout.database import Database, PatternError, load_database, parse_database
 from gorilla.ai.playout.tables import CompiledPatterns, compile_database
 
-PATTERN_DIRS = (
-    Path(__file__).resolve().parents[3] / "assets" / "patterns",  # source checkout
-    Path(__file__).resolve().parents[2] / "assets" / "patterns",  # installed: gorilla/assets/patterns
-)
+PATTERN_DIRS = asset_dirs("patterns")
 # GNU Go's names for its built-in databases, accepted as aliases of ours
 ALIASES = {
     "mc_uniform": "uniform",

@@ -41,6 +41,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from gorilla import asset_dirs
 from gorilla.ai.policy.features import (
     FIXED_LEVELS,
     GROUP_NAMES,
@@ -52,10 +53,7 @@ from gorilla.rules.board import MAX_POINTS, ZOBRIST
 
 MAGIC = b"GORPOLv1"
 MODEL_NAME = "tygem.gpol"
-MODEL_DIRS = (
-    Path(__file__).resolve().parents[3] / "assets" / "policy",  # source checkout
-    Path(__file__).resolve().parents[2] / "assets" / "policy",  # installed: gorilla/assets/policy
-)
+MODEL_DIRS = asset_dirs("policy")
 DEFAULT_MODEL = next(
     (d / MODEL_NAME for d in MODEL_DIRS if (d / MODEL_NAME).is_file()), MODEL_DIRS[0] / MODEL_NAME
 )
