@@ -173,6 +173,11 @@ def test_gorilla_analyze_writes_every_node_back_annotated(tmp_path, capsys) -> N
     assert rc == 0
     printed = capsys.readouterr()
     assert "Black:" in printed.out and "White:" in printed.out and "positions" in printed.err
+    # stdout is the report and where the files went, not the SGF (the SGF goes to -o)
+    lines = printed.out.strip().splitlines()
+    assert lines[0].startswith("Analysis:") and "(;" not in printed.out and "Points lost" not in printed.out
+    assert [ln.split(":")[0].split(" (")[0] for ln in lines[1:3]] == ["Black", "White"]
+    assert lines[-1] == f"Wrote {out} and {png}" and len(lines) == 4
     sg = sgf.Sgf_game.from_bytes(out.read_bytes())
     root = sg.get_root()
     assert sum(1 for _ in _walk(root)) == n_nodes

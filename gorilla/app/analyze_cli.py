@@ -154,21 +154,21 @@ def run(args) -> int:
         game, budget, threads=args.threads, seed=args.seed, progress=lambda d, t: _bar(d, t, started)
     )
     names = {BLACK: game.info.black_name, WHITE: game.info.white_name}
-    text = review.report_text(revs, game.size, names)
-    annotate(tree, revs, text)
+    report = review.report_text(revs, game.size, names)
+    annotate(tree, revs, report)
     try:
-        text = save_tree(tree)
+        sgf_text = save_tree(tree)
     except (UnicodeError, ValueError) as e:
         print(f"{PROG}: {args.game}: text not valid in its charset ({e})", file=sys.stderr)
         return 1
     try:
-        write_atomic(out, text)
+        write_atomic(out, sgf_text)
         if args.png:
             graph_png(revs, args.png)
     except OSError as e:
         print(f"{PROG}: cannot write: {e.strerror or e}", file=sys.stderr)
         return 1
-    print(text)
+    print(report)
     print(f"Wrote {out}" + (f" and {args.png}" if args.png else ""))
     return 0
 

@@ -4,9 +4,15 @@
 runs it like any AI, on its worker thread. Before each ``genmove`` it brings the
 engine's board in line with the game (``boardsize``, ``clear_board``, ``komi``,
 the setup stones, every move so far; only the new moves when the engine's record
-is a prefix of the game's) and sends the clock (``kgs-time_settings`` or
+is a prefix of the game's), tells it the game's rules and sends the clock (``kgs-time_settings`` or
 ``time_settings``, then ``time_left``). The engine's answer is only parsed here:
 the controller plays it through Gorilla's rules.
+
+The rules: a known engine gets them as its command-line flags (GNU Go:
+``--chinese-rules`` for area scoring, ``--japanese-rules`` for territory; the
+engine is restarted when a new game changes them), any engine over GTP with
+``kata-set-rules`` (KataGo) or ``kgs-rules`` (KGS's extension) where it lists
+them. Little-Go's stones-only count has no engine equivalent: Chinese is the nearest.
 
 The engine is driven through the match runner's :class:`~gorilla.match.gtp_client.GtpClient`.
 A cancelled move returns at once; the engine's late answer is drained before the
@@ -16,6 +22,8 @@ next command and the board is set up again.
 from __future__ import annotations
 
 import contextlib
+import os
+import shlex
 import threading
 
 from gorilla.ai.agent import Agent, MoveRequest
@@ -26,8 +34,26 @@ from gorilla.match.players import short_label
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
 from gorilla.rules.coords import format_vertex, parse_vertex
 from gorilla.rules.game import Game
+from gorilla.rules.rulesets import Ruleset
 
 PREFIX = "gtp:"
+# the command-line flag that gives a known engine the game's scoring ("area", "territory", "stones")
+RULES_FLAGS: dict[str, dict[str, str]] = {
+    "gnugo": {"area": "--chinese-rules", "territory": "--japanese-rules", "stones": "--chinese-rules"},
+}
+# the game's rules named in KataGo's kata-set-rules and KGS's kgs-rules
+KATA_RULES = {
+    "chinese": "chinese",
+    "japanese": "japanese",
+    "tromp-taylor": "tromp-taylor",
+    "little-go": "chinese",
+}
+KGS_RULES = {
+    "chinese": "chinese",
+    "japanese": "japanese",
+    "tromp-taylor": "new_zealand",
+    "little-go": "chinese",
+}
 LETTER = {BLACK: "b", WHITE: "w"}
 COMMAND_TIMEOUT = 30.0
 NO_CLOCK_GENMOVE_TIMEOUT = 600.0
@@ -55,6 +81,24 @@ def engine_command(spec: str) -> str:
     return cmd
 
 
+def command_for_rules(command: str, ruleset: Ruleset) -> str:
+    """command with the flag that gives a known engine the ruleset's scoring, unless it names one already.
+
+    ``/usr/games/gnugo --mode gtp`` in a Chinese game -> ``/usr/games/gnugo --mode gtp --chinese-rules``.
+    """
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return command
+    if not argv:
+        return command
+    flags = RULES_FLAGS.get(os.path.basename(argv[0]))
+    if flags is None or any(a in flags.values() for a in argv[1:]):
+        return command
+    flag = flags.get(ruleset.scoring)
+    return f"{command} {flag}" if flag else command
+
+
 def engine_label(spec: str) -> str:
     """How the panel names the engine: the command without folders ('gnugo --mode gtp')."""
     cmd = spec.strip()[len(PREFIX) :].strip() if is_gtp_spec(spec) else spec.strip()
@@ -71,6 +115,7 @@ class GtpEngineAgent(Agent):
             raise ValueError("gtp: needs a command, e.g. gtp:gnugo or 'gtp:pachi -t 5'")
         self.label = engine_label(spec)
         self.name = f"gtp:{self.label}"
+        self.startup_timeout = startup_timeout
         self.client = GtpClient(self.command, startup_timeout=startup_timeout)
         self.command_timeout = command_timeout
         self.time_control: TimeControl = NO_CLOCK
@@ -100,7 +145,12 @@ class GtpEngineAgent(Agent):
             self._key = None
             raise EngineError(f"{self.label}: {e}") from None
 
-    def _start(self) -> None:
+    def _start(self, game: Game) -> None:
+        command = command_for_rules(self.command, game.ruleset)
+        if command != self.client.command:  # the first game, or new rules: the flags change
+            if self.client.alive:
+                self.client.close(grace=1.0)
+            self.client = GtpClient(command, startup_timeout=self.startup_timeout)
         if self.client.alive:
             return
         self._key = None
@@ -115,7 +165,13 @@ class GtpEngineAgent(Agent):
 
     def _sync(self, game: Game) -> None:
         """Make the engine's board the game's: the start position, then the moves it lacks."""
-        key = (game.size, float(game.komi), tuple(sorted(game.setup.items())), game.move_offset)
+        key = (
+            game.size,
+            float(game.komi),
+            game.ruleset.name,
+            tuple(sorted(game.setup.items())),
+            game.move_offset,
+        )
         moves = [(m.color, m.point) for m in game.moves if m.point != RESIGN]
         if key != self._key or self._sent != moves[: len(self._sent)]:
             self._key = None
@@ -126,12 +182,21 @@ class GtpEngineAgent(Agent):
             self._send("clear_board")
             with contextlib.suppress(GtpCommandError):  # an engine without komi still plays
                 self._send(f"komi {game.komi:g}")
+            self._send_rules(game)
             self._sent = []
             self._setup(game)
             self._key = key
             self._time_sent = None
         for color, point in moves[len(self._sent) :]:
             self._play(color, point, game)
+
+    def _send_rules(self, game: Game) -> None:
+        """The game's rules over GTP where the engine speaks KataGo's or KGS's rules command."""
+        name = game.ruleset.name
+        if "kata-set-rules" in self.client.known and name in KATA_RULES:
+            self.client.try_send(f"kata-set-rules {KATA_RULES[name]}", self.command_timeout)
+        elif "kgs-rules" in self.client.known and name in KGS_RULES:
+            self.client.try_send(f"kgs-rules {KGS_RULES[name]}", self.command_timeout)
 
     def _setup(self, game: Game) -> None:
         """Handicap stones with ``set_free_handicap`` where the engine has it, other setup as moves."""
@@ -174,7 +239,7 @@ class GtpEngineAgent(Agent):
     def _genmove(self, game: Game, color: int, box: dict) -> None:
         with self._lock:
             try:
-                self._start()
+                self._start(game)
                 self._sync(game)
                 self._send_time(color)
                 timeout = NO_CLOCK_GENMOVE_TIMEOUT
