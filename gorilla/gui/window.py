@@ -123,7 +123,9 @@ class GorillaWindow(pyglet.window.Window):
         self.show_help = False
         self.prompt: str | None = None  # text typed into the Ctrl+O field
         self.comment: str | None = None  # the comment being typed (Enter), None when the box is closed
-        self.hover: int | None = None
+        self.hover: int | None = None  # the point under the mouse, on the board of self._board
+        self._mouse: tuple[int, int] | None = None  # the last mouse position in the window
+        self._board: tuple[int, int] = (id(controller), controller.game.size)  # what camera and hover show
         self.frames = 0
         self.frame_times: list[float] = []
         self.last_frame_ms = 0.0
@@ -180,9 +182,7 @@ class GorillaWindow(pyglet.window.Window):
         c.poll()
         for kind, data in c.drain_events() if hasattr(c, "drain_events") else ():
             self.sounds.on_event(kind, data)
-        if c.game.size != self.camera.size:  # a loaded game of another size
-            self.camera.size = c.game.size
-            self.camera.reset()
+        self._follow_board()
         state = (
             c.version,
             self.camera.state(),
@@ -204,11 +204,27 @@ class GorillaWindow(pyglet.window.Window):
             self._seen = state
             self.draw(dt)
 
+    def _follow_board(self) -> None:
+        """Camera and hover point follow the board on show: a game of another size (a new game,
+        a loaded record) resets the camera, and a new board or controller recomputes the point
+        under the mouse from its last position (a point of the old board means nothing on it)."""
+        c = self.controller
+        board = (id(c), c.game.size)
+        if board == self._board and c.game.size == self.camera.size:
+            return
+        self._board = board
+        if c.game.size != self.camera.size:
+            self.camera.size = c.game.size
+            self.camera.reset()
+        self.hover = None if self._mouse is None or self._dragging else self.screen_to_point(*self._mouse)
+        self._dirty = True
+
     def on_draw(self) -> None:
         """Draw one frame: the scene built from the controller, then the HUD."""
         t0 = time.perf_counter()
         self._dirty = False
         self._last_draw = time.monotonic()
+        self._follow_board()  # pyglet may draw before the tick has seen a new board
         c = self.controller
         scene = build_scene(c, self.hover)
         self.renderer.upload(scene)
@@ -292,6 +308,7 @@ class GorillaWindow(pyglet.window.Window):
     # --- mouse ---------------------------------------------------------------------------------
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
         """Track the board point under the mouse (the hover stone)."""
+        self._mouse = (x, y)
         p = self.screen_to_point(x, y)
         if p != self.hover:
             self.hover = p
@@ -300,11 +317,13 @@ class GorillaWindow(pyglet.window.Window):
 
     def on_mouse_leave(self, x: int, y: int) -> None:
         """No hover point while the mouse is outside the window."""
+        self._mouse = None
         self.hover = None
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
         """Remember the press: its release is a click, or ends a drag (a toolbar button takes it)."""
         self._press = (x, y, button, modifiers)
+        self._mouse = (x, y)
         self._dragging = False
         if self.dialog is not None:
             self.dialog.on_mouse_press(x, y, button, modifiers)
@@ -322,6 +341,7 @@ class GorillaWindow(pyglet.window.Window):
 
         With Ctrl/Shift held or the right button, more than a pixel starts the drag.
         """
+        self._mouse = (x, y)
         if buttons & mouse.MIDDLE:
             self._dragging = True
             self.camera.pan(dx, dy)
@@ -376,6 +396,7 @@ class GorillaWindow(pyglet.window.Window):
                 c.setup_click(p, WHITE)  # set-up mode: a right click is a white stone
             else:
                 c.pass_turn()
+        self._mouse = (x, y)
         self.hover = self.screen_to_point(x, y)
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
