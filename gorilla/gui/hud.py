@@ -10,6 +10,7 @@ import pyglet
 from pyglet import shapes
 from pyglet.text import Label
 
+from gorilla.app.commands import HUD_ROWS
 from gorilla.app.status_text import status_lines
 from gorilla.gui.overlay import candidate_lines
 from gorilla.gui.toolbar import FONT, text_label
@@ -25,40 +26,7 @@ WARN = (255, 190, 80, 255)
 LOW = (255, 96, 80, 255)  # a clock close to its flag
 LOW_SECONDS = 10.0
 
-HELP = [
-    # one line each: the keys and the descriptions are two labels that must stay row by row
-    ("Left click", "play a stone (AI vs AI: the next move)"),
-    ("", "after two passes: mark a group dead or alive"),
-    ("Right click", "pass"),
-    ("Drag (left, Ctrl+left, right)", "orbit and tilt the board"),
-    ("Middle drag", "pan"),
-    ("Scroll, + / -", "zoom"),
-    ("Alt+arrow keys", "orbit / tilt;  Alt+Home: default view,  t: top view"),
-    ("c / o", "control map (dark Black, light White) / ownership"),
-    ("e", "evaluate: heat map of move values, best move ringed"),
-    ("v", "live MCTS thinking view"),
-    ("f", "move model: moves strong players would choose"),
-    ("r", "reset: new game"),
-    ("u, Ctrl+Z / Ctrl+Y", "undo / redo (the moves stay in the record)"),
-    ("Left / Right (Shift)", "back / forward a move (Shift: ten);  Home / End"),
-    ("Up / Down", "previous / next variation"),
-    ("l / Delete", "this line as main line / delete from here (u: undo)"),
-    ("Enter", "comment box (Enter, Esc: done;  Shift+Enter: new line)"),
-    ("b / x", "set-up: left click Black, right White / side to move"),
-    ("p", "pass"),
-    ("space / a", "AI vs AI: next move / continuous play on-off"),
-    ("Ctrl+N", "new game: size, rules, handicap, players, engines, clock"),
-    ("Ctrl+P, Pause", "pause the clocks (two humans)"),
-    ("g", "analyse the game (again: cancel); click the graph"),
-    ("n / Shift+n, Alt+n", "next / previous mistake; threshold 1..10 points"),
-    ("d", "points-lost dots (green <1, yellow, orange 3+, red 10+)"),
-    ("i / k", "move numbers (off, last 10, all) / coordinates"),
-    ("m, [ / ]", "sound on-off, volume down / up"),
-    ("Ctrl+S", "save SGF (next to the autosave, time-stamped)"),
-    ("Ctrl+O", "load SGF (type a path; Enter loads, Esc cancels)"),
-    ("h, F1", "this help;  Esc closes it"),
-    ("Ctrl+Q", "quit"),
-]
+HELP = [(row.keys, row.text) for row in HUD_ROWS]  # the panel's help (h), from the commands table
 
 
 class Hud:

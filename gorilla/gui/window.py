@@ -13,12 +13,14 @@ import glob
 import math
 import os
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pyglet
 from pyglet import gl
 from pyglet.window import key, mouse
 
+from gorilla.app.commands import BUTTONS, COMMANDS, split_key
 from gorilla.gui.camera import PANEL_WIDTH, Camera
 from gorilla.gui.graph import Graph, graph_data
 from gorilla.gui.hud import Hud
@@ -41,6 +43,66 @@ MARK_GLYPHS = {"TR": "\u25b3", "SQ": "\u25a1", "CR": "\u25cb", "MA": "\u00d7"}  
 MARK_INK = (200, 20, 20, 255)  # markup on an empty point: red against the wood and its lines
 MARK_SIZE = 14  # points
 COMMENT_TAIL = 160  # characters of the comment being typed that the one-line box shows (its end)
+
+
+# the keys of gorilla.app.commands as pyglet symbols (a letter or digit is its own name)
+KEY_SYMBOLS: dict[str, tuple[int, ...]] = {
+    "Enter": (key.ENTER, key.RETURN),
+    "Esc": (key.ESCAPE,),
+    "Space": (key.SPACE,),
+    "Delete": (key.DELETE,),
+    "Left": (key.LEFT,),
+    "Right": (key.RIGHT,),
+    "Up": (key.UP,),
+    "Down": (key.DOWN,),
+    "Home": (key.HOME,),
+    "End": (key.END,),
+    "PageUp": (key.PAGEUP,),
+    "PageDown": (key.PAGEDOWN,),
+    "Pause": (key.PAUSE,),
+    "F1": (key.F1,),
+    "[": (key.BRACKETLEFT,),
+    "]": (key.BRACKETRIGHT,),
+    "+": (key.PLUS,),
+    "=": (key.EQUAL,),
+    "-": (key.MINUS,),
+    "Num+": (key.NUM_ADD,),
+    "Num-": (key.NUM_SUBTRACT,),
+}
+BUTTON_COMMANDS: dict[str, str] = {c.button: c.name for c in COMMANDS if c.button}
+
+
+def key_symbols(name: str) -> tuple[int, ...]:
+    """The pyglet symbols of a key named as in the commands table."""
+    if name in KEY_SYMBOLS:
+        return KEY_SYMBOLS[name]
+    return (getattr(key, name.upper()),)
+
+
+def _bindings() -> dict[tuple[bool, bool, bool, int], str]:
+    """(Ctrl, Alt, Shift, symbol) -> the command's name, for every key of every command."""
+    out: dict[tuple[bool, bool, bool, int], str] = {}
+    for command in COMMANDS:
+        for chord in command.keys:
+            mods, name = split_key(chord)
+            for symbol in key_symbols(name):
+                out["Ctrl" in mods, "Alt" in mods, "Shift" in mods, symbol] = command.name
+    return out
+
+
+BINDINGS = _bindings()
+
+
+def bound_command(symbol: int, modifiers: int) -> str | None:
+    """The command a key press runs: its own chord, else without Shift, then without Alt
+    (Shift+c is c, Alt+Shift+Left is Alt+Left); a Ctrl key only runs a Ctrl command."""
+    ctrl = bool(modifiers & (key.MOD_CTRL | key.MOD_COMMAND))
+    alt, shift = bool(modifiers & key.MOD_ALT), bool(modifiers & key.MOD_SHIFT)
+    for a, s in ((alt, shift), (alt, False), (False, shift), (False, False)):
+        name = BINDINGS.get((ctrl, a, s, symbol))
+        if name is not None:
+            return name
+    return None
 
 
 def gl_config(samples: int = 0) -> gl.Config:
@@ -104,17 +166,9 @@ class GorillaWindow(pyglet.window.Window):
         self.dialog: NewGameDialog | None = None  # the new-game dialog while it is open
         # (Compiler, NewGame): a Gomoku game waiting for its engine (from the command line: at once)
         self._gomoku_wait = getattr(controller, "gomoku_wait", None)
+        self.commands = self._command_actions()
         self.toolbar = Toolbar(
-            {
-                "New": self.new_game,
-                "Pass": lambda: self.controller.pass_turn(),
-                "Resign": self.ask_resign,
-                "Undo": lambda: self.controller.undo(),
-                "Evaluate": lambda: self.controller.evaluate(),
-                "Pause": lambda: self.controller.toggle_pause(),
-                "Save": self.save,
-                "Load": self.open_prompt,
-            },
+            {b: self.commands[BUTTON_COMMANDS[b]] for b in BUTTONS},
             PANEL_WIDTH - 32,
             ["DejaVu Sans", "Arial", "Helvetica"],
         )
@@ -418,13 +472,12 @@ class GorillaWindow(pyglet.window.Window):
             self.prompt += "".join(ch for ch in text if ch.isprintable() and ch not in "\r\n")
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
-        """The keys listed in the help (:data:`gorilla.gui.hud.HELP`).
+        """The keys of :data:`gorilla.app.commands.COMMANDS`, each running its command.
 
         While the Ctrl+O path field is open: Enter loads, Esc cancels, Backspace deletes.
         Esc closes the help, never the window.
         """
         c = self.controller
-        ctrl = bool(modifiers & (key.MOD_CTRL | key.MOD_COMMAND))
         self._dirty = True
         if self.dialog is not None:
             self.dialog.on_key_press(symbol, modifiers)
@@ -449,95 +502,77 @@ class GorillaWindow(pyglet.window.Window):
                 self.confirm = None
                 c.say("Resignation cancelled")
             return pyglet.event.EVENT_HANDLED
-        if symbol == key.ESCAPE:
-            self.show_help = False  # Esc never closes the window (Ctrl+Q does)
-            return pyglet.event.EVENT_HANDLED
-        if ctrl:
-            if symbol == key.Z and modifiers & key.MOD_SHIFT or symbol == key.Y:
-                c.redo()
-            elif symbol == key.Z:
-                c.undo()
-            elif symbol == key.S:
-                self.save()
-            elif symbol == key.O:
-                self.open_prompt()
-            elif symbol == key.Q:
-                self.close()
-            elif symbol == key.P:
-                c.toggle_pause()
-            elif symbol == key.N:
-                self.open_new_game()
-            return pyglet.event.EVENT_HANDLED
-        cam = self.camera
-        step = math.radians(5)
-        if modifiers & key.MOD_ALT:
-            camera_keys = {
-                key.LEFT: lambda: cam.orbit(step, 0),
-                key.RIGHT: lambda: cam.orbit(-step, 0),
-                key.UP: lambda: cam.orbit(0, step),
-                key.DOWN: lambda: cam.orbit(0, -step),
-                key.HOME: cam.reset,
-            }
-            if symbol in camera_keys:
-                camera_keys[symbol]()
-                return pyglet.event.EVENT_HANDLED
-        jump = 10 if modifiers & key.MOD_SHIFT else 1
-        actions = {
-            key.C: c.toggle_control,
-            key.R: c.reset,
-            key.E: c.evaluate,
-            key.U: c.undo,
-            key.P: c.pass_turn,
-            key.V: c.toggle_thinking,
-            key.F: c.toggle_policy,
-            key.SPACE: c.advance,
-            key.A: lambda: c.set_continuous(not c.continuous),
-            key.H: self.toggle_help,
-            key.F1: self.toggle_help,
-            key.LEFT: lambda: c.go_back(jump),
-            key.RIGHT: lambda: c.go_forward(jump),
-            key.UP: lambda: c.switch_variation(-1),
-            key.DOWN: lambda: c.switch_variation(1),
-            key.HOME: c.go_start,
-            key.END: c.go_end,
-            key.L: c.promote_variation,
-            key.DELETE: c.delete_branch,
-            key.B: c.toggle_setup,
-            key.X: c.setup_side_to_move,
-            key.ENTER: self.edit_comment,
-            key.RETURN: self.edit_comment,
-            key.PLUS: lambda: cam.zoom(0.9),
-            key.EQUAL: lambda: cam.zoom(0.9),
-            key.NUM_ADD: lambda: cam.zoom(0.9),
-            key.MINUS: lambda: cam.zoom(1 / 0.9),
-            key.NUM_SUBTRACT: lambda: cam.zoom(1 / 0.9),
-            key.PAGEUP: lambda: cam.zoom(0.9),
-            key.PAGEDOWN: lambda: cam.zoom(1 / 0.9),
-            key.T: self.top_view,
-            key.M: self.toggle_mute,
-            key.BRACKETLEFT: lambda: self.change_volume(-0.1),
-            key.BRACKETRIGHT: lambda: self.change_volume(0.1),
-            key.I: self.cycle_move_numbers,
-            key.G: c.toggle_analysis,
-            key.N: lambda: self._mistake_key(modifiers),
-            key.O: c.toggle_ownership,
-            key.D: c.toggle_mistake_dots,
-            key.K: self.toggle_coordinates,
-            key.PAUSE: c.toggle_pause,
-        }
-        action = actions.get(symbol)
-        if action is not None:
-            action()
+        name = bound_command(symbol, modifiers)
+        if name is not None:
+            self.commands[name]()
             self._dirty = True
         return pyglet.event.EVENT_HANDLED
 
-    def _mistake_key(self, modifiers: int) -> None:
-        """n: the next mistake, Shift+n: the previous one, Alt+n: the next threshold."""
-        c = self.controller
-        if modifiers & key.MOD_ALT:
-            c.cycle_mistake_threshold()
-        else:
-            c.next_mistake(-1 if modifiers & key.MOD_SHIFT else 1)
+    def _command_actions(self) -> dict[str, Callable[[], object]]:
+        """What each command of :data:`gorilla.app.commands.COMMANDS` does, by name (the
+        controller is looked up at each call: a new game may swap it)."""
+        cam = self.camera
+        step = math.radians(5)
+
+        def c():
+            return self.controller
+
+        return {
+            "toggle_control": lambda: c().toggle_control(),
+            "evaluate": lambda: c().evaluate(),
+            "toggle_thinking": lambda: c().toggle_thinking(),
+            "toggle_policy": lambda: c().toggle_policy(),
+            "toggle_ownership": lambda: c().toggle_ownership(),
+            "undo": lambda: c().undo(),
+            "redo": lambda: c().redo(),
+            "back": lambda: c().go_back(1),
+            "back10": lambda: c().go_back(10),
+            "forward": lambda: c().go_forward(1),
+            "forward10": lambda: c().go_forward(10),
+            "line_start": lambda: c().go_start(),
+            "line_end": lambda: c().go_end(),
+            "previous_variation": lambda: c().switch_variation(-1),
+            "next_variation": lambda: c().switch_variation(1),
+            "promote": lambda: c().promote_variation(),
+            "delete_branch": lambda: c().delete_branch(),
+            "comment": self.edit_comment,
+            "setup": lambda: c().toggle_setup(),
+            "setup_side": lambda: c().setup_side_to_move(),
+            "reset": lambda: c().reset(),
+            "new_game": self.new_game,
+            "pause": lambda: c().toggle_pause(),
+            "pass": lambda: c().pass_turn(),
+            "resign": self.ask_resign,
+            "next_move": lambda: c().advance(),
+            "continuous": lambda: c().set_continuous(not c().continuous),
+            "analyse": lambda: c().toggle_analysis(),
+            "next_mistake": lambda: c().next_mistake(1),
+            "previous_mistake": lambda: c().next_mistake(-1),
+            "mistake_threshold": lambda: c().cycle_mistake_threshold(),
+            "mistake_dots": lambda: c().toggle_mistake_dots(),
+            "move_numbers": self.cycle_move_numbers,
+            "coordinates": self.toggle_coordinates,
+            "mute": self.toggle_mute,
+            "volume_down": lambda: self.change_volume(-0.1),
+            "volume_up": lambda: self.change_volume(0.1),
+            "save": self.save,
+            "load": self.open_prompt,
+            "orbit_left": lambda: cam.orbit(step, 0),
+            "orbit_right": lambda: cam.orbit(-step, 0),
+            "tilt_up": lambda: cam.orbit(0, step),
+            "tilt_down": lambda: cam.orbit(0, -step),
+            "default_view": cam.reset,
+            "zoom_in": lambda: cam.zoom(0.9),
+            "zoom_out": lambda: cam.zoom(1 / 0.9),
+            "top_view": self.top_view,
+            "help": self.toggle_help,
+            "close_help": self.close_help,
+            "quit": self.close,
+        }
+
+    def close_help(self) -> None:
+        """Esc: close the help (Esc never closes the window; Ctrl+Q does)."""
+        self.show_help = False
 
     def edit_comment(self) -> None:
         """Enter: the comment box takes the keys (Enter keeps the text, Shift+Enter a new line,

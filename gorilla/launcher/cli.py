@@ -21,12 +21,14 @@ import argparse
 import os
 import shlex
 import sys
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gorilla.ai.playout import catalog
 from gorilla.ai.warmup import stderr_progress, warm
 from gorilla.app.clock import NO_CLOCK, ClockSpecError, TimeControl, parse_clock
+from gorilla.app.commands import cli_keys_line
 from gorilla.app.compiler import Compiler
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.game import Game
@@ -116,8 +118,9 @@ Clocks (--clock SPEC; a time is 90, 90s, 10m, 1m30s, 1h or 1:30, a bare number i
   AIs plan their moves from their time left; GTP engines get time_settings and time_left.
 
 With a single AI (-ai_random / -ai_monte_carlo G T) the human plays Black.
-In the window: left click plays (AI vs AI: next move), right click passes, c control
-map, e evaluate, l the move model's heat map, r reset, u undo, h every key.
+"""
+    + textwrap.fill(cli_keys_line(), 84)
+    + """
 
 Other commands (each has its own --help):
   gorilla gtp [--ai SPEC ...]      a GTP engine on stdin/stdout (GoGui, Sabaki, Lizzie, twogtp)

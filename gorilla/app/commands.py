@@ -1,0 +1,329 @@
+"""Every user action of the window, once: its name, its keys, its toolbar button, its help.
+
+The window binds its keys and its buttons from :data:`COMMANDS` (each name is one entry of
+``GorillaWindow``'s command map); the panel's help (:data:`HUD_ROWS`), the key table of
+``docs/controls.md`` (:data:`DOC_ROWS`), the README's key table and ``gorilla --help``'s key line
+are made from it, and ``tests/test_commands.py`` fails on any difference.
+
+A key is written as a person reads it: ``c``, ``Shift+Left``, ``Ctrl+Shift+Z``, ``Alt+Home``,
+``Enter``, ``Esc``, ``Space``, ``Delete``, ``PageUp``, ``F1``, ``[``, ``+``, ``Num+``. A key
+with Shift or Alt that has no command of its own runs the command of the key without them
+(Shift+c is c); with Ctrl it runs only a Ctrl command.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Command:
+    """One user action: ``name`` (what the window runs), its keys, its button, a short help."""
+
+    name: str
+    keys: tuple[str, ...]
+    help: str  # a few words: the README's key table and ``gorilla --help``
+    button: str | None = None  # the toolbar button's caption
+
+
+@dataclass(frozen=True)
+class HelpRow:
+    """One row of a key list: the keys as written there, the text, the commands it covers."""
+
+    keys: str
+    text: str
+    commands: tuple[str, ...] = ()
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("toggle_control", ("c",), "control map on/off"),
+    Command("evaluate", ("e",), "evaluate every move (heat map)", "Evaluate"),
+    Command("toggle_thinking", ("v",), "live thinking view on/off"),
+    Command("toggle_policy", ("f",), "the move model's heat map on/off"),
+    Command("toggle_ownership", ("o",), "ownership overlay on/off"),
+    Command("undo", ("u", "Ctrl+Z"), "undo", "Undo"),
+    Command("redo", ("Ctrl+Y", "Ctrl+Shift+Z"), "redo"),
+    Command("back", ("Left",), "one move back"),
+    Command("back10", ("Shift+Left",), "ten moves back"),
+    Command("forward", ("Right",), "one move forward"),
+    Command("forward10", ("Shift+Right",), "ten moves forward"),
+    Command("line_start", ("Home",), "the start of the line"),
+    Command("line_end", ("End",), "the end of the line"),
+    Command("previous_variation", ("Up",), "the previous variation"),
+    Command("next_variation", ("Down",), "the next variation"),
+    Command("promote", ("l",), "this line as the main line"),
+    Command("delete_branch", ("Delete",), "delete from this move (u: back)"),
+    Command("comment", ("Enter",), "the move's comment box"),
+    Command("setup", ("b",), "set-up mode on/off"),
+    Command("setup_side", ("x",), "set-up: the side to move"),
+    Command("reset", ("r",), "reset: a new game like this one"),
+    Command("new_game", ("Ctrl+N",), "the new-game dialog", "New"),
+    Command("pause", ("Ctrl+P", "Pause"), "pause the clocks", "Pause"),
+    Command("pass", ("p",), "pass", "Pass"),
+    Command("resign", (), "resign (asks first)", "Resign"),
+    Command("next_move", ("Space",), "AI vs AI: the next move"),
+    Command("continuous", ("a",), "AI vs AI: continuous play on/off"),
+    Command("analyse", ("g",), "analyse the game (again: cancel)"),
+    Command("next_mistake", ("n",), "the next mistake"),
+    Command("previous_mistake", ("Shift+n",), "the previous mistake"),
+    Command("mistake_threshold", ("Alt+n",), "the mistake threshold"),
+    Command("mistake_dots", ("d",), "points-lost dots on/off"),
+    Command("move_numbers", ("i",), "move numbers: off, last 10, all"),
+    Command("coordinates", ("k",), "coordinates on/off"),
+    Command("mute", ("m",), "sound on/off"),
+    Command("volume_down", ("[",), "volume down"),
+    Command("volume_up", ("]",), "volume up"),
+    Command("save", ("Ctrl+S",), "save the game as SGF", "Save"),
+    Command("load", ("Ctrl+O",), "load an SGF", "Load"),
+    Command("orbit_left", ("Alt+Left",), "orbit left"),
+    Command("orbit_right", ("Alt+Right",), "orbit right"),
+    Command("tilt_up", ("Alt+Up",), "tilt up"),
+    Command("tilt_down", ("Alt+Down",), "tilt down"),
+    Command("default_view", ("Alt+Home",), "the default view"),
+    Command("zoom_in", ("+", "=", "Num+", "PageUp"), "zoom in"),
+    Command("zoom_out", ("-", "Num-", "PageDown"), "zoom out"),
+    Command("top_view", ("t",), "top view (again: the default view)"),
+    Command("help", ("h", "F1"), "every key and mouse action"),
+    Command("close_help", ("Esc",), "close the help"),
+    Command("quit", ("Ctrl+Q",), "quit"),
+)
+
+BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}
+
+BUTTONS: tuple[str, ...] = ("New", "Pass", "Resign", "Undo", "Evaluate", "Pause", "Save", "Load")
+"""The toolbar's buttons in their order on the panel (each is one command's ``button``)."""
+
+CLI_KEYS: tuple[str, ...] = ("toggle_control", "evaluate", "toggle_policy", "reset", "undo", "help")
+"""The commands ``gorilla --help`` names in its one line about the window."""
+
+# the panel's help (h): one line each, the keys and the text are two labels that must stay row by row
+HUD_ROWS: tuple[HelpRow, ...] = (
+    HelpRow("Left click", "play a stone (AI vs AI: the next move)"),
+    HelpRow("", "after two passes: mark a group dead or alive"),
+    HelpRow("Right click", "pass"),
+    HelpRow("Drag (left, Ctrl+left, right)", "orbit and tilt the board"),
+    HelpRow("Middle drag", "pan"),
+    HelpRow("Scroll, + / -", "zoom", ("zoom_in", "zoom_out")),
+    HelpRow(
+        "Alt+arrow keys",
+        "orbit / tilt;  Alt+Home: default view,  t: top view",
+        ("orbit_left", "orbit_right", "tilt_up", "tilt_down", "default_view", "top_view"),
+    ),
+    HelpRow(
+        "c / o", "control map (dark Black, light White) / ownership", ("toggle_control", "toggle_ownership")
+    ),
+    HelpRow("e", "evaluate: heat map of move values, best move ringed", ("evaluate",)),
+    HelpRow("v", "live MCTS thinking view", ("toggle_thinking",)),
+    HelpRow("f", "move model: moves strong players would choose", ("toggle_policy",)),
+    HelpRow("r", "reset: new game", ("reset",)),
+    HelpRow("u, Ctrl+Z / Ctrl+Y", "undo / redo (the moves stay in the record)", ("undo", "redo")),
+    HelpRow(
+        "Left / Right (Shift)",
+        "back / forward a move (Shift: ten);  Home / End",
+        ("back", "back10", "forward", "forward10", "line_start", "line_end"),
+    ),
+    HelpRow("Up / Down", "previous / next variation", ("previous_variation", "next_variation")),
+    HelpRow(
+        "l / Delete", "this line as main line / delete from here (u: undo)", ("promote", "delete_branch")
+    ),
+    HelpRow("Enter", "comment box (Enter, Esc: done;  Shift+Enter: new line)", ("comment",)),
+    HelpRow("b / x", "set-up: left click Black, right White / side to move", ("setup", "setup_side")),
+    HelpRow("p", "pass", ("pass",)),
+    HelpRow("space / a", "AI vs AI: next move / continuous play on-off", ("next_move", "continuous")),
+    HelpRow("Ctrl+N", "new game: size, rules, handicap, players, engines, clock", ("new_game",)),
+    HelpRow("Ctrl+P, Pause", "pause the clocks (two humans)", ("pause",)),
+    HelpRow("g", "analyse the game (again: cancel); click the graph", ("analyse",)),
+    HelpRow(
+        "n / Shift+n, Alt+n",
+        "next / previous mistake; threshold 1..10 points",
+        ("next_mistake", "previous_mistake", "mistake_threshold"),
+    ),
+    HelpRow("d", "points-lost dots (green <1, yellow, orange 3+, red 10+)", ("mistake_dots",)),
+    HelpRow("i / k", "move numbers (off, last 10, all) / coordinates", ("move_numbers", "coordinates")),
+    HelpRow("m, [ / ]", "sound on-off, volume down / up", ("mute", "volume_down", "volume_up")),
+    HelpRow("Ctrl+S", "save SGF (next to the autosave, time-stamped)", ("save",)),
+    HelpRow("Ctrl+O", "load SGF (type a path; Enter loads, Esc cancels)", ("load",)),
+    HelpRow("h, F1", "this help;  Esc closes it", ("help", "close_help")),
+    HelpRow("Ctrl+Q", "quit", ("quit",)),
+)
+
+# docs/controls.md's key table: the text of each row; its key cell is made from the commands' keys
+DOC_ROWS: tuple[HelpRow, ...] = (
+    HelpRow(
+        "",
+        "control map overlay on/off: Black's points darken the wood, White's lighten it",
+        ("toggle_control",),
+    ),
+    HelpRow(
+        "",
+        "evaluate every legal move in the background; a heat map (green good, red bad), the best move "
+        "ringed, the top moves labelled, and how many points the last move lost",
+        ("evaluate",),
+    ),
+    HelpRow(
+        "",
+        "live thinking view on/off: while an AI searches, its candidates as discs (size by visits, colour"
+        " by win rate), the best ringed, and its top moves with principal variations in the panel",
+        ("toggle_thinking",),
+    ),
+    HelpRow(
+        "",
+        "undo (against an AI: back to your turn, the AI's reply is taken back too); the moves stay in the"
+        " record. Right after Delete: the deleted branch comes back",
+        ("undo",),
+    ),
+    HelpRow(
+        "",
+        "one move back / forward along the current line (Shift: ten moves); the AI waits while you "
+        "review, until a move is played or space is pressed",
+        ("back", "forward", "back10", "forward10"),
+    ),
+    HelpRow("", "the start / the end of the current line", ("line_start", "line_end")),
+    HelpRow(
+        "",
+        "the previous / next variation at the nearest branching point above (the line below follows that "
+        "variation as far as it goes)",
+        ("previous_variation", "next_variation"),
+    ),
+    HelpRow("", "make the current line the main line", ("promote",)),
+    HelpRow("", "delete the current move and everything after it (`u` puts it back)", ("delete_branch",)),
+    HelpRow(
+        "",
+        "the comment box of the current move: keys type into it, Backspace deletes, Shift+Enter starts a "
+        "new line, Enter or Esc leaves keeping the text (saved as SGF `C`)",
+        ("comment",),
+    ),
+    HelpRow(
+        "",
+        "set-up mode on/off: left click a black stone, right click a white one, a click on a stone takes "
+        "it off; saved as `AB`/`AW`/`PL`. On a record with moves it starts a new record from the position"
+        " on the board; until `b` again, `u` brings the old record back",
+        ("setup",),
+    ),
+    HelpRow("", "in set-up mode: the side to move", ("setup_side",)),
+    HelpRow(
+        "",
+        "the move model's heat map on/off: every move a strong player would consider here, as discs (size"
+        " and colour by probability), the five likeliest labelled in percent",
+        ("toggle_policy",),
+    ),
+    HelpRow("", "redo", ("redo",)),
+    HelpRow(
+        "",
+        "reset: a new game with the same size, rules, komi, handicap and players",
+        ("reset",),
+    ),
+    HelpRow("", "the new-game dialog (below)", ("new_game",)),
+    HelpRow(
+        "",
+        "pause the clocks, and go on (only between two humans); moves wait while paused",
+        ("pause",),
+    ),
+    HelpRow("", "move numbers on the stones: off, the last 10, all (remembered)", ("move_numbers",)),
+    HelpRow(
+        "",
+        "analyse every move of the current line in the background (1000 MCTS playouts a position); again:"
+        " cancel. The panel's graph shows Black's win rate (blue) and score lead (orange) over the move "
+        "number, moves that lost the threshold or more marked red, the current move as a white line; a "
+        "click on the graph shows that move. Above it: the current move's points lost, win rate, score "
+        "and the engine's best line",
+        ("analyse",),
+    ),
+    HelpRow(
+        "",
+        "the next / previous analysed move that lost the threshold or more (3 points at first)",
+        ("next_mistake", "previous_mistake"),
+    ),
+    HelpRow("", "the mistake threshold: 1, 2, 3, 5, 10 points lost", ("mistake_threshold",)),
+    HelpRow(
+        "",
+        "dots on the analysed stones, coloured by the points their move lost: green under 1, yellow under"
+        " 3, orange under 10, red 10 or more (on once an analysis starts)",
+        ("mistake_dots",),
+    ),
+    HelpRow(
+        "",
+        "ownership overlay on/off: a square on every point, black or white by who owns it at the end by "
+        "playouts, bigger when surer (on stones only when they look dead)",
+        ("toggle_ownership",),
+    ),
+    HelpRow("", "coordinates along the board's edges on/off (remembered)", ("coordinates",)),
+    HelpRow("", "sound on/off (remembered)", ("mute",)),
+    HelpRow("", "volume down / up by 10% (remembered)", ("volume_down", "volume_up")),
+    HelpRow("", "pass", ("pass",)),
+    HelpRow("", "AI vs AI: the next move", ("next_move",)),
+    HelpRow("", "AI vs AI: continuous play on/off (move after move without clicks)", ("continuous",)),
+    HelpRow(
+        "",
+        "save the game as SGF, time-stamped (`gorilla-YYYYMMDD-HHMMSS.sgf`) in the autosave file's "
+        "folder; the panel says where",
+        ("save",),
+    ),
+    HelpRow(
+        "",
+        "load an SGF: a path field opens at the bottom, filled with the latest Ctrl+S save (or the save "
+        "folder); type or edit the path, Backspace deletes, Enter loads, Esc cancels. Keys typed into the"
+        " field are not commands",
+        ("load",),
+    ),
+    HelpRow(
+        "",
+        "orbit (left/right) and tilt (up/down) by 5 degrees",
+        ("orbit_left", "orbit_right", "tilt_up", "tilt_down"),
+    ),
+    HelpRow("", "zoom in", ("zoom_in",)),
+    HelpRow("", "zoom out", ("zoom_out",)),
+    HelpRow("", "the default view", ("default_view",)),
+    HelpRow("", "top view (straight down); again: the default view", ("top_view",)),
+    HelpRow("", "the list of keys and mouse actions; Esc or a click closes it", ("help",)),
+    HelpRow("", "close the help (Esc never closes the window)", ("close_help",)),
+    HelpRow("", "quit (the game is autosaved; a running search is cancelled)", ("quit",)),
+)
+
+
+def split_key(key: str) -> tuple[tuple[str, ...], str]:
+    """``"Ctrl+Shift+Z"`` -> ``(("Ctrl", "Shift"), "Z")``; ``"+"`` and ``"Num+"`` are keys of their own."""
+    if key == "+" or key.startswith("Num"):
+        return (), key
+    if key.endswith("++"):
+        return tuple(key[:-2].split("+")), "+"
+    *mods, name = key.split("+")
+    return tuple(mods), name
+
+
+def key_text(key: str, markdown: bool = False) -> str:
+    """A key as the docs write it: ``Shift+`n```, ``keypad `+```, ``Page Up``, ``space``."""
+    mods, name = split_key(key)
+    names = {"Num+": "keypad +", "Num-": "keypad -", "PageUp": "Page Up", "PageDown": "Page Down"}
+    words = names.get(name, "space" if name == "Space" else name).split(" ")
+    if markdown and len(words[-1]) == 1 and "Ctrl" not in mods:
+        words[-1] = f"`{words[-1]}`"
+    return "+".join([*mods, " ".join(words)])
+
+
+def row_keys(row: HelpRow, markdown: bool = True) -> str:
+    """A row's key cell: the keys of each command joined by "or", the commands by " / "."""
+    return " / ".join(" or ".join(key_text(k, markdown) for k in BY_NAME[n].keys) for n in row.commands)
+
+
+def markdown_table(rows: list[tuple[str, str]], head: tuple[str, str] = ("key", "what it does")) -> str:
+    """A two-column markdown table."""
+    lines = [f"| {head[0]} | {head[1]} |", "| --- | --- |"]
+    lines += [f"| {k} | {t} |" for k, t in rows]
+    return "\n".join(lines)
+
+
+def controls_keys_table() -> str:
+    """docs/controls.md's table of keys, made from :data:`DOC_ROWS` and the commands' keys."""
+    return markdown_table([(row_keys(r), r.text) for r in DOC_ROWS])
+
+
+def readme_keys_table() -> str:
+    """The README's table of keys: the panel's help (h), row by row."""
+    return markdown_table([(r.keys, r.text) for r in HUD_ROWS if r.keys], ("keys", "what they do"))
+
+
+def cli_keys_line() -> str:
+    """``gorilla --help``'s sentence about the window's keys, from :data:`CLI_KEYS`."""
+    keys = ", ".join(f"{BY_NAME[n].keys[0]} {BY_NAME[n].help}" for n in CLI_KEYS)
+    return f"In the window: left click plays (AI vs AI: next move), right click passes, {keys}."
