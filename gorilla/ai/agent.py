@@ -23,6 +23,8 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from gorilla.rules.game import Game
 
 
@@ -44,6 +46,13 @@ class Candidate:
     score: float = 0.0  # expected score margin for the side to move
     prior: float = 0.0
     pv: list[int] = field(default_factory=list)
+    utility: float | None = None  # the search's value of the move (None: from the win rate alone)
+    score_stdev: float = 0.0  # the net's spread of the final score after the move, in points
+    pv_visits: list[int] = field(default_factory=list)  # visits of each position along the PV
+
+    def value(self) -> float:
+        """The move's utility: the search's, else 2 * winrate - 1."""
+        return 2.0 * self.winrate - 1.0 if self.utility is None else self.utility
 
 
 @dataclass
@@ -56,6 +65,9 @@ class Progress:
     fraction: float  # of the budget used, 0..1
     candidates: list[Candidate] = field(default_factory=list)
     elapsed: float = 0.0
+    score_lead: float = 0.0  # the root's expected lead for the side to move, in points
+    utility: float | None = None  # the root's utility (None: from the win rate alone)
+    ownership: np.ndarray | None = None  # per flat point, Black +1 .. White -1 (None: not known)
 
 
 ProgressFn = Callable[[Progress], None]
@@ -131,6 +143,7 @@ AGENTS: dict[str, str] = {
     "random": "gorilla.ai.random_agent:RandomAgent",
     "montecarlo": "gorilla.ai.montecarlo:MonteCarloAgent",
     "mcts": "gorilla.ai.mcts.agent:MCTSAgent",
+    "net": "gorilla.ai.puct.agent:NetAgent",
     "alphabeta": "gorilla.ai.alphabeta:AlphaBetaAgent",
     "greedy": "gorilla.ai.baselines:GreedyAgent",
     "aggressive": "gorilla.ai.baselines:AggressiveAgent",

@@ -2,7 +2,7 @@
 
 :func:`make_engine` builds a :class:`~gorilla.gtp.protocol.GtpEngine` and registers
 the standard commands (:mod:`gorilla.gtp.commands`) and the analysis commands
-(:mod:`gorilla.gtp.analysis`); :func:`main` serves them on stdin/stdout.
+(:mod:`gorilla.gtp.analysis`, :mod:`gorilla.gtp.kata_analysis`); :func:`main` serves them on stdin/stdout.
 """
 
 from __future__ import annotations
@@ -16,13 +16,17 @@ from gorilla.ai.agent import Agent, Budget, make_agent, parse_spec
 from gorilla.ai.playout import catalog
 from gorilla.ai.playout.catalog import PatternError
 from gorilla.ai.warmup import groups_for, stderr_progress, warm
-from gorilla.gtp import analysis, commands
+from gorilla.gtp import analysis, commands, kata_analysis
+from gorilla.gtp import net as net_commands
 from gorilla.gtp.protocol import GtpEngine, one_line
 from gorilla.rules.coords import check_size
 from gorilla.rules.game import Game
 from gorilla.rules.rulesets import get_ruleset
 
-COMMAND_SETS = (commands.COMMANDS, analysis.COMMANDS)
+COMMAND_SETS = (commands.COMMANDS, analysis.COMMANDS | kata_analysis.COMMANDS)
+
+
+COMMAND_SETS = COMMAND_SETS + (net_commands.COMMANDS,)
 
 
 def make_engine(
@@ -66,6 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, default=None, help="search threads (mcts)")
     p.add_argument("--seed", type=int, default=None, help="random seed")
     p.add_argument("--name", default="Gorilla", help="name reported by the GTP 'name' command")
+    p.add_argument(
+        "--net", default=None, metavar="FILE", help="a KataGo net (.bin.gz) for kata-raw-nn (default: ours)"
+    )
     catalog.add_options(p)
     return p
 
@@ -116,6 +123,8 @@ def engine_from_args(argv: list[str]) -> GtpEngine:
     budget = Budget(ns.playouts, ns.time) if (ns.playouts or ns.time) else None
     engine = make_engine(game, agent, budget=budget, name=ns.name)
     engine.agent_spec = spec
+    if ns.net is not None:
+        net_commands.set_net(engine, ns.net)  # a bad file: the engine goes on without a net (main says why)
     return engine
 
 
@@ -135,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"gorilla gtp: error: {one_line(str(e))}", file=sys.stderr)
             return 2
         return _fail(parser, one_line(str(e)))
+    if getattr(engine, "net_error", None):
+        print(f"gorilla gtp: warning: no net: {engine.net_error}", file=sys.stderr)
     # compile (or load) the kernels before the first command: a GTP front end waits for a
     # slow start, but a first genmove must not pay for compiling
     groups = groups_for([engine.agent_spec], extra=("ownership",))

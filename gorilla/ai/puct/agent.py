@@ -1,0 +1,210 @@
+"""The ``net`` agent: a PUCT search over the neural network (``net:visits=400``, ``net:time=1``).
+
+Settings (agent spec ``net:KEY=VALUE,...``):
+
+- ``visits=N``: visits per move (counted at the root, the reused ones included);
+- ``time=S``: seconds per move (without either, the clock's plan, else ``visits=DEFAULT_VISITS``);
+- ``threads=K``: search threads sharing the tree (the net runs outside the tree's lock);
+- ``batch=B``: leaves evaluated together (default 8);
+- ``net=FILE``: another KataGo net of a supported version (default: the shipped one);
+- ``resign=R``: resign when the win rate stays below R for two moves (0 never; default 0.03);
+- ``c_puct``, ``c_puct_log``, ``c_puct_base``, ``fpu``, ``root_fpu``, ``static_score``,
+  ``dynamic_score``: the search's constants (:class:`gorilla.ai.puct.search.SearchParams`);
+- ``seed``: the random symmetry of each evaluation.
+
+The tree is kept between moves: the next search starts from the subtree of the moves played.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import fields
+
+import numpy as np
+
+from gorilla.ai.agent import Agent, Candidate, MoveRequest, Progress
+from gorilla.ai.mcts.clock import Clock
+from gorilla.ai.puct.evaluator import NetEvaluator, supports
+from gorilla.ai.puct.search import Search, SearchParams
+from gorilla.rules import board as K
+from gorilla.rules.board import PASS, RESIGN
+from gorilla.rules.game import Game
+
+DEFAULT_VISITS = 200
+PROGRESS_EVERY = 0.1  # seconds between progress snapshots
+
+
+class NetAgent(Agent):
+    """PUCT over the net's policy, win rate and score (see the module docstring)."""
+
+    name = "net"
+
+    def __init__(
+        self,
+        visits: int | None = None,
+        time: float | None = None,
+        threads: int = 1,
+        batch: int = 8,
+        net: str | None = None,
+        resign: float = 0.03,
+        seed: int | None = None,
+        **constants: float,
+    ) -> None:
+        if visits is not None and visits <= 0:
+            raise ValueError("visits must be positive")
+        if time is not None and time <= 0:
+            raise ValueError("time must be positive")
+        if not 1 <= int(threads) <= 16:
+            raise ValueError("threads must be 1..16")
+        known = {f.name for f in fields(SearchParams)}
+        unknown = sorted(set(constants) - known)
+        if unknown:
+            raise ValueError(
+                f"unknown setting {unknown[0]!r} (known: visits, time, threads, batch, net, ...)"
+            )
+        self.visits = visits
+        self.time = time
+        self.threads = int(threads)
+        self.params = SearchParams(batch=max(1, int(batch)), **{k: float(v) for k, v in constants.items()})
+        self.resign = float(resign)
+        self.seed = seed
+        self.evaluator = NetEvaluator(net, seed=seed)  # NetError: one line, from the net's loader
+        self.clock = Clock()
+        self.search = Search(self.evaluator, self.params, seed=seed)
+        self.last_visits = 0
+        self.last_candidates: list[Candidate] = []
+        self._low = 0  # consecutive moves with a win rate below ``resign``
+
+    # --- agent interface ------------------------------------------------------------------
+    def new_game(self) -> None:
+        """Forget the tree and the resignation count."""
+        self.search = Search(self.evaluator, self.params, seed=self.seed)
+        self._low = 0
+
+    def reseed(self, seed: int) -> None:
+        """New random symmetries from now on."""
+        self.seed = seed
+        self.evaluator.reseed(seed)
+
+    def set_time(self, main_time: float, byo_yomi_time: float, byo_yomi_stones: int) -> None:
+        """GTP time_settings: each move's time is planned by the clock from now on."""
+        self.clock.set_time(main_time, byo_yomi_time, byo_yomi_stones)
+
+    def time_left(self, color: int, seconds: float, stones: int) -> None:
+        """GTP time_left: correct the clock."""
+        self.clock.time_left(seconds, stones)
+
+    def choose(self, req: MoveRequest) -> int:
+        """The most visited move after a search; RESIGN when the game is lost beyond doubt."""
+        t0 = time.perf_counter()
+        game = req.game
+        if game.over:
+            return PASS
+        if not supports(game):
+            raise ValueError(f"the net cannot play on {game.size}x{game.size} (at most 19x19)")
+        self._search(req)
+        info = self.search.root_info()
+        if req.default_budget:
+            self.clock.spent(time.perf_counter() - t0)
+        if not info.moves:
+            return PASS
+        wr = info.winrate[0]
+        self._low = self._low + 1 if wr < self.resign else 0
+        if self.resign > 0 and self._low >= 2 and game.move_number >= game.size * game.size // 8:
+            return RESIGN
+        return info.moves[0]
+
+    def analyze(self, game: Game, *limits, **named) -> list[Candidate]:
+        """Search like select_move (same arguments) and return the root's candidates, most visited first."""
+        self._search(MoveRequest(game, *limits, **named))
+        return list(self.last_candidates)
+
+    def ownership(self) -> np.ndarray | None:
+        """The last search's ownership per flat point, Black +1 .. White -1 (None before a search)."""
+        return self.search.ownership()
+
+    def root_value(self) -> tuple[float, float]:
+        """(win rate, score lead) for the side to move of the last search."""
+        wr, lead, _ = self.search.root_value()
+        return wr, lead
+
+    # --- the search -----------------------------------------------------------------------
+    def _limits(self, game: Game, req: MoveRequest) -> tuple[int | None, float | None]:
+        b = req.budget
+        visits, seconds = b.playouts or None, b.seconds or None
+        if visits is None and seconds is None:
+            visits, seconds = self.visits, self.time
+        if visits is None and seconds is None:
+            plan = self.clock.plan(int(game.position.st[K.S_NEMPTY]), game.size * game.size)
+            if plan is not None:
+                return None, plan.target
+            visits = DEFAULT_VISITS
+        return visits, seconds
+
+    def _search(self, req: MoveRequest) -> None:
+        game = req.game
+        visits, seconds = self._limits(game, req)
+        search = self.search
+        search.set_game(game)
+        t0 = time.perf_counter()
+        last = [t0]
+        lock = threading.Lock()
+
+        def on_round() -> None:
+            if req.progress is None:
+                return
+            now = time.perf_counter()
+            with lock:
+                if now - last[0] < PROGRESS_EVERY:
+                    return
+                last[0] = now
+            req.progress(self._progress(visits, seconds, now - t0))
+
+        search.run(visits=visits, seconds=seconds, cancel=req.cancel, threads=self.threads, on_round=on_round)
+        self.last_visits = search.root.visits
+        self.last_candidates = self._candidates()
+        if req.progress is not None:
+            req.progress(self._progress(visits, seconds, time.perf_counter() - t0, final=True))
+
+    def _candidates(self) -> list[Candidate]:
+        info = self.search.root_info()
+        return [
+            Candidate(
+                move=info.moves[k],
+                visits=info.visits[k],
+                winrate=info.winrate[k],
+                score=info.lead[k],
+                prior=info.prior[k],
+                pv=info.pvs[k],
+                utility=info.utility[k],
+                score_stdev=info.stdev[k],
+                pv_visits=info.pv_visits[k],
+            )
+            for k in range(len(info.moves))
+        ]
+
+    def _progress(
+        self, visits: int | None, seconds: float | None, elapsed: float, final: bool = False
+    ) -> Progress:
+        cands = self._candidates()
+        n = self.search.root.visits
+        frac = 1.0 if final else 0.0
+        if not final:
+            if visits:
+                frac = min(1.0, n / visits)
+            if seconds:
+                frac = max(frac, min(1.0, elapsed / seconds))
+        best = cands[0] if cands else None
+        wr, lead, utility = self.search.root_value()
+        return Progress(
+            best_move=best.move if best else PASS,
+            winrate=wr,
+            playouts=n,
+            fraction=frac,
+            candidates=cands,
+            elapsed=elapsed,
+            score_lead=lead,
+            utility=utility,
+            ownership=self.search.ownership(),
+        )

@@ -1,0 +1,525 @@
+"""PUCT tree search over a neural network's evaluations (AlphaZero, KataGo).
+
+Every leaf is evaluated by the net: its policy gives the priors of the leaf's
+children, its win rate and score lead the leaf's value; there are no playouts.
+A descent picks at each node the child maximising
+
+    Q(child) + c(N) * P(child) * sqrt(N) / (1 + N(child))
+
+with ``c(N) = c_puct + c_puct_log * log((N + c_puct_base) / c_puct_base)``; a child
+not visited yet gets the first-play urgency ``Q(node) - fpu * sqrt(visited prior)``.
+Q is a utility: the win/loss value in [-1, 1] plus a score term
+``static * f(lead) + dynamic * f(lead - centre)``, ``f(x) = 2/pi * atan(x / scale)``,
+so that a won game is still played for points (KataGo's score utility).
+
+Leaves are gathered ``batch`` at a time with a virtual loss on the way down, so
+the net runs on batches; worker threads do the same on one tree under a lock
+(the forward pass runs outside it: numpy releases the GIL in its matrix products).
+After two passes a node is terminal: counted with the ownership the net gave
+the position before the last pass (dead stones removed), komi included.
+
+The tree is plain Python objects; the choice of a child is one numba kernel.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+from numba import njit
+
+from gorilla.rules.board import BLACK, PASS, WHITE
+from gorilla.rules.game import Game
+
+
+@dataclass
+class Evaluation:
+    """What the net says of a position, for the side to move there.
+
+    ``policy`` is indexed by Gorilla's flat points (length ``MAX_POINTS``, padding 0) and
+    ``pass_prob`` is the pass move's; ``ownership`` is per flat point, +1 the side to move's.
+    """
+
+    policy: np.ndarray
+    pass_prob: float
+    winrate: float
+    lead: float
+    ownership: np.ndarray
+    stdev: float = 0.0  # the spread of the final score, in points
+
+
+class Evaluator(Protocol):
+    """Evaluates positions in batches (the net behind the search)."""
+
+    def evaluate_games(self, games: Sequence[Game]) -> list[Evaluation]:
+        """One evaluation per game, for each game's side to move."""
+        ...
+
+
+@dataclass
+class SearchParams:
+    """The search's constants (KataGo's defaults where it has them)."""
+
+    c_puct: float = 1.0
+    c_puct_log: float = 0.45
+    c_puct_base: float = 500.0
+    fpu: float = 0.2  # first-play urgency reduction below the root
+    root_fpu: float = 0.1
+    static_score: float = 0.1  # weight of the score term centred on 0
+    dynamic_score: float = 0.3  # weight of the score term centred on the root's expected lead
+    score_scale: float = 0.0  # 0: the board's side length / 2
+    batch: int = 8
+    virtual_loss: float = 1.0
+
+
+class Node:
+    """A position in the tree: its children's moves, priors and statistics.
+
+    The statistics of an edge are kept in the parent's arrays, from the point of
+    view of the player who chooses among them (the side to move at the node).
+    """
+
+    __slots__ = (
+        "moves",
+        "prior",
+        "n",
+        "u",
+        "w",
+        "s",
+        "kids",
+        "visits",
+        "u_sum",
+        "nn",
+        "terminal",
+        "pending",
+    )
+
+    def __init__(self) -> None:
+        self.moves: np.ndarray | None = None  # int32 points (PASS included); None until expanded
+        self.prior = np.zeros(0, np.float64)
+        self.n = np.zeros(0, np.float64)  # visits (virtual losses included while pending)
+        self.u = np.zeros(0, np.float64)  # utility sums
+        self.w = np.zeros(0, np.float64)  # win-rate sums
+        self.s = np.zeros(0, np.float64)  # score-lead sums
+        self.kids: list[Node | None] = []
+        self.visits = 0  # visits of the node itself (its own evaluation included)
+        self.u_sum = 0.0  # utility sum for the side to move at the node
+        self.nn: Evaluation | None = None
+        self.terminal: tuple[float, float] | None = None  # (win rate, lead) for the side to move
+        self.pending = False  # an evaluation is on its way
+
+    @property
+    def expanded(self) -> bool:
+        """Whether the node has its children (its evaluation arrived)."""
+        return self.moves is not None
+
+    def q(self) -> float:
+        """The mean utility for the side to move at the node (0 before any visit)."""
+        return self.u_sum / self.visits if self.visits else 0.0
+
+
+@njit(cache=True, nogil=True)
+def pick_child(
+    prior: np.ndarray, n: np.ndarray, u: np.ndarray, parent_q: float, fpu: float, c_puct: float
+) -> int:
+    """The index of the child with the highest PUCT value (first-play urgency for unvisited ones)."""
+    total = 0.0
+    seen = 0.0
+    for i in range(n.shape[0]):
+        total += n[i]
+        if n[i] > 0:
+            seen += prior[i]
+    explore = c_puct * math.sqrt(total + 0.01)
+    urgency = parent_q - fpu * math.sqrt(seen)
+    best = -1
+    best_v = -1e300
+    for i in range(n.shape[0]):
+        q = u[i] / n[i] if n[i] > 0 else urgency
+        v = q + explore * prior[i] / (1.0 + n[i])
+        if v > best_v:
+            best_v = v
+            best = i
+    return best
+
+
+@dataclass
+class RootInfo:
+    """The root's candidates after a search (side to move's view), for moves and analysis."""
+
+    moves: list[int] = field(default_factory=list)
+    visits: list[int] = field(default_factory=list)
+    winrate: list[float] = field(default_factory=list)
+    lead: list[float] = field(default_factory=list)
+    prior: list[float] = field(default_factory=list)
+    utility: list[float] = field(default_factory=list)
+    stdev: list[float] = field(default_factory=list)
+    pvs: list[list[int]] = field(default_factory=list)
+    pv_visits: list[list[int]] = field(default_factory=list)
+
+
+class Search:
+    """One tree over a game; ``run`` adds visits, ``advance`` reuses the tree after moves."""
+
+    def __init__(self, evaluator: Evaluator, params: SearchParams | None = None, seed: int | None = None):
+        self.evaluator = evaluator
+        self.params = params or SearchParams()
+        self.rng = np.random.default_rng(seed)
+        self.game: Game | None = None
+        self.root = Node()
+        self.lock = threading.Lock()
+        self.centre = 0.0  # the dynamic score term's centre: the root's expected lead
+        self.own_sum: np.ndarray | None = None  # the root's ownership summed over the search (Black +)
+        self.own_n = 0
+        self.evals = 0
+
+    # --- the tree's position ---------------------------------------------------------------
+    def set_game(self, game: Game) -> int:
+        """Search game's current position from now on, keeping the subtree it reached; the visits kept."""
+        old = self.game
+        node = None
+        if old is not None and self._same_start(old, game):
+            extra = game.moves[len(old.moves) :]
+            node = self.root
+            for m in extra:
+                if node is None or not node.expanded:
+                    node = None
+                    break
+                hit = np.flatnonzero(node.moves == m.point)
+                node = node.kids[int(hit[0])] if hit.size else None
+        self.game = game.copy()
+        self.game.redo_stack = []
+        self.root = node if node is not None and node.expanded and node.terminal is None else Node()
+        self.own_sum, self.own_n = None, 0
+        if self.root.nn is not None:
+            self._add_ownership(self.root.nn, self.game.to_move)
+        return self.root.visits
+
+    @staticmethod
+    def _same_start(old: Game, new: Game) -> bool:
+        if (old.size, old.komi, old.ruleset, old.setup) != (new.size, new.komi, new.ruleset, new.setup):
+            return False
+        if len(new.moves) < len(old.moves):
+            return False
+        return all(
+            a.point == b.point and a.color == b.color for a, b in zip(old.moves, new.moves, strict=False)
+        )
+
+    # --- utility ---------------------------------------------------------------------------
+    def _scale(self) -> float:
+        assert self.game is not None
+        return self.params.score_scale or self.game.size / 2.0
+
+    def utility(self, winrate: float, lead: float, root_side: bool) -> float:
+        """Utility of (win rate, lead) for the side to move; root_side: that side is the root's."""
+        p = self.params
+        f = 2.0 / math.pi
+        scale = self._scale()
+        centre = self.centre if root_side else -self.centre
+        return (
+            2.0 * winrate
+            - 1.0
+            + p.static_score * f * math.atan(lead / scale)
+            + p.dynamic_score * f * math.atan((lead - centre) / scale)
+        )
+
+    # --- one round: gather leaves, evaluate, back up ----------------------------------------
+    def run(
+        self,
+        visits: int | None = None,
+        seconds: float | None = None,
+        cancel: threading.Event | None = None,
+        threads: int = 1,
+        on_round: Callable[[], None] | None = None,
+    ) -> int:
+        """Add visits until ``visits`` (counted at the root, reused ones included) or ``seconds``.
+
+        Returns the visits added. ``cancel`` stops within one batch's evaluation.
+        """
+        assert self.game is not None, "set_game first"
+        t0 = time.perf_counter()
+        start = self.root.visits
+        if not self.root.expanded:
+            self._evaluate_root()
+        stop = threading.Event()
+
+        def done() -> bool:
+            if stop.is_set() or (cancel is not None and cancel.is_set()):
+                return True
+            if visits is not None and self.root.visits >= visits:
+                return True
+            return seconds is not None and time.perf_counter() - t0 >= seconds
+
+        def worker() -> None:
+            try:
+                while not done():
+                    room = None if visits is None else max(1, visits - self.root.visits)
+                    if not self._round(room):
+                        stop.set()  # nothing left to search (every line ends)
+                    if on_round is not None:
+                        on_round()
+            except BaseException:
+                stop.set()
+                raise
+
+        if threads <= 1:
+            worker()
+        else:
+            errors: list[BaseException] = []
+
+            def guarded() -> None:
+                try:
+                    worker()
+                except BaseException as e:  # re-raised in the caller's thread
+                    errors.append(e)
+
+            pool = [threading.Thread(target=guarded, daemon=True) for _ in range(threads)]
+            for t in pool:
+                t.start()
+            for t in pool:
+                t.join()
+            if errors:
+                raise errors[0]
+        return self.root.visits - start
+
+    def _evaluate_root(self) -> None:
+        assert self.game is not None
+        (ev,) = self.evaluator.evaluate_games([self.game.copy()])
+        self.evals += 1
+        self.centre = ev.lead
+        with self.lock:
+            self._expand(self.root, self.game, ev)
+            self.root.visits += 1
+            self.root.u_sum += self.utility(ev.winrate, ev.lead, True)
+            self._add_ownership(ev, self.game.to_move)
+
+    def _round(self, room: int | None) -> bool:
+        """Gather up to a batch of leaves, evaluate them, back them up; False when none was found."""
+        p = self.params
+        want = p.batch if room is None else max(1, min(p.batch, room))
+        leaves: list[tuple[list[tuple[Node, int]], Node, Game]] = []
+        ended = 0
+        with self.lock:
+            for _ in range(want):
+                found = self._descend()
+                if found is None:
+                    break  # the line leads to another thread's leaf: evaluate what we have
+                path, leaf, game = found
+                if game is None:  # a terminal leaf: backed up at once
+                    self._undo_virtual(path)
+                    assert leaf.terminal is not None
+                    self._backup(path, leaf, *leaf.terminal)
+                    ended += 1
+                    continue
+                leaves.append((path, leaf, game))
+        if not leaves:
+            if not ended:
+                time.sleep(0.001)  # every line is being evaluated by another thread
+            return True
+        evals = self.evaluator.evaluate_games([g for _, _, g in leaves]) if leaves else []
+        self.evals += len(evals)
+        with self.lock:
+            for (path, leaf, game), ev in zip(leaves, evals, strict=True):
+                self._undo_virtual(path)
+                self._expand(leaf, game, ev)
+                leaf.pending = False
+                self._backup(path, leaf, ev.winrate, ev.lead, ownership=ev)
+        return True
+
+    def _descend(self) -> tuple[list[tuple[Node, int]], Node, Game | None] | None:
+        """Walk down to a leaf, adding virtual losses; (path, leaf, its game or None when terminal)."""
+        assert self.game is not None
+        p = self.params
+        node = self.root
+        path: list[tuple[Node, int]] = []
+        played = 0
+        work = self.game
+        try:
+            while True:
+                if node.terminal is not None:
+                    return path, node, None
+                if not node.expanded:
+                    if node.pending:  # another thread's leaf: try again next round
+                        self._undo_virtual(path)
+                        return None
+                    node.pending = True
+                    return path, node, work.copy()
+                assert node.moves is not None
+                fpu = p.root_fpu if node is self.root else p.fpu
+                c = p.c_puct + p.c_puct_log * math.log((node.visits + p.c_puct_base) / p.c_puct_base)
+                i = pick_child(node.prior, node.n, node.u, node.q(), fpu, c)
+                move = int(node.moves[i])
+                kid = node.kids[i]
+                if kid is None:
+                    kid = node.kids[i] = Node()
+                # the virtual loss: the edge counts a visit that lost
+                node.n[i] += p.virtual_loss
+                node.u[i] -= p.virtual_loss
+                path.append((node, i))
+                previous_pass = bool(work.moves) and work.moves[-1].point == PASS
+                work.play(move)
+                played += 1
+                if move == PASS and previous_pass and kid.terminal is None:
+                    kid.terminal = self._count(work, node)
+                node = kid
+        finally:
+            for _ in range(played):
+                work.undo()
+            work.redo_stack.clear()
+
+    def _count(self, game: Game, before: Node) -> tuple[float, float]:
+        """The result after two passes for the side to move: (1, margin), (0, margin) or (0.5, 0).
+
+        Each point belongs to whom the net's ownership (of the position before the last pass)
+        gives it more likely than not, stones included (area counting with the net's dead
+        stones); a point it gives neither side by more than even odds is dame.
+        """
+        ev = before.nn
+        assert ev is not None
+        # ev is for the side to move at ``before``, who passed last; the side to move now passed first
+        first = game.to_move
+        area = -float(np.sum(np.round(ev.ownership[board_points(game.size)])))  # dame (|own| < 0.5): 0
+        margin = area - game.komi if first == BLACK else area + game.komi
+        if margin > 0:
+            return 1.0, margin
+        if margin < 0:
+            return 0.0, margin
+        return 0.5, 0.0
+
+    def _expand(self, node: Node, game: Game, ev: Evaluation) -> None:
+        legal = np.array(game.legal_moves(), dtype=np.int32)
+        moves = np.concatenate([legal, np.array([PASS], np.int32)])
+        prior = np.concatenate([ev.policy[legal].astype(np.float64), [float(ev.pass_prob)]])
+        total = prior.sum()
+        prior = prior / total if total > 0 else np.full(prior.shape, 1.0 / prior.size)
+        order = np.argsort(-prior, kind="stable")  # likeliest first: ties go to the first
+        node.moves = moves[order]
+        node.prior = prior[order]
+        k = moves.size
+        node.n = np.zeros(k)
+        node.u = np.zeros(k)
+        node.w = np.zeros(k)
+        node.s = np.zeros(k)
+        node.kids = [None] * k
+        node.nn = ev
+
+    def _undo_virtual(self, path: list[tuple[Node, int]]) -> None:
+        v = self.params.virtual_loss
+        for node, i in path:
+            node.n[i] -= v
+            node.u[i] += v
+
+    def _backup(
+        self,
+        path: list[tuple[Node, int]],
+        leaf: Node,
+        winrate: float,
+        lead: float,
+        ownership: Evaluation | None = None,
+    ) -> None:
+        """Back up a leaf's (win rate, lead) for its side to move through the path."""
+        root_side = len(path) % 2 == 0  # the leaf's side to move is the root's
+        wr, ld = winrate, lead
+        leaf.visits += 1
+        leaf.u_sum += self.utility(wr, ld, root_side)
+        for node, i in reversed(path):
+            wr, ld, root_side = 1.0 - wr, -ld, not root_side  # the chooser at node moved into the child
+            util = self.utility(wr, ld, root_side)
+            node.n[i] += 1
+            node.u[i] += util
+            node.w[i] += wr
+            node.s[i] += ld
+            node.visits += 1
+            node.u_sum += util
+        if ownership is not None and self.game is not None:
+            color = self.game.to_move if len(path) % 2 == 0 else _other(self.game.to_move)
+            self._add_ownership(ownership, color)
+
+    def _add_ownership(self, ev: Evaluation, color: int) -> None:
+        """Add a leaf's ownership (for ``color``, the side to move there) to the root's, Black +."""
+        own = ev.ownership if color == BLACK else -ev.ownership
+        if self.own_sum is None:
+            self.own_sum = np.zeros_like(own, dtype=np.float64)
+        self.own_sum += own
+        self.own_n += 1
+
+    # --- results ---------------------------------------------------------------------------
+    def ownership(self) -> np.ndarray | None:
+        """The root's ownership averaged over the search, per flat point, Black +1 .. White -1."""
+        if self.own_sum is None or not self.own_n:
+            return None
+        return self.own_sum / self.own_n
+
+    def root_info(self, max_pv: int = 10) -> RootInfo:
+        """The root's children with visits, most visited first (ties by utility), with their PVs."""
+        info = RootInfo()
+        r = self.root
+        if not r.expanded or r.moves is None:
+            return info
+        with self.lock:
+            n = r.n.copy()
+            order = sorted(
+                (i for i in range(n.size) if n[i] > 0), key=lambda i: (-n[i], -r.u[i] / max(1.0, n[i]))
+            )
+            for i in order:
+                info.moves.append(int(r.moves[i]))
+                info.visits.append(int(n[i]))
+                info.winrate.append(float(r.w[i] / n[i]))
+                info.lead.append(float(r.s[i] / n[i]))
+                info.prior.append(float(r.prior[i]))
+                info.utility.append(float(r.u[i] / n[i]))
+                kid = r.kids[i]
+                info.stdev.append(float(kid.nn.stdev) if kid is not None and kid.nn is not None else 0.0)
+                line, seen = self._pv(kid, max_pv - 1)
+                info.pvs.append([int(r.moves[i]), *line])
+                info.pv_visits.append([int(n[i]), *seen])
+        return info
+
+    @staticmethod
+    def _pv(node: Node | None, depth: int) -> tuple[list[int], list[int]]:
+        """The most visited line below node, and the visits of each of its moves."""
+        line: list[int] = []
+        seen: list[int] = []
+        while node is not None and node.expanded and depth > 0 and node.moves is not None:
+            if not np.any(node.n > 0):
+                break
+            i = int(np.argmax(node.n))
+            line.append(int(node.moves[i]))
+            seen.append(int(node.n[i]))
+            node = node.kids[i]
+            depth -= 1
+        return line, seen
+
+    def root_value(self) -> tuple[float, float, float]:
+        """(win rate, lead, utility) of the root for its side to move, averaged over the search
+        (its own evaluation included, as KataGo's root info)."""
+        r = self.root
+        ev = r.nn
+        if ev is None:
+            return 0.5, 0.0, 0.0
+        with self.lock:
+            total = float(r.n.sum()) + 1.0
+            wr = (float(r.w.sum()) + ev.winrate) / total
+            lead = (float(r.s.sum()) + ev.lead) / total
+        return wr, lead, r.q()
+
+
+def _other(color: int) -> int:
+    return WHITE if color == BLACK else BLACK
+
+
+_BOARD_CACHE: dict[int, np.ndarray] = {}
+
+
+def board_points(size: int) -> np.ndarray:
+    """The flat indices of a size x size board's points, row by row from the top-left (the net's order)."""
+    pts = _BOARD_CACHE.get(size)
+    if pts is None:
+        w = size + 2
+        pts = np.array([(r + 1) * w + c + 1 for r in range(size) for c in range(size)], dtype=np.int64)
+        _BOARD_CACHE[size] = pts
+    return pts

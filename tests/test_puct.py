@@ -1,0 +1,153 @@
+"""The PUCT search over the shipped KataGo net (the ``net`` agent): tree reuse, visits, cancel and
+time limits measured against the machine's own speed, win rates that follow a blunder, the count
+after two passes, bad settings in one line."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+from helpers import game_from_diagram, v
+
+from gorilla.ai.agent import Budget, make_agent
+from gorilla.ai.net import NetError
+from gorilla.ai.puct.agent import NetAgent
+from gorilla.ai.puct.evaluator import NetEvaluator
+from gorilla.ai.puct.search import Search, SearchParams, pick_child
+from gorilla.rules.board import BLACK, PASS
+from gorilla.rules.game import Game
+
+
+@pytest.fixture(scope="module")
+def evaluator() -> NetEvaluator:
+    return NetEvaluator(seed=5)
+
+
+def test_pick_child_prefers_prior_then_value() -> None:
+    prior = np.array([0.6, 0.3, 0.1])
+    zero = np.zeros(3)
+    assert pick_child(prior, zero, zero, 0.0, 0.2, 1.0) == 0  # nothing visited: the likeliest
+    n = np.array([10.0, 1.0, 0.0])
+    u = np.array([-5.0, 0.9, 0.0])  # the first child loses, the second wins
+    assert pick_child(prior, n, u, 0.0, 0.2, 1.0) == 1
+    # an unvisited child's urgency sits below the parent's value: a good parent keeps exploring it
+    assert pick_child(np.array([0.5, 0.5]), np.array([4.0, 0.0]), np.array([-4.0, 0.0]), 0.9, 0.2, 1.0) == 1
+
+
+def test_visits_are_counted_at_the_root_and_the_tree_is_reused(evaluator) -> None:
+    game = Game.new(9)
+    search = Search(evaluator, SearchParams(batch=4), seed=1)
+    assert search.set_game(game) == 0
+    added = search.run(visits=40)
+    assert search.root.visits == 40 and added == 40
+    info = search.root_info()
+    assert sum(info.visits) == 39  # every visit but the root's own evaluation went to a child
+    best, kept = info.moves[0], info.visits[0]
+    game.play(best)
+    assert search.set_game(game) == kept  # the subtree of the move played, with its visits
+    search.run(visits=kept + 8)
+    assert search.root.visits == kept + 8
+    # a position the tree never saw starts afresh
+    other = Game.new(9)
+    other.play(v("A1"))
+    assert search.set_game(other) == 0
+
+
+def test_agent_plays_a_legal_move_and_reports_candidates(evaluator) -> None:
+    agent = make_agent("net:visits=24,batch=4,seed=3")
+    assert isinstance(agent, NetAgent)
+    game = Game.new(9)
+    move = agent.select_move(game)
+    assert game.is_legal(move) and agent.last_visits == 24
+    cands = agent.last_candidates
+    assert cands[0].move == move and sum(c.visits for c in cands) == 23
+    assert all(0.0 <= c.winrate <= 1.0 and 0.0 <= c.prior <= 1.0 and c.pv[0] == c.move for c in cands)
+    assert [c.visits for c in cands] == sorted((c.visits for c in cands), reverse=True)
+    own = agent.ownership()
+    assert own is not None and own.shape[0] >= 121 and np.all(np.abs(own) <= 1.0)
+
+
+def test_a_blunder_moves_the_win_rate_the_right_way(evaluator) -> None:
+    # Black's first move: the centre, or the corner point A1 (a wasted move)
+    rates = {}
+    for first in ("E5", "A1"):
+        game = Game.new(9, komi=7.5)
+        game.play(v(first))
+        search = Search(evaluator, SearchParams(batch=8), seed=2)
+        search.set_game(game)
+        search.run(visits=32)
+        rates[first], lead, _ = search.root_value()  # White to move: White's view
+        assert 0.0 < rates[first] < 1.0 and (lead > 0) == (rates[first] > 0.5) or abs(lead) < 2
+    assert rates["A1"] > rates["E5"] + 0.1
+    assert rates["A1"] > 0.5
+
+
+def test_two_passes_end_the_line_with_the_count(evaluator) -> None:
+    # everything is settled: Black's walled area (4 columns) is smaller than White's (5) with komi
+    diagram = """
+        ...XO....
+        ...XO....
+        ...XO....
+        ...XO....
+        ...XO....
+        ...XO....
+        ...XO....
+        ...XO....
+        ...XO....
+    """
+    game = game_from_diagram(diagram, BLACK, komi=7.5)
+    game.play(PASS)  # Black passed: a pass by White ends the game
+    search = Search(evaluator, SearchParams(batch=4), seed=3)
+    search.set_game(game)
+    search.run(visits=32)
+    info = search.root_info()
+    passed = info.moves.index(PASS) if PASS in info.moves else None
+    assert passed is not None, "White's winning pass was never tried"
+    # after both passes White wins by its area (4 columns + the wall: 45) less Black's (36) plus komi
+    assert info.winrate[passed] == pytest.approx(1.0)
+    assert info.lead[passed] == pytest.approx(45 - 36 + 7.5)
+
+
+def test_cancel_and_time_answer_within_a_batch(evaluator) -> None:
+    game = Game.new(9)
+    # the machine's own speed: how long one batch takes here now
+    t0 = time.perf_counter()
+    evaluator.evaluate_games([game] * 4)
+    batch = time.perf_counter() - t0
+    agent = NetAgent(batch=4, seed=1)
+    cancel = threading.Event()
+    timer = threading.Timer(0.5, cancel.set)
+    timer.start()
+    t0 = time.perf_counter()
+    move = agent.select_move(game, Budget(playouts=10**9), cancel)
+    late = time.perf_counter() - t0 - 0.5
+    assert game.is_legal(move)
+    assert late < 0.2 + 2 * batch, f"answered {late:.2f} s after the cancel (a batch takes {batch:.2f} s)"
+    t0 = time.perf_counter()
+    agent.select_move(game, Budget(seconds=0.4))
+    over = time.perf_counter() - t0 - 0.4
+    assert over < 0.2 + 2 * batch, f"{over:.2f} s over the time (a batch takes {batch:.2f} s)"
+
+
+def test_bad_settings_and_files_are_one_line(tmp_path) -> None:
+    for spec, why in (
+        ("net:visits=0", "visits must be positive"),
+        ("net:threads=40", "threads must be 1..16"),
+        ("net:bogus=1", "unknown setting 'bogus'"),
+    ):
+        with pytest.raises(ValueError, match=why) as e:
+            make_agent(spec)
+        assert "\n" not in str(e.value)
+    bad = tmp_path / "net.bin.gz"
+    bad.write_bytes(b"not a net")
+    with pytest.raises(NetError) as e:
+        make_agent(f"net:net={bad}")
+    assert "\n" not in str(e.value) and "gzip" in str(e.value)
+
+
+def test_boards_above_19_are_refused_in_one_line() -> None:
+    agent = NetAgent(visits=8)
+    with pytest.raises(ValueError, match="at most 19x19"):
+        agent.select_move(Game.new(21))
