@@ -1,0 +1,124 @@
+"""The neural net over GTP: KataGo's ``kata-raw-nn``.
+
+``kata-raw-nn [color] SYMMETRY``
+    The net's raw evaluation of the current position (or of it with ``color`` to move)
+    for one symmetry (0..7) or ``all`` (the eight one after the other), in KataGo's
+    format so that tools can compare the two engines line by line::
+
+        symmetry 0
+        whiteWin 0.472570
+        whiteLoss 0.527430
+        noResult 0.000000
+        whiteLead 0.032
+        whiteScoreSelfplay 0.497
+        whiteScoreSelfplaySq 979.368
+        varTimeLeft -1.000
+        shorttermWinlossError -1.000
+        shorttermScoreError -1.000
+        policy
+        0.000012 0.000010 ...          (a row per board row from the top; NAN: illegal)
+        policyPass 0.000001
+        whiteOwnership
+        0.0312104 ...
+
+    Values a model version 8 net does not have are -1, as KataGo prints them.
+
+The engine's net is ``gorilla gtp --net FILE`` (default: the shipped one, loaded at the
+first use); a file that cannot be read leaves the engine without a net, and the command
+answers with the reason.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gorilla.gtp.args import arg_color, game_for
+from gorilla.gtp.protocol import GtpEngine, GtpError, one_line
+
+
+def engine_net(engine: GtpEngine):  # -> gorilla.ai.net.Net
+    """The engine's net: the one set by ``--net``, else the shipped one (loaded once)."""
+    net = getattr(engine, "net", None)
+    if net is not None:
+        return net
+    error = getattr(engine, "net_error", None)
+    if error:
+        raise GtpError(f"no net: {error}")
+    from gorilla.ai.net import NetError, load_net
+
+    try:
+        engine.net = load_net(getattr(engine, "net_path", None))  # type: ignore[attr-defined]
+    except NetError as e:
+        engine.net_error = one_line(str(e))  # type: ignore[attr-defined]
+        raise GtpError(f"no net: {engine.net_error}") from None
+    return engine.net  # type: ignore[attr-defined]
+
+
+def set_net(engine: GtpEngine, path: str | None) -> str | None:
+    """Load the net at path for the engine now; returns None, or the one-line reason it failed
+    (the engine then has no net)."""
+    from gorilla.ai.net import NetError, load_net
+
+    engine.net_path = path  # type: ignore[attr-defined]
+    engine.net = None  # type: ignore[attr-defined]
+    engine.net_error = None  # type: ignore[attr-defined]
+    try:
+        engine.net = load_net(path)  # type: ignore[attr-defined]
+    except NetError as e:
+        engine.net_error = one_line(str(e))  # type: ignore[attr-defined]
+        return engine.net_error
+    return None
+
+
+def raw_nn_text(ev, symmetry: int) -> str:  # ev: gorilla.ai.net.NetEval
+    """One symmetry's block of ``kata-raw-nn`` output for an evaluation."""
+    w = ev.for_white()
+    n = ev.size
+    sq = (w.score_mean / (1 - w.no_result) if w.no_result < 1 else 0.0) ** 2 + w.score_stdev**2
+    lines = [
+        f"symmetry {symmetry}",
+        f"whiteWin {w.winrate:.6f}",
+        f"whiteLoss {w.loss:.6f}",
+        f"noResult {w.no_result:.6f}",
+        f"whiteLead {w.score_lead:.3f}",
+        f"whiteScoreSelfplay {w.score_mean:.3f}",
+        f"whiteScoreSelfplaySq {sq * (1 - w.no_result):.3f}",
+        f"varTimeLeft {-1.0:.3f}",
+        f"shorttermWinlossError {-1.0:.3f}",
+        f"shorttermScoreError {-1.0:.3f}",
+        "policy",
+    ]
+    legal = ev.legal if ev.legal is not None else np.ones(n * n + 1, bool)
+    for r in range(n):
+        row = ev.policy[r * n : (r + 1) * n]
+        ok = legal[r * n : (r + 1) * n]
+        lines.append("".join(f"{p:8.6f} " if g else "    NAN " for p, g in zip(row, ok, strict=True)))
+    lines.append(f"policyPass {ev.policy[n * n]:8.6f} " if legal[n * n] else "policyPass     NAN ")
+    lines.append("whiteOwnership")
+    for r in range(n):
+        lines.append("".join(f"{o:9.7f} " for o in w.ownership[r * n : (r + 1) * n]))
+    return "\n".join(lines)
+
+
+def cmd_kata_raw_nn(engine: GtpEngine, args: list[str]) -> str:
+    """``kata-raw-nn [color] SYMMETRY``: the net's raw outputs in KataGo's format."""
+    game = engine.game
+    if args and args[0].lower() in ("b", "w", "black", "white"):
+        game = game_for(game, arg_color(args[0]))
+        args = args[1:]
+    if len(args) != 1:
+        raise GtpError("expected a symmetry 'all' or index [0-7]")
+    s = args[0].lower()
+    if s == "all":
+        symmetries = list(range(8))
+    elif s.isdigit() and 0 <= int(s) <= 7:
+        symmetries = [int(s)]
+    else:
+        raise GtpError(f"expected a symmetry 'all' or index [0-7] but got '{args[0]}'")
+    net = engine_net(engine)
+    evals = net.evaluate([game] * len(symmetries), symmetry=symmetries)
+    # KataGo ends each block with an empty line, then drops double newlines from the answer
+    return "\n".join(raw_nn_text(ev, sym) for ev, sym in zip(evals, symmetries, strict=True))
+
+
+COMMANDS = {"kata-raw-nn": cmd_kata_raw_nn}

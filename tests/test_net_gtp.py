@@ -1,0 +1,145 @@
+"""``kata-raw-nn`` over GTP (KataGo's format) and ``gorilla gtp --net``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gorilla.ai.net import load_net
+from gorilla.gtp.main import engine_from_args
+from gorilla.rules.board import WHITE
+from gorilla.rules.coords import parse_vertex
+
+
+def answer(engine, line: str) -> str:
+    resp = engine.execute(line)
+    assert resp is not None and resp.endswith("\n\n")
+    return resp
+
+
+def parse_blocks(text: str, size: int) -> list[dict]:
+    """kata-raw-nn output as dicts (NAN -> nan), as a tool reading KataGo's would."""
+    blocks: list[dict] = []
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        parts = lines[i].split()
+        i += 1
+        if not parts:
+            continue
+        if parts[0] == "symmetry":
+            blocks.append({"symmetry": int(parts[1])})
+        elif parts[0] in ("policy", "whiteOwnership"):
+            rows = [[float(v) for v in lines[i + r].split()] for r in range(size)]
+            assert all(len(r) == size for r in rows)
+            blocks[-1][parts[0]] = np.array(rows)
+            i += size
+        else:
+            assert len(parts) == 2, lines[i - 1]
+            blocks[-1][parts[0]] = float(parts[1])
+    return blocks
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return engine_from_args(["--size", "9", "--komi", "6.5"])
+
+
+def test_kata_raw_nn_answers_in_katagos_format(engine) -> None:
+    for line in ("clear_board", "play b E5", "play w C3", "play b D3"):
+        assert answer(engine, line).startswith("=")
+    resp = answer(engine, "kata-raw-nn 0")
+    assert resp.startswith("= symmetry 0\nwhiteWin ")
+    [b] = parse_blocks(resp[2:].strip(), 9)
+    first = [ln.split()[0] for ln in resp[2:].strip().split("\n")]
+    labels = [w for w in first if w[0].isalpha() and w != "NAN"]
+    assert labels == [
+        "symmetry",
+        "whiteWin",
+        "whiteLoss",
+        "noResult",
+        "whiteLead",
+        "whiteScoreSelfplay",
+        "whiteScoreSelfplaySq",
+        "varTimeLeft",
+        "shorttermWinlossError",
+        "shorttermScoreError",
+        "policy",
+        "policyPass",
+        "whiteOwnership",
+    ]
+    assert abs(b["whiteWin"] + b["whiteLoss"] + b["noResult"] - 1) < 2e-6
+    assert b["noResult"] == 0  # Gorilla's Chinese rules: positional superko, area scoring
+    pol = b["policy"]
+    # the occupied points are NAN, the rest sums to one with pass
+    for v in ("E5", "C3", "D3"):
+        x, y = "ABCDEFGHJ".index(v[0]), int(v[1:]) - 1
+        assert np.isnan(pol[8 - y, x])
+    assert abs(np.nansum(pol) + b["policyPass"] - 1) < 1e-4
+    assert np.all(np.abs(b["whiteOwnership"]) <= 1)
+    # the same numbers as the API, from White's view (White to move here)
+    net = load_net()
+    [ev] = net.evaluate([engine.game], symmetry=0)
+    assert engine.game.to_move == WHITE
+    assert abs(b["whiteWin"] - ev.winrate) < 1e-6 and abs(b["whiteLead"] - ev.score_lead) < 1e-3
+    np.testing.assert_allclose(b["whiteOwnership"].reshape(-1), ev.ownership, atol=1e-6)
+    best = ev.best(1)[0][0]
+    assert best == parse_vertex(_top(pol), 9)
+
+
+def _top(pol: np.ndarray) -> str:
+    r, c = np.unravel_index(np.nanargmax(pol), pol.shape)
+    return f"{'ABCDEFGHJ'[c]}{9 - r}"
+
+
+def test_all_symmetries_and_a_colour(engine) -> None:
+    resp = answer(engine, "kata-raw-nn all")
+    blocks = parse_blocks(resp[2:].strip(), 9)
+    assert [b["symmetry"] for b in blocks] == list(range(8))
+    assert "\n\n" not in resp[:-2]  # one GTP answer
+    wins = [b["whiteWin"] for b in blocks]
+    assert max(wins) - min(wins) < 0.2 and len(set(wins)) > 1  # eight evaluations, close
+    # Black to move instead: Black's stones and White's swap sides of the ownership sign
+    b_black = parse_blocks(answer(engine, "kata-raw-nn b 0")[2:].strip(), 9)[0]
+    b_white = parse_blocks(answer(engine, "kata-raw-nn w 0")[2:].strip(), 9)[0]
+    assert b_black["whiteWin"] != b_white["whiteWin"]
+
+
+def test_bad_arguments_are_errors(engine) -> None:
+    for line in ("kata-raw-nn", "kata-raw-nn 8", "kata-raw-nn x", "kata-raw-nn 0 1", "kata-raw-nn b"):
+        resp = answer(engine, line)
+        assert resp.startswith("? ") and resp.count("\n") == 2, (line, resp)
+
+
+def test_a_bad_net_leaves_the_engine_without_a_net(tmp_path: Path) -> None:
+    bad = tmp_path / "broken.bin.gz"
+    bad.write_bytes(b"\x1f\x8b\x08\x00garbage")
+    engine = engine_from_args(["--size", "9", "--net", str(bad)])
+    assert "damaged gzip" in engine.net_error and "\n" not in engine.net_error
+    resp = answer(engine, "kata-raw-nn 0")
+    assert resp.startswith("? no net: ") and "broken.bin.gz" in resp and resp.count("\n") == 2
+    assert answer(engine, "play b E5") == "=\n\n"
+    assert answer(engine, "genmove w").startswith("= ")
+
+
+def test_gorilla_gtp_with_a_bad_net_says_so_on_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "v99.bin.gz"
+    import gzip
+
+    bad.write_bytes(gzip.compress(b"mynet\n99\n22\n19\n"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "gorilla", "gtp", "--size", "9", "--net", str(bad)],
+        input=b"kata-raw-nn 0\nplay b E5\nquit\n",
+        capture_output=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0
+    out = proc.stdout.decode()
+    assert out.startswith("? no net: ") and "version 99" in out
+    assert "\n\n=" in out
+    warnings = [ln for ln in proc.stderr.decode().splitlines() if "no net" in ln]
+    assert len(warnings) == 1 and "version 99 is not supported" in warnings[0]
