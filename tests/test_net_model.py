@@ -140,7 +140,9 @@ def test_winograd_equals_the_direct_convolution(model) -> None:
         # the direct convolution by its definition at a few points
         xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
         for i, j in ((0, 0), (size - 1, size - 1), (size // 2, 1)):
-            want = np.einsum("yxc,yxco->o", xp[0, i : i + 3, j : j + 3].astype(np.float64), w.astype(np.float64))
+            want = np.einsum(
+                "yxc,yxco->o", xp[0, i : i + 3, j : j + 3].astype(np.float64), w.astype(np.float64)
+            )
             np.testing.assert_allclose(direct[0, i, j], want, rtol=1e-4, atol=1e-4)
         np.testing.assert_allclose(F._winograd(x, u), direct, rtol=1e-4, atol=2e-4)
 
