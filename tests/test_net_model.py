@@ -13,7 +13,8 @@ import pytest
 
 from gorilla.ai.net import default_net_path, load_net, point_of, policy_index
 from gorilla.ai.net import forward as F
-from gorilla.ai.net.model import GPoolBlock, NetError, ResBlock, load_model, parse_model
+from gorilla.ai.net import winograd as W
+from gorilla.ai.net.model import Conv, GPoolBlock, NetError, Norm, ResBlock, load_model, parse_model
 
 NET = default_net_path()
 
@@ -132,19 +133,43 @@ def test_parse_model_needs_nothing_but_bytes(raw) -> None:
 def test_winograd_equals_the_direct_convolution(model) -> None:
     rng = np.random.default_rng(1)
     w = model.trunk.blocks[2].conv1.w  # 96 -> 64
-    u = F.winograd_weights(w)
-    w2 = np.ascontiguousarray(w.reshape(-1, w.shape[3]))
-    for n, size in ((1, 19), (3, 9), (2, 13), (1, 7), (2, 5)):
+    conv = F._Conv3(Conv("c", w))
+    for n, size in ((1, 19), (3, 9), (2, 13), (1, 7), (2, 5), (1, 2)):
         x = rng.standard_normal((n, size, size, 96)).astype(np.float32)
-        direct = F._im2col(x, w2, 3)
+        direct = F.conv3_direct(x, w)
         # the direct convolution by its definition at a few points
         xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
         for i, j in ((0, 0), (size - 1, size - 1), (size // 2, 1)):
-            want = np.einsum(
-                "yxc,yxco->o", xp[0, i : i + 3, j : j + 3].astype(np.float64), w.astype(np.float64)
-            )
+            patch = xp[0, i : i + 3, j : j + 3].astype(np.float64)
+            want = np.einsum("yxc,yxco->o", patch, w.astype(np.float64))
             np.testing.assert_allclose(direct[0, i, j], want, rtol=1e-4, atol=1e-4)
-        np.testing.assert_allclose(F._winograd(x, u), direct, rtol=1e-4, atol=2e-4)
+        ident = Norm("n", np.ones(96, np.float32), np.zeros(96, np.float32), relu=False)
+        mask = np.ones((n, size, size), np.float32)
+        np.testing.assert_allclose(conv(x, ident, mask), direct, rtol=1e-4, atol=2e-4)
+        # the norm, ReLU and mask fused into the input transform; the output added to a trunk
+        norm = Norm("n", rng.random(96).astype(np.float32), rng.standard_normal(96).astype(np.float32))
+        mask[:, -1] = 0
+        act = np.maximum(x * norm.scale + norm.bias, 0) * mask[..., None]
+        trunk = rng.standard_normal((n, size, size, 64)).astype(np.float32)
+        want = trunk + F.conv3_direct(act, w)
+        conv(x, norm, mask, out=trunk)
+        np.testing.assert_allclose(trunk, want, rtol=1e-4, atol=2e-4)
+
+
+def test_the_transform_kernels_are_the_winograd_matrices() -> None:
+    rng = np.random.default_rng(3)
+    d = rng.standard_normal((1, 4, 4, 3)).astype(np.float32)
+    v = np.empty((36, 1, 3), np.float32)
+    one = np.ones(3, np.float32)
+    W.transform_in(d, one, np.zeros(3, np.float32), np.ones((1, 4, 4), np.float32), False, v)
+    tile = np.pad(d[0], ((1, 1), (1, 1), (0, 0))).astype(np.float64)  # the 6x6 tile around the 4x4 board
+    want = np.einsum("ai,ijc,bj->abc", F._BT, tile, F._BT).reshape(36, 3)
+    np.testing.assert_allclose(v[:, 0], want, rtol=1e-5, atol=1e-4)
+    m = rng.standard_normal((36, 1, 3)).astype(np.float32)
+    out = np.zeros((1, 4, 4, 3), np.float32)
+    W.transform_out(m, 0, 3, out, False)
+    want = np.einsum("ai,ijc,bj->abc", F._AT, m[:, 0].reshape(6, 6, 3).astype(np.float64), F._AT)
+    np.testing.assert_allclose(out[0], want, rtol=1e-5, atol=1e-4)
 
 
 def test_a_small_board_in_a_big_buffer_gives_what_it_gives_alone(model) -> None:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gorilla.ai.net import winograd as W
 from gorilla.ai.net.model import Conv, Dense, GPoolBlock, Model, Norm
 
 F32 = np.float32
@@ -62,8 +63,6 @@ _AT = np.array(
     ],
     dtype=np.float64,
 )
-BT32 = _BT.astype(F32)
-AT32 = _AT.astype(F32)
 
 
 def winograd_weights(w: np.ndarray) -> np.ndarray:
@@ -72,48 +71,37 @@ def winograd_weights(w: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(u.reshape(36, w.shape[2], w.shape[3]).astype(F32))
 
 
-class _ConvOp:
-    """A convolution ready to run: Winograd weights for 3x3, im2col weights otherwise."""
+class _Conv3:
+    """A 3x3 convolution by Winograd: the norm before it fused into the input transform."""
 
     def __init__(self, conv: Conv) -> None:
-        self.k = conv.size
         self.cin = conv.in_channels
         self.cout = conv.out_channels
-        if self.k == 3:
-            self.u = winograd_weights(conv.w)
+        self.u = winograd_weights(conv.w)
+
+    def transform(self, x: np.ndarray, norm: Norm, mask: np.ndarray) -> np.ndarray:
+        """``B^T d B`` of ``norm(x) * mask``: ``(36, tiles, C)``."""
+        n, h, w, c = x.shape
+        v = np.empty((36, n * (-(-h // 4)) * (-(-w // 4)), c), F32)
+        W.transform_in(x, norm.scale, norm.bias, mask, norm.relu, v)
+        return v
+
+    def __call__(
+        self, x: np.ndarray, norm: Norm, mask: np.ndarray, out: np.ndarray | None = None
+    ) -> np.ndarray:
+        """``conv(norm(x) * mask)``, written to a new array or added to ``out``."""
+        m = np.matmul(self.transform(x, norm, mask), self.u)
+        if out is None:
+            out = np.empty(x.shape[:3] + (self.cout,), F32)
+            W.transform_out(m, 0, self.cout, out, False)
         else:
-            self.w2 = np.ascontiguousarray(conv.w.reshape(self.k * self.k * self.cin, self.cout))
-
-    def __call__(self, x: np.ndarray) -> np.ndarray:
-        """``x`` ``(N, H, W, in)`` -> ``(N, H, W, out)``."""
-        if self.k == 1:
-            n, h, w, c = x.shape
-            return (x.reshape(-1, c) @ self.w2).reshape(n, h, w, self.cout)
-        if self.k == 3:
-            return _winograd(x, self.u)
-        return _im2col(x, self.w2, self.k)
+            W.transform_out(m, 0, self.cout, out, True)
+        return out
 
 
-def _winograd(x: np.ndarray, u: np.ndarray) -> np.ndarray:
-    n, h, w, c = x.shape
-    cout = u.shape[2]
-    ty, tx = -(-h // 4), -(-w // 4)
-    hp, wp = 4 * ty + 2, 4 * tx + 2
-    xp = np.zeros((n, hp, wp, c), F32)
-    xp[:, 1 : h + 1, 1 : w + 1] = x
-    s = xp.strides
-    tiles = np.lib.stride_tricks.as_strided(
-        xp, (6, 6, n, ty, tx, c), (s[1], s[2], s[0], 4 * s[1], 4 * s[2], s[3]), writeable=False
-    )
-    p = n * ty * tx
-    d = np.ascontiguousarray(tiles).reshape(6, 6 * p * c)
-    t = (BT32 @ d).reshape(6, 6, p * c)  # B^T d along the rows
-    v = np.matmul(BT32, t).reshape(36, p, c)  # ... B along the columns
-    m = np.matmul(v, u)  # (36, tiles, out)
-    y = (AT32 @ m.reshape(6, 6 * p * cout)).reshape(4, 6, p * cout)
-    y = np.matmul(AT32, y).reshape(4, 4, n, ty, tx, cout)
-    out = y.transpose(2, 3, 0, 4, 1, 5).reshape(n, 4 * ty, 4 * tx, cout)
-    return out[:, :h, :w] if (4 * ty != h or 4 * tx != w) else out
+def conv3_direct(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """A 3x3 convolution ``(N, H, W, in)`` -> ``(N, H, W, out)`` by its definition (for tests)."""
+    return _im2col(x, np.ascontiguousarray(w.reshape(-1, w.shape[3])), 3)
 
 
 def _im2col(x: np.ndarray, w2: np.ndarray, k: int) -> np.ndarray:
@@ -182,13 +170,19 @@ class Forward:
     def __init__(self, model: Model) -> None:
         self.model = model
         t = model.trunk
-        self.initial = _ConvOp(t.initial_conv)
+        k = t.initial_conv.size
+        self.initial = (
+            k,
+            np.ascontiguousarray(t.initial_conv.w.reshape(k * k * t.initial_conv.in_channels, -1)),
+        )
         self.blocks: list[tuple] = []
         for b in t.blocks:
             if isinstance(b, GPoolBlock):
-                self.blocks.append((b, _ConvOp(b.conv1), _ConvOp(b.gconv), _ConvOp(b.conv2)))
+                # the regular and the pooled convolutions read the same input: one product
+                both = Conv(b.conv1.name, np.concatenate([b.conv1.w, b.gconv.w], axis=3))
+                self.blocks.append((b, _Conv3(both), b.conv1.out_channels, _Conv3(b.conv2)))
             else:
-                self.blocks.append((b, _ConvOp(b.conv1), None, _ConvOp(b.conv2)))
+                self.blocks.append((b, _Conv3(b.conv1), 0, _Conv3(b.conv2)))
         p, v = model.policy, model.value
         # the heads' 1x1 convolutions that read the trunk, in one product
         self.head_w = np.ascontiguousarray(
@@ -215,23 +209,32 @@ class Forward:
             )
         n, _, h, w = spatial.shape
         x_in = np.ascontiguousarray(spatial.transpose(0, 2, 3, 1))
-        plane = x_in[..., :1]
-        area = plane.sum(axis=(1, 2, 3), dtype=F32)
-        full = bool((area == h * w).all())
-        mask = None if full else np.ascontiguousarray(plane)
+        mask3 = np.ascontiguousarray(spatial[:, 0])
+        area = mask3.sum(axis=(1, 2), dtype=F32)
         if (area <= 0).any():
             raise ValueError("an input without any point on the board (its first plane is the mask)")
+        mask = None if bool((area == h * w).all()) else mask3[..., None]
 
         t = m.trunk
-        x = self.initial(x_in)
+        k, w_init = self.initial
+        x = (
+            _im2col(x_in, w_init, k)
+            if k > 1
+            else (x_in.reshape(-1, x_in.shape[3]) @ w_init).reshape(n, h, w, -1)
+        )
         x += (globals_ @ t.initial_dense.w)[:, None, None, :]
-        for b, c1, gc, c2 in self.blocks:
-            a = _norm(x, b.norm1, mask)
-            r = c1(a)
-            if gc is not None:
-                g = _norm(gc(a), b.gnorm, mask)
+        for b, c1, split, c2 in self.blocks:
+            if split:
+                mm = np.matmul(c1.transform(x, b.norm1, mask3), c1.u)
+                r = np.empty((n, h, w, split), F32)
+                W.transform_out(mm, 0, split, r, False)
+                g = np.empty((n, h, w, c1.cout - split), F32)
+                W.transform_out(mm, split, c1.cout, g, False)
+                g = _norm(g, b.gnorm, mask)
                 r += (_pool(g, area, mask) @ b.gpool_to_bias.w)[:, None, None, :]
-            x += c2(_norm(r, b.norm2, mask))
+            else:
+                r = c1(x, b.norm1, mask3)
+            c2(r, b.norm2, mask3, out=x)
         x = _norm(x, t.tip, mask)
 
         p, v = m.policy, m.value
