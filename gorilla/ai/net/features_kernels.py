@@ -821,6 +821,24 @@ def _area_for(
 
 
 @njit(cache=True, nogil=True)
+def pass_alive(color: np.ndarray, w: int, pla: int, suicide: bool, result: np.ndarray) -> None:
+    """Benson's algorithm alone (KataGo's ``calculateAreaForPla`` without big territories):
+    pla's pass-alive chains and the regions they make pass-alive territory (opponent
+    stones in them included) get pla in result, every other point EMPTY. suicide: whether
+    multi-stone suicide is legal (then every point of a region, not only its empty ones,
+    must touch a chain for the region to be vital to it)."""
+    m = color.shape[0]
+    head = np.empty(m, dtype=np.int32)
+    nxt = np.empty(m, dtype=np.int32)
+    nst = np.empty(m, dtype=np.int32)
+    nlib = np.empty(m, dtype=np.int32)
+    chains(color, w, head, nxt, nst, nlib)
+    for p in range(m):
+        result[p] = EMPTY
+    _area_for(color, w, head, nxt, pla, False, False, suicide, result)
+
+
+@njit(cache=True, nogil=True)
 def area(
     color: np.ndarray,
     w: int,
