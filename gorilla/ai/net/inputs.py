@@ -118,9 +118,9 @@ class NetRules:
 
     @classmethod
     def katago(cls, name: str, komi: float | None = None) -> NetRules:
-        """KataGo's named rules (``kata-set-rules NAME``): chinese, chinese-ogs, japanese,
-        korean, tromp-taylor, aga, aga-button, new-zealand, stone-scoring; komi None keeps
-        the game's."""
+        """KataGo's named rules (``kata-set-rules NAME``): chinese, chinese-ogs (-kgs),
+        japanese, korean, tromp-taylor, aga (bga, french), aga-button, new-zealand (nz),
+        goe (ing), stone-scoring; komi None keeps the game's."""
         key = name.strip().lower().replace("_", "-").replace(" ", "-")
         table = {
             "chinese": cls("simple", "area", "none", False, False, komi, "N", True),
@@ -130,8 +130,13 @@ class NetRules:
             "korean": cls("simple", "territory", "seki", False, False, komi, "0", False),
             "tromp-taylor": cls("positional", "area", "none", True, False, komi, "0", False),
             "aga": cls("situational", "area", "none", False, False, komi, "N-1", True),
+            "bga": cls("situational", "area", "none", False, False, komi, "N-1", True),
+            "french": cls("situational", "area", "none", False, False, komi, "N-1", True),
+            "goe": cls("positional", "area", "none", True, False, komi, "0", True),
+            "ing": cls("positional", "area", "none", True, False, komi, "0", True),
             "aga-button": cls("situational", "area", "none", False, True, komi, "N-1", True),
             "new-zealand": cls("situational", "area", "none", True, False, komi, "0", True),
+            "nz": cls("situational", "area", "none", True, False, komi, "0", True),
             "stone-scoring": cls("simple", "area", "all", False, False, komi, "0", True),
         }
         if key not in table:
