@@ -49,6 +49,8 @@ game's; no handicap bonus is added (Gorilla's counts give none). No button.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -60,6 +62,7 @@ from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
 
 if TYPE_CHECKING:
     from gorilla.rules.game import Game
+    from gorilla.rules.position import Position
 
 NUM_SPATIAL = 22
 NUM_GLOBAL = 19
@@ -151,116 +154,192 @@ class NetRules:
 # --- the record as KataGo's history ---------------------------------------------------------
 
 
-class _History:
-    """What KataGo's BoardHistory holds that the features read, replayed from a Game.
+class _Replay:
+    """KataGo's history state since it last started again, moved on one move at a time.
 
-    Only the moves since KataGo would last have started its history again matter (the
-    last time a player moved twice in a row); one light pass over them gives the passes,
-    the end of the game, the positions seen (superko) and the boards the ladders read."""
+    The record is replayed once per game line: the state after a game's last move is kept
+    (keyed by that position object, which a game's copies share and nothing changes once
+    it is on the record), so a search encoding a line one move longer replays one move."""
+
+    __slots__ = (
+        "start_pos",
+        "start_pla",
+        "start_ko",
+        "start_black",
+        "seq",
+        "presumed",
+        "valid",
+        "passes",
+        "finished",
+        "past_end",
+        "has_button",
+        "button_bonus",
+        "pass_hashes",
+        "ko_hashes",
+        "cycle",
+        "ever",
+    )
+
+    def __init__(self, positions: list[Position], idx: int, pla: int, ko: int, rules: NetRules) -> None:
+        """A history that starts at positions[idx] with pla to move (KataGo's clear)."""
+        pos = positions[idx]
+        colors = pos.b[K.COLOR]
+        self.start_pos = idx
+        self.start_pla = pla
+        self.start_ko = ko
+        nw = int(np.count_nonzero(colors == WHITE))
+        self.start_black = int(np.count_nonzero(colors == BLACK)) if nw == 0 else -1
+        self.seq: list[tuple[int, int, int]] = []
+        self.presumed = pla
+        self.valid = 0
+        self.passes = 0
+        self.finished = False
+        self.past_end = False
+        self.has_button = rules.button
+        self.button_bonus = 0.0
+        self.pass_hashes: dict[int, set[tuple[int, int]]] = {BLACK: set(), WHITE: set()}
+        first = _key(pos, pla, rules)
+        self.ko_hashes: list[tuple[int, int]] = [] if rules.ko == "simple" else [first]
+        self.cycle: dict[tuple[int, int], int] = {first: 1} if rules.ko == "simple" else {}
+        self.ever = (colors == BLACK) | (colors == WHITE)
+
+    def copy(self) -> _Replay:
+        new = _Replay.__new__(_Replay)
+        for name in _Replay.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.seq = list(self.seq)
+        new.pass_hashes = {BLACK: set(self.pass_hashes[BLACK]), WHITE: set(self.pass_hashes[WHITE])}
+        new.ko_hashes = list(self.ko_hashes)
+        new.cycle = dict(self.cycle)
+        new.ever = self.ever.copy()
+        return new
+
+    def play(self, positions: list[Position], i: int, p: int, c: int, rules: NetRules) -> _Replay:
+        """The state after move i (point p by c); a new state when KataGo starts again."""
+        st = self
+        if c != st.presumed:
+            # KataGo's engine: a player moving twice starts the history again, ko cleared
+            st = _Replay(positions, i, c, 0, rules)
+        simple = rules.ko == "simple"
+        if st.finished or st.past_end:
+            st.valid = min(st.valid, 1)
+        st.finished = False
+        st.past_end = False
+        spight = False
+        if p != PASS:
+            st.passes = 0
+            st.ever[p] = True
+        elif st.has_button:
+            st.has_button = False
+            st.button_bonus += 0.5 if c == WHITE else -0.5
+            st.passes = 0
+            st.pass_hashes = {BLACK: set(), WHITE: set()}
+            st.ko_hashes = []
+            st.cycle = {}
+        else:
+            if simple:
+                st.cycle = {}
+            h = _key(positions[i], c, rules)
+            st.passes += 1
+            spight = simple and h in st.pass_hashes[c]
+            st.pass_hashes[c].add(h)
+        after = _key(positions[i + 1], 3 - c, rules)
+        if simple:
+            st.cycle[after] = st.cycle.get(after, 0) + 1
+        else:
+            st.ko_hashes.append(after)
+        st.seq.append((i, p, c))
+        st.presumed = 3 - c
+        st.valid += 1
+        if st.passes >= 2 or spight:
+            if rules.scoring == "area":
+                st.finished = True
+            else:
+                st.past_end = True
+                st.valid = min(st.valid, 1)
+        if p != PASS and simple and st.cycle[after] >= 3:
+            st.finished = True  # a long cycle: no result
+        return st
+
+
+def _key(pos: Position, pla: int, rules: NetRules) -> tuple[int, int]:
+    """KataGo's ko hash: the stones, and the side to move unless under positional superko."""
+    return (int(pos.st[K.S_HASH]), 0 if rules.ko == "positional" else pla)
+
+
+_CACHE: OrderedDict[tuple[int, int, tuple[str, str, bool]], tuple[Position, _Replay]] = OrderedDict()
+_CACHE_SIZE = 4096
+_CACHE_LOCK = threading.Lock()
+
+
+def _replay(game: Game, rules: NetRules) -> _Replay:
+    """The history state after the game's last move, resumed from the longest cached line."""
+    positions = game.positions
+    moves = game.moves
+    rkey = (rules.ko, rules.scoring, rules.button)
+    state = None
+    k = len(moves)
+    with _CACHE_LOCK:
+        while k >= 0:
+            hit = _CACHE.get((id(positions[k]), k, rkey))
+            if hit is not None and hit[0] is positions[k]:
+                _CACHE.move_to_end((id(positions[k]), k, rkey))
+                state = hit[1]
+                break
+            k -= 1
+    if state is None:
+        first = positions[0]
+        state = _Replay(positions, 0, first.to_move, first.ko, rules)
+        k = 0
+    elif k == len(moves):
+        return state
+    state = state.copy()
+    for i in range(k, len(moves)):
+        m = moves[i]
+        if m.point != RESIGN:
+            state = state.play(positions, i, m.point, m.color, rules)
+    key = (id(positions[-1]), len(moves), rkey)
+    with _CACHE_LOCK:
+        _CACHE[key] = (positions[-1], state)
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return state
+
+
+class _History:
+    """What KataGo's BoardHistory holds that the features read, for a Game."""
 
     def __init__(self, game: Game, rules: NetRules) -> None:
         self.rules = rules
         positions = game.positions
         self.positions = positions
-        self.simple = simple = rules.ko == "simple"
+        self.simple = rules.ko == "simple"
         self.situational = rules.ko == "situational"
-        seq = [(i, m.point, m.color) for i, m in enumerate(game.moves) if m.point != RESIGN]
-        presumed = positions[0].to_move
-        start = 0
-        start_pos = 0
-        start_pla = presumed
-        start_ko = positions[0].ko
-        for k, (i, _, c) in enumerate(seq):
-            if c != presumed:
-                # KataGo's engine: a player moving twice starts the history again, ko cleared
-                start, start_pos, start_pla, start_ko = k, i, c, 0
-            presumed = 3 - c
-        seq = seq[start:]
+        st = _replay(game, rules)
         self.pla = positions[-1].to_move
-        handicap_moves = True
-        if self.pla != presumed:
+        if self.pla != st.presumed:
             # kata-raw-nn for the other side: the history starts again from here, ko cleared
-            seq = []
-            start_pos = len(positions) - 1
-            start_pla = self.pla
-            start_ko = 0
+            st = _Replay(positions, len(positions) - 1, self.pla, 0, rules)
             handicap_moves = False
+        else:
+            handicap_moves = True
+        seq = st.seq
         self.moves = [(p, c) for _, p, c in seq]
-        boards = [(start_pos, start_ko)] + [
+        boards = [(st.start_pos, st.start_ko)] + [
             (i + 1, int(positions[i + 1].st[K.S_KO]) if p != PASS else 0) for i, p, _ in seq[-3:]
         ]
         self.boards = boards[-3:]
         self.board = positions[self.boards[-1][0]]
-
-        start_board = positions[start_pos]
-        colors = start_board.b[K.COLOR]
-        self.ever = (colors == BLACK) | (colors == WHITE)
-        for _, p, _ in seq:
-            if p != PASS:
-                self.ever[p] = True
-        nb = int(np.count_nonzero(colors == BLACK))
-        nw = int(np.count_nonzero(colors == WHITE))
-        self.handicap = self._handicap_stones(nb if nw == 0 else -1, seq, handicap_moves)
-
-        def key(i: int, who: int) -> tuple[int, int]:
-            return (int(positions[i].st[K.S_HASH]), who if (simple or self.situational) else 0)
-
-        valid = 0
-        passes = 0
-        finished = False
-        past_end = False
-        has_button = rules.button
-        button_bonus = 0.0
-        pass_hashes: dict[int, set[tuple[int, int]]] = {BLACK: set(), WHITE: set()}
-        ko_hashes = [key(start_pos, start_pla)]
-        cycle: dict[tuple[int, int], int] = {}  # simple ko: positions since the last pass
-        if simple:
-            cycle[ko_hashes[0]] = 1
-        for i, p, c in seq:
-            if finished or past_end:
-                valid = min(valid, 1)
-            finished = False
-            past_end = False
-            spight = False
-            if p != PASS:
-                passes = 0
-            elif has_button:
-                has_button = False
-                button_bonus += 0.5 if c == WHITE else -0.5
-                passes = 0
-                pass_hashes = {BLACK: set(), WHITE: set()}
-                ko_hashes = []
-                cycle = {}
-            else:
-                if simple:
-                    ko_hashes = []
-                    cycle = {}
-                h = key(i, c)
-                passes += 1
-                spight = simple and h in pass_hashes[c]
-                pass_hashes[c].add(h)
-            after = key(i + 1, 3 - c)
-            if simple:
-                cycle[after] = cycle.get(after, 0) + 1
-            else:
-                ko_hashes.append(after)
-            valid += 1
-            if passes >= 2 or spight:
-                if rules.scoring == "area":
-                    finished = True
-                else:
-                    past_end = True
-                    valid = min(valid, 1)
-            if p != PASS and simple and cycle[after] >= 3:
-                finished = True  # a long cycle: no result
-        self.valid_turns = valid
-        self.passes = passes
-        self.finished = finished
-        self.past_end = past_end
-        self.has_button = has_button
-        self.button_bonus = button_bonus
-        self.pass_hashes = pass_hashes
-        self.ko_hashes = ko_hashes
+        self.ever = st.ever
+        self.handicap = self._handicap_stones(st.start_black, seq, handicap_moves)
+        self.valid_turns = st.valid
+        self.passes = st.passes
+        self.finished = st.finished
+        self.past_end = st.past_end
+        self.has_button = st.has_button
+        self.button_bonus = st.button_bonus
+        self.pass_hashes = st.pass_hashes
+        self.ko_hashes = st.ko_hashes
 
     def _handicap_stones(self, start_black: int, seq: list[tuple[int, int, int]], moves_count: bool) -> int:
         """KataGo's computeNumHandicapStones as it stands after the last black move before
