@@ -240,3 +240,18 @@ def test_a_bad_net_path_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(NetError) as e:
         load_net(bad)
     assert "\n" not in str(e.value)
+
+
+def test_the_first_convolution_skips_empty_planes_exactly(model) -> None:
+    fw = F.Forward(model)
+    rng = np.random.default_rng(4)
+    sp = (rng.random((2, 22, 9, 9)) < 0.2).astype(np.float32)
+    sp[:, 0] = 1
+    sp[:, [7, 8, 14, 20, 21]] = 0
+    w = model.trunk.initial_conv.w
+    want = F._im2col(
+        np.ascontiguousarray(sp.transpose(0, 2, 3, 1)), np.ascontiguousarray(w.reshape(-1, 96)), 5
+    )
+    np.testing.assert_allclose(fw._initial_conv(sp, True), want, atol=1e-4)
+    np.testing.assert_allclose(fw._initial_conv(sp, False), want, atol=1e-4)
+    np.testing.assert_allclose(fw._initial_conv(sp, True), want, atol=1e-4)  # the board's map kept

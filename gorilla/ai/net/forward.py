@@ -170,11 +170,8 @@ class Forward:
     def __init__(self, model: Model) -> None:
         self.model = model
         t = model.trunk
-        k = t.initial_conv.size
-        self.initial = (
-            k,
-            np.ascontiguousarray(t.initial_conv.w.reshape(k * k * t.initial_conv.in_channels, -1)),
-        )
+        self.initial_w = t.initial_conv.w  # (k, k, in, out)
+        self._board_maps: dict[tuple[int, int], np.ndarray] = {}  # the on-board plane's part, per size
         self.blocks: list[tuple] = []
         for b in t.blocks:
             if isinstance(b, GPoolBlock):
@@ -189,6 +186,26 @@ class Forward:
             np.concatenate([p.p1_conv.w[0, 0], p.g1_conv.w[0, 0], v.v1_conv.w[0, 0]], axis=1)
         )
         self.head_split = (p.p1_conv.out_channels, p.p1_conv.out_channels + p.g1_conv.out_channels)
+
+    def _initial_conv(self, spatial: np.ndarray, full: bool) -> np.ndarray:
+        """The first convolution over the input planes that are not all zero (many are: the
+        encore planes, often the ko and ladder ones); on full boards the on-board plane's
+        part is a constant map, computed once per size."""
+        n, c, h, w = spatial.shape
+        wk = self.initial_w
+        k = wk.shape[0]
+        first = 1 if full else 0
+        used = [i for i in range(first, c) if spatial[:, i].any()]
+        planes = np.ascontiguousarray(spatial[:, used].transpose(0, 2, 3, 1))
+        x = _im2col(planes, np.ascontiguousarray(wk[:, :, used].reshape(k * k * len(used), -1)), k)
+        if full:
+            board = self._board_maps.get((h, w))
+            if board is None:
+                ones = np.ones((1, h, w, 1), F32)
+                board = _im2col(ones, np.ascontiguousarray(wk[:, :, :1].reshape(k * k, -1)), k)[0]
+                self._board_maps[(h, w)] = board
+            x += board
+        return x
 
     def run(self, spatial: np.ndarray, globals_: np.ndarray) -> RawOutput:
         """The raw outputs for ``spatial`` ``(N, 22, H, W)`` and ``globals_`` ``(N, 19)`` (float32).
@@ -208,20 +225,15 @@ class Forward:
                 f"the net wants {m.spatial_features} and {m.global_features}"
             )
         n, _, h, w = spatial.shape
-        x_in = np.ascontiguousarray(spatial.transpose(0, 2, 3, 1))
         mask3 = np.ascontiguousarray(spatial[:, 0])
         area = mask3.sum(axis=(1, 2), dtype=F32)
         if (area <= 0).any():
             raise ValueError("an input without any point on the board (its first plane is the mask)")
-        mask = None if bool((area == h * w).all()) else mask3[..., None]
+        full = bool((area == h * w).all())
+        mask = None if full else mask3[..., None]
 
         t = m.trunk
-        k, w_init = self.initial
-        x = (
-            _im2col(x_in, w_init, k)
-            if k > 1
-            else (x_in.reshape(-1, x_in.shape[3]) @ w_init).reshape(n, h, w, -1)
-        )
+        x = self._initial_conv(spatial, full)
         x += (globals_ @ t.initial_dense.w)[:, None, None, :]
         for b, c1, split, c2 in self.blocks:
             if split:
