@@ -39,6 +39,7 @@ from gorilla.app.gtp_player import GtpEngineAgent, engine_label, is_gtp_spec
 from gorilla.app.players_state import PlayersState
 from gorilla.app.record import RecordActions
 from gorilla.app.review import Review, next_mistake
+from gorilla.app.status_text import go_status_lines
 from gorilla.app.tasks import Task
 from gorilla.rules.board import BLACK, EMPTY, PASS, RESIGN, WHITE
 from gorilla.rules.coords import format_vertex
@@ -79,7 +80,10 @@ def player_label(spec: str | Agent) -> str:
 
 class Controller(PlayersState, RecordActions):
     """Owns the game (the current line of its record ``tree``); see the module docstring for the
-    threading rules and :mod:`gorilla.app.record` for the tree."""
+    threading rules and :mod:`gorilla.app.record` for the tree. A :class:`gorilla.app.table.Table`."""
+
+    shows_captures = True  # the panel counts each side's captures
+    gomoku_wait = None  # only the stand-in for a compiling Gomoku game waits for one
 
     def __init__(
         self,
@@ -182,6 +186,23 @@ class Controller(PlayersState, RecordActions):
                 else:
                     name = f"Gorilla ({label})"
                 setattr(game.info, attr, name)
+
+    def status_lines(self) -> list[str]:
+        """The panel's text (:func:`gorilla.app.status_text.go_status_lines`)."""
+        return go_status_lines(self)
+
+    def new_game_choices(self) -> dict[str, Any]:
+        """The new-game form's rows for the game on the board."""
+        game = self.game
+        return {
+            "size": game.size,
+            "rules": game.ruleset.name,
+            "komi": f"{game.komi:g}",
+            "handicap": game.handicap,
+            "black": self._specs[BLACK],
+            "white": self._specs[WHITE],
+            "clock": self.time_control.spec(),
+        }
 
     def kernels_ready(self, *groups: str) -> bool:
         """Whether the kernel groups (see gorilla.ai.warmup) can be used now."""

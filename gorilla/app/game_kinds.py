@@ -12,13 +12,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from gorilla.ai import warmup
 from gorilla.app.compiler import Compiler
 from gorilla.app.controller import Controller
 from gorilla.app.gomoku_controller import GomokuController
 from gorilla.app.newgame import NewGame
+from gorilla.app.players_state import BLACK, WHITE, PlayersState
+from gorilla.app.table import NeutralTable
 from gorilla.gomoku.agents import warm_up
 from gorilla.gomoku.game import GomokuGame
+from gorilla.rules.board import EMPTY
+from gorilla.rules.coords import to_index
 from gorilla.rules.game import Game
 
 
@@ -39,21 +45,90 @@ def gomoku_compiler() -> Compiler | None:
     return Compiler(["gomoku"])
 
 
-class GomokuLoading(Controller):
+class _EmptyPosition:
+    """No stone anywhere (the stand-in's board): numbered as the rules number points."""
+
+    ko = None
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def grid(self) -> np.ndarray:
+        """(size, size) zeros."""
+        return np.zeros((self.size, self.size), dtype=np.int8)
+
+    def color_at(self, point: int) -> int:
+        """Empty everywhere."""
+        return EMPTY
+
+    def points(self) -> list[int]:
+        """Every point of the board."""
+        return [to_index(x, y, self.size) for y in range(self.size) for x in range(self.size)]
+
+
+@dataclass
+class _Rules:
+    name: str
+    scoring: str = "five"
+
+
+class EmptyBoard:
+    """A :class:`gorilla.app.table.Board` with no stone and no move: what the stand-in shows."""
+
+    komi = 0.0
+    handicap = 0
+    move_offset = 0
+    to_move = BLACK
+    move_number = 0
+    last_move = None
+    over = False
+    end_reason = None
+    result = None
+
+    def __init__(self, size: int, rules: str) -> None:
+        self.size = size
+        self.position = _EmptyPosition(size)
+        self.ruleset = _Rules(rules)
+        self.moves: list[Any] = []
+        self.dead: set[int] = set()
+
+    def check(self, point: int, color: int | None = None) -> str | None:
+        """No move before the game starts."""
+        return "the game has not started"
+
+    def captures(self, color: int) -> int:
+        """Nothing captured."""
+        return 0
+
+
+WAIT = "The Gomoku game starts when its engine is ready"
+
+
+class GomokuLoading(NeutralTable, PlayersState):
     """Stands in for a Gomoku game while its engine compiles: an empty board of the game's
     size, the compile's progress in the panel (its ``compiler``), no captures, no moves. The
     window starts the game (``gomoku_wait``: the compiler and the :class:`GomokuStart`) when
-    the compile is done."""
+    the compile is done. Every request says that the game starts when the engine is ready."""
 
-    shows_captures = False
+    LACKS = WAIT
 
     def __init__(self, start: GomokuStart, compiler: Compiler) -> None:
-        super().__init__(Game.new(start.size, "chinese", 0.0))
+        self.game = EmptyBoard(start.size, start.rules)
         self.compiler = compiler
         self.gomoku_wait = (compiler, start)
         self.start = start
-        self.players = {1: start.black, 2: start.white}
+        self.players = {BLACK: start.black, WHITE: start.white}
+        self.agents: dict[int, Any] = {BLACK: None, WHITE: None}  # nobody moves before the game starts
+        self._ai = self._eval = None
+        self.events: list[tuple[str, dict]] = []
+        self.version = 0
+        self.message_time = 0.0
         self.message = "Compiling the Gomoku engine: the game starts when it is ready"
+        self.progress = self.evaluation = None
+        self.show_control = self.show_eval = self.show_thinking = False
+        self.continuous = start.continuous
+        self.autosave: str | None = None
+        self.over = False
 
     def status_lines(self) -> list[str]:
         """The panel's text: the game that is coming, and the compile's progress."""
@@ -63,14 +138,41 @@ class GomokuLoading(Controller):
             self.message,
         ]
 
-    def click(self, point: int) -> bool:
-        """No move before the Gomoku game starts: says so."""
-        self.say("The Gomoku game starts when its engine is ready")
+    def new_game_choices(self) -> dict[str, Any]:
+        """The form's rows: the game that is coming."""
+        s = self.start
+        return {
+            "size": s.size,
+            "rules": s.rules,
+            "komi": "0",
+            "handicap": 0,
+            "black": s.black,
+            "white": s.white,
+            "clock": "none",
+        }
+
+    def kernels_ready(self, *groups: str) -> bool:
+        """Only once the game has started (no hover stone before)."""
         return False
 
-    def pass_turn(self) -> bool:
-        """No pass in Gomoku: says so."""
-        return self.click(0)
+    def control_map(self) -> np.ndarray:
+        """No threat on an empty board."""
+        return np.zeros((self.game.size, self.game.size), dtype=np.float32)
+
+    def poll(self) -> None:
+        """Nothing to do: the window watches the compile."""
+
+    def close(self) -> None:
+        """Stop the compile."""
+        self.compiler.close()
+
+    def _wait(self, *args: Any) -> bool:
+        self.say(WAIT)
+        return False
+
+    click = pass_turn = resign = undo = redo = reset = advance = set_continuous = _wait
+    evaluate = toggle_control = toggle_thinking = toggle_pause = save = load = _wait
+    new_game = _wait
 
 
 def controller_for(current: Any, ng: Any) -> Any:
@@ -79,12 +181,12 @@ def controller_for(current: Any, ng: Any) -> Any:
     Gomoku one loads its engine first (the window waits for :func:`gomoku_compiler` when the
     cache is cold, so this only loads). A :class:`GomokuStart`'s continuous play is kept."""
     gomoku = ng.game == "gomoku"
-    if gomoku == isinstance(current, GomokuController):
+    if isinstance(current, GomokuController if gomoku else Controller):
         return current
-    autosave = getattr(current, "autosave", None)
+    autosave = current.autosave
     if gomoku:
         warm_up()
-        continuous = bool(getattr(ng, "continuous", False))
+        continuous = isinstance(ng, GomokuStart) and ng.continuous
         return GomokuController(GomokuGame(ng.size), autosave=autosave, continuous=continuous)
     c = Controller(Game.new(ng.size, ng.rules, ng.komi), autosave=autosave)
     c.compiler = Compiler(c.groups_needed())

@@ -24,6 +24,7 @@ import numpy as np
 from gorilla.ai.agent import Candidate, Progress
 from gorilla.app.gomoku_view import GomokuView, from_view, to_view
 from gorilla.app.players_state import PlayersState
+from gorilla.app.table import NeutralTable
 from gorilla.app.tasks import Task
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
@@ -117,15 +118,10 @@ def evaluate_moves(game: GomokuGame) -> Evaluation:
     return ev
 
 
-class GomokuController(PlayersState):
-    """Owns a Gomoku game; the window's interface (see the module docstring)."""
-
-    compiler = None  # the kernels are compiled (or loaded) before the controller is made
-    shows_captures = False  # the panel shows no capture counts
-    clock = None
-    ended = None
-    review = None  # whole-game analysis, the record's tree and set-up are Go's (see GO_ONLY)
-    comment = ""
+class GomokuController(PlayersState, NeutralTable):
+    """Owns a Gomoku game; a :class:`gorilla.app.table.Table` (see the module docstring). What
+    it lacks of Go's (no captures, clock, record tree, set-up, whole-game analysis, ownership,
+    move model) answers as :class:`gorilla.app.table.NeutralTable` does: the request says so."""
 
     def __init__(
         self,
@@ -173,13 +169,18 @@ class GomokuController(PlayersState):
         """Whether the game has ended."""
         return self.game.over
 
-    def kernels_ready(self, *groups: str) -> bool:
-        """The kernels are compiled before the window opens: always ready."""
-        return True
-
-    def clock_views(self) -> None:
-        """Gomoku in the window has no clock."""
-        return None
+    def new_game_choices(self) -> dict[str, Any]:
+        """The new-game form's rows for this game."""
+        g = self.game
+        return {
+            "size": g.size,
+            "rules": g.ruleset.name,
+            "komi": "0",
+            "handicap": 0,
+            "black": self._specs[R.BLACK],
+            "white": self._specs[R.WHITE],
+            "clock": "none",
+        }
 
     # --- the game loop ----------------------------------------------------------------------
     def _changed(self) -> None:
@@ -516,43 +517,6 @@ class GomokuController(PlayersState):
         if self.message:
             lines.append(self.message)
         return lines
-
-
-# the window's keys for Go's record and analysis: in Gomoku each says so and changes nothing
-GO_ONLY = {
-    "go_back": "moving through the record",
-    "go_forward": "moving through the record",
-    "go_start": "moving through the record",
-    "go_end": "moving through the record",
-    "goto_move": "moving through the record",
-    "switch_variation": "variations",
-    "promote_variation": "variations",
-    "delete_branch": "variations",
-    "set_comment": "comments",
-    "toggle_setup": "the set-up mode",
-    "setup_click": "the set-up mode",
-    "setup_side_to_move": "the set-up mode",
-    "toggle_analysis": "whole-game analysis",
-    "next_mistake": "whole-game analysis",
-    "cycle_mistake_threshold": "whole-game analysis",
-    "toggle_mistake_dots": "whole-game analysis",
-    "toggle_ownership": "the ownership estimate",
-    "toggle_policy": "the move model's heat map",
-}
-
-
-def _go_only(name: str, what: str) -> Any:
-    def method(self: GomokuController, *args: Any, **kwargs: Any) -> bool:
-        self.say(f"Go only: {what} is not there for Gomoku yet")
-        return False
-
-    method.__name__ = name
-    method.__doc__ = f"Go only ({what}): says so, changes nothing."
-    return method
-
-
-for _name, _what in GO_ONLY.items():
-    setattr(GomokuController, _name, _go_only(_name, _what))
 
 
 def gomoku_controller(

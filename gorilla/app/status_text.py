@@ -1,20 +1,45 @@
-"""The text of the side panel (window) and of the status line (terminal), from the controller."""
+"""The text of the side panel (window) and of the status line (terminal): every game's
+:meth:`gorilla.app.table.Table.status_lines`; Go's is written here (:func:`go_status_lines`)."""
 
 from __future__ import annotations
 
 import time
+from typing import Any
 
-from gorilla.app.controller import COLOR_NAME, Controller
-from gorilla.rules.board import BLACK, PASS, WHITE
+from gorilla.app.table import Table
+from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import format_vertex
 
+COLOR_NAME = {BLACK: "Black", WHITE: "White"}
 
-def status_lines(c: Controller) -> list[str]:
-    """The HUD text: side to move, captures, move, rules, AI status, result, message
-    (another game's controller, such as Gomoku's, writes its own)."""
-    own = getattr(c, "status_lines", None)
-    if own is not None:
-        return own()
+
+class GoPanel(Table):
+    """What Go's panel text reads beyond the :class:`Table`: the record's branches, the score,
+    the clock, the end the rules do not see."""
+
+    clock: Any
+    ended: str | None
+    estimating: bool
+    reviewing: bool
+    current_ai_task: Any
+
+    def branch_summary(self) -> tuple[int, int, int, list[str]]:
+        """(move number, line length, variations here, their moves)."""
+        ...
+
+    def score(self) -> Any:
+        """The count once the game is over (``.breakdown()``, ``.method``), or None."""
+        ...
+
+
+def status_lines(c: Table) -> list[str]:
+    """The HUD text: side to move, captures, move, rules, AI status, result, message (each
+    game writes its own: :meth:`gorilla.app.table.Table.status_lines`)."""
+    return c.status_lines()
+
+
+def go_status_lines(c: GoPanel) -> list[str]:
+    """Go's panel text: players, board, move, record, captures, clocks, the AI, the result."""
     game = c.game
     lines: list[str] = []
     kind = "AI vs AI" if c.ai_vs_ai else ""
@@ -51,7 +76,7 @@ def status_lines(c: Controller) -> list[str]:
         lines.append("Evaluating...")
     ev = c.evaluation
     if ev is not None:
-        best = getattr(ev.evaluation, "best", PASS)
+        best = ev.evaluation.best
         lines.append(f"Evaluator: best {format_vertex(best, game.size)}")
         if ev.points_lost is not None and game.last_move is not None:
             lines.append(f"Last move lost {ev.points_lost:.1f} points")
@@ -60,7 +85,7 @@ def status_lines(c: Controller) -> list[str]:
     return lines
 
 
-def _line_length(c: Controller) -> str:
+def _line_length(c: GoPanel) -> str:
     """' of 40' when the line on the board goes on after the current move."""
     number, length, _, _ = c.branch_summary()
     return f" of {length}" if length > number else ""
@@ -70,7 +95,7 @@ COMMENT_SHOWN = 400  # characters of a comment the panel shows
 BRANCHES_SHOWN = 5  # the last branching points of the current line the panel names
 
 
-def record_lines(c: Controller) -> list[str]:
+def record_lines(c: GoPanel) -> list[str]:
     """The record around the current move: set-up mode, the variation, the branches here, the comment."""
     lines: list[str] = []
     if c.editing:
@@ -100,7 +125,7 @@ def record_lines(c: Controller) -> list[str]:
     return lines
 
 
-def _thinking_line(c: Controller) -> str:
+def _thinking_line(c: GoPanel) -> str:
     color = c.game.to_move
     p = c.progress
     text = f"{COLOR_NAME[color]} ({c.players[color]}) thinking"
@@ -113,7 +138,7 @@ def _thinking_line(c: Controller) -> str:
     return text
 
 
-def _result_lines(c: Controller) -> list[str]:
+def _result_lines(c: GoPanel) -> list[str]:
     game = c.game
     if game.resigned:
         return [f"{COLOR_NAME[game.resigned]} resigned. Result: {game.result}"]

@@ -12,6 +12,7 @@ from pyglet.text import Label
 
 from gorilla.app.commands import HUD_ROWS
 from gorilla.app.status_text import status_lines
+from gorilla.app.table import Table
 from gorilla.gui.overlay import candidate_lines
 from gorilla.gui.toolbar import FONT, text_label
 from gorilla.rules.board import BLACK, WHITE
@@ -39,6 +40,7 @@ class Hud:
         self.help_batch = pyglet.graphics.Batch()
         self.prompt_batch = pyglet.graphics.Batch()
         self.label_batch = pyglet.graphics.Batch()
+        self._prompt_on = False  # the one-line prompt shows
         bg = pyglet.graphics.Group(order=0)
         mid = pyglet.graphics.Group(order=1)
         fg = pyglet.graphics.Group(order=2)
@@ -161,18 +163,18 @@ class Hud:
         label.text = text
 
     # --- content ---------------------------------------------------------------------------
-    def update(self, controller, notice: str = "") -> None:
+    def update(self, controller: Table, notice: str = "") -> None:
         """Refresh the panel from the controller; notice (a GUI-side problem) shows with its message."""
         game = controller.game
-        players = getattr(controller, "players", {BLACK: "human", WHITE: "human"})
-        views = controller.clock_views() if hasattr(controller, "clock_views") else None
+        players = controller.players
+        views = controller.clock_views()
         for c in (BLACK, WHITE):
             _, _, name, caps = self.rows[c]
             who = players.get(c, "human")
             clock = self.clocks[c]
             if views is None:
                 clock.visible = False
-                shown = getattr(controller, "shows_captures", True)  # Gomoku captures nothing
+                shown = controller.shows_captures  # Gomoku captures nothing
                 caps.visible = shown
                 self._set(caps, f"captures {game.captures(c)}" if shown else "")
                 caps.x = self._width - self._pad
@@ -190,9 +192,9 @@ class Hud:
                 caps.x = self._width - self._pad - clock.content_width
             self._set_elided(name, f"{'Black' if c == BLACK else 'White'}   ", who, self._name_room(caps))
         to_move = game.to_move
-        self.turn_box.visible = not getattr(controller, "over", game.over)
+        self.turn_box.visible = not controller.over
         self.turn_box.position = (self._x0 + self._pad - 6, self._row_y[to_move] - 17)
-        ai_vs = " - AI vs AI" if getattr(controller, "ai_vs_ai", False) else ""
+        ai_vs = " - AI vs AI" if controller.ai_vs_ai else ""
         self._set(self.subtitle, f"{game.size}x{game.size}{ai_vs}")
 
         lines = status_lines(controller)
@@ -215,14 +217,14 @@ class Hud:
         y = self._height - 142 - self.info.content_height - 14
 
         # AI status: progress bar, best move, win rate
-        thinking = bool(controller.thinking or getattr(controller, "evaluating", False))
-        compiler = getattr(controller, "compiler", None)
+        thinking = bool(controller.thinking or controller.evaluating)
+        compiler = controller.compiler
         compiling = compiler is not None and compiler.compiling and not thinking
         self.bar_bg.visible = self.bar.visible = thinking or compiling
         ai = ""
         if thinking or compiling:
-            p = controller.progress if controller.thinking else getattr(controller, "eval_progress", None)
-            frac = float(getattr(p, "fraction", 0.0) or 0.0) if p is not None else None
+            p = controller.progress if controller.thinking else controller.eval_progress
+            frac = float(p.fraction or 0.0) if p is not None else None
             if compiling:
                 frac = max(0.01, compiler.fraction)
             bw = self.panel_width - 2 * self._pad
@@ -239,7 +241,7 @@ class Hud:
             if controller.thinking:
                 c = "Black" if to_move == BLACK else "White"
                 ai = f"{c} ({players.get(to_move, 'AI')}) thinking"
-                if p is not None and getattr(p, "best_move", None) is not None:
+                if p is not None and p.best_move is not None:
                     ai += (
                         f"\nbest {format_vertex(p.best_move, game.size)}   win {100 * p.winrate:.1f}%"
                         f"   {p.playouts} playouts   {p.elapsed:.1f}s"
@@ -306,7 +308,7 @@ class Hud:
         """Draw the board labels, the panel, the prompt when shown, and the help when show_help."""
         self.label_batch.draw()
         self.batch.draw()
-        if getattr(self, "_prompt_on", False):
+        if self._prompt_on:
             self.prompt_batch.draw()
         if show_help:
             self.help_batch.draw()

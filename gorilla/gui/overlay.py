@@ -61,11 +61,11 @@ def heat_markers(values: dict, best: int | None, size: int, y: float) -> tuple[l
 
     def val(p: int) -> float:
         mv = values[p]
-        s = getattr(mv, "score", None)
-        return float(s) if s is not None and not math.isnan(s) else float(getattr(mv, "winrate", 0.0))
+        s = mv.score
+        return float(s) if s is not None and not math.isnan(s) else float(mv.winrate)
 
-    uses_score = any(getattr(values[p], "score", 0.0) for p in pts)
-    vals = {p: (val(p) if uses_score else float(getattr(values[p], "winrate", 0.0))) for p in pts}
+    uses_score = any(values[p].score for p in pts)
+    vals = {p: (val(p) if uses_score else float(values[p].winrate)) for p in pts}
     hi, lo = max(vals.values()), min(vals.values())
     span = hi - lo if hi > lo else 1.0
     out = []
@@ -78,7 +78,7 @@ def heat_markers(values: dict, best: int | None, size: int, y: float) -> tuple[l
     ranked = sorted(vals, key=lambda p: -vals[p])[:5]
     for p in ranked:
         mv = values[p]
-        text = f"{100 * getattr(mv, 'winrate', 0.0):.0f}%"
+        text = f"{100 * mv.winrate:.0f}%"
         if uses_score:
             text = f"{vals[p] - hi:+.1f}" if p != ranked[0] else f"{vals[p]:+.1f}"
         labels.append((p, text))
@@ -87,7 +87,7 @@ def heat_markers(values: dict, best: int | None, size: int, y: float) -> tuple[l
 
 def thinking_markers(candidates: Iterable, size: int, y: float, limit: int = 30) -> tuple[list, list]:
     """Zero+-style live view: a disc per candidate, area by visits, colour by win rate."""
-    cands = [c for c in candidates if getattr(c, "move", -1) is not None and c.move >= 0 and c.visits > 0]
+    cands = [c for c in candidates if c.move is not None and c.move >= 0 and c.visits > 0]
     cands.sort(key=lambda c: -c.visits)
     cands = cands[:limit]
     if not cands:
@@ -179,6 +179,6 @@ def candidate_lines(candidates: Iterable, size: int, limit: int = 5) -> list[str
     cands = sorted((c for c in candidates if c.move is not None), key=lambda c: -c.visits)[:limit]
     lines = []
     for c in cands:
-        pv = " ".join(format_vertex(m, size) for m in list(getattr(c, "pv", []) or [])[:5])
+        pv = " ".join(format_vertex(m, size) for m in list(c.pv or [])[:5])
         lines.append(f"{format_vertex(c.move, size):>4} {100 * c.winrate:5.1f}% {c.visits:6d}v  {pv}")
     return lines

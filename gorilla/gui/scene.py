@@ -10,11 +10,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from gorilla.app.table import Table
 from gorilla.gui import overlay as ov
 from gorilla.gui.camera import board_to_world
 from gorilla.gui.meshes import STONE_HALF_HEIGHT
 from gorilla.rules.board import BLACK, EMPTY, WHITE
-from gorilla.rules.coords import to_index
+from gorilla.rules.coords import to_index, to_xy
 
 BLACK_ALBEDO = (0.075, 0.075, 0.085)
 WHITE_ALBEDO = (0.93, 0.92, 0.885)
@@ -46,7 +47,7 @@ class Scene:
 def _stone_rows(points: list[int], colors: list[int], size: int, alpha: float) -> np.ndarray:
     rows = np.zeros((len(points), 7), dtype=np.float32)
     for i, (p, c) in enumerate(zip(points, colors, strict=True)):
-        x, y = p % (size + 2) - 1, size - p // (size + 2)
+        x, y = to_xy(p, size)
         wx, wz = board_to_world(x, y, size)
         rows[i] = (wx, STONE_HALF_HEIGHT, wz, *(BLACK_ALBEDO if c == BLACK else WHITE_ALBEDO), alpha)
     return rows
@@ -58,7 +59,7 @@ def _markers(rows: list[list[float]]) -> np.ndarray:
     return np.asarray(rows, dtype=np.float32)
 
 
-def build_scene(controller, hover: int | None = None) -> Scene:
+def build_scene(controller: Table, hover: int | None = None) -> Scene:
     """The frame's scene from the controller's state (and the point under the mouse)."""
     game = controller.game
     size = game.size
@@ -85,7 +86,8 @@ def build_scene(controller, hover: int | None = None) -> Scene:
     over: list[list[float]] = []
     occupancy = np.zeros((size, size), dtype=np.uint8)  # texture order: row 0 = the bottom row
     for p in live_pts:
-        occupancy[size - p // (size + 2), p % (size + 2) - 1] = 255
+        x, y = to_xy(p, size)
+        occupancy[y, x] = 255
 
     labels: list[tuple[int, str]] = []
     notice = ""
@@ -96,7 +98,7 @@ def build_scene(controller, hover: int | None = None) -> Scene:
         except Exception as e:  # e.g. the control-map module missing: say so, keep drawing
             notice = f"Control map unavailable: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
 
-    if getattr(controller, "show_ownership", False):
+    if controller.show_ownership:
         try:
             rows_under, rows_over = ov.ownership_markers(
                 controller.ownership_map(), pos.color_at, pos.points(), size, SURFACE, STONE_TOP + 0.004
@@ -105,19 +107,16 @@ def build_scene(controller, hover: int | None = None) -> Scene:
             over += rows_over
         except Exception as e:  # like the control map: say so, keep drawing
             notice = f"Ownership unavailable: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
-    review = getattr(controller, "review", None)
+    review = controller.review
     if review is not None and review.show_dots:
         over += ov.mistake_dots(review.reviews(game), game.moves, pos.color_at, size, STONE_TOP + 0.005)
 
     over_game = game.over
-    ev = getattr(controller, "evaluation", None)
+    ev = controller.evaluation
     if controller.show_eval and ev is not None and not over_game:
-        evaluation = getattr(ev, "evaluation", ev)
-        rows, labels = ov.heat_markers(
-            getattr(evaluation, "values", {}) or {}, getattr(evaluation, "best", None), size, SURFACE
-        )
+        rows, labels = ov.heat_markers(ev.evaluation.values, ev.evaluation.best, size, SURFACE)
         under += rows
-    if getattr(controller, "show_policy", False) and not over_game:
+    if controller.show_policy and not over_game:
         rows, labels = ov.policy_markers(controller.policy_map(), size, SURFACE)
         under += rows
     progress = controller.progress
@@ -155,7 +154,7 @@ def build_scene(controller, hover: int | None = None) -> Scene:
     if (
         hover is not None
         and not over_game
-        and controller.agents[game.to_move] is None
+        and controller.is_human(game.to_move)
         and pos.color_at(hover) == EMPTY
         and controller.kernels_ready("rules")
         and game.check(hover) is None

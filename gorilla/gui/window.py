@@ -21,6 +21,7 @@ from pyglet import gl
 from pyglet.window import key, mouse
 
 from gorilla.app.commands import BUTTONS, COMMANDS, split_key
+from gorilla.app.table import Table
 from gorilla.gui.camera import PANEL_WIDTH, Camera
 from gorilla.gui.graph import Graph, graph_data
 from gorilla.gui.hud import Hud
@@ -45,7 +46,7 @@ MARK_SIZE = 14  # points
 COMMENT_TAIL = 160  # characters of the comment being typed that the one-line box shows (its end)
 
 
-# the keys of gorilla.app.commands as pyglet symbols (a letter or digit is its own name)
+# the keys of gorilla.app.commands as pyglet symbols (a letter or a digit: its character)
 KEY_SYMBOLS: dict[str, tuple[int, ...]] = {
     "Enter": (key.ENTER, key.RETURN),
     "Esc": (key.ESCAPE,),
@@ -69,14 +70,16 @@ KEY_SYMBOLS: dict[str, tuple[int, ...]] = {
     "Num+": (key.NUM_ADD,),
     "Num-": (key.NUM_SUBTRACT,),
 }
-BUTTON_COMMANDS: dict[str, str] = {c.button: c.name for c in COMMANDS if c.button}
+BUTTON_COMMANDS: dict[str, str] = {cmd.button: cmd.name for cmd in COMMANDS if cmd.button}
 
 
 def key_symbols(name: str) -> tuple[int, ...]:
     """The pyglet symbols of a key named as in the commands table."""
     if name in KEY_SYMBOLS:
         return KEY_SYMBOLS[name]
-    return (getattr(key, name.upper()),)
+    if len(name) != 1 or not name.isalnum():
+        raise ValueError(f"no pyglet key for {name!r}")
+    return (ord(name.lower()),)  # pyglet numbers a letter or digit key by its lower-case character
 
 
 def _bindings() -> dict[tuple[bool, bool, bool, int], str]:
@@ -122,9 +125,9 @@ def gl_config(samples: int = 0) -> gl.Config:
     return screen.get_best_config(gl.Config(**base))
 
 
-def save_dir(controller) -> str:
+def save_dir(controller: Table) -> str:
     """Where Ctrl+S saves: next to the autosave file (or the default autosave place)."""
-    path = getattr(controller, "autosave", None)
+    path = controller.autosave
     if not path:
         from gorilla.app.files import default_autosave_path
 
@@ -146,7 +149,7 @@ def latest_sgf(directory: str, exclude: str | None = None) -> str | None:
 class GorillaWindow(pyglet.window.Window):
     """The rotatable 3D board, driven by a :class:`gorilla.app.controller.Controller`."""
 
-    def __init__(self, controller, settings=None, **kwargs) -> None:
+    def __init__(self, controller: Table, settings=None, **kwargs) -> None:
         kwargs.setdefault("width", 1024)
         kwargs.setdefault("height", 768)
         kwargs.setdefault("caption", "Gorilla")
@@ -165,7 +168,7 @@ class GorillaWindow(pyglet.window.Window):
         self.confirm: str | None = None  # an action waiting for its confirmation ('resign')
         self.dialog: NewGameDialog | None = None  # the new-game dialog while it is open
         # (Compiler, NewGame): a Gomoku game waiting for its engine (from the command line: at once)
-        self._gomoku_wait = getattr(controller, "gomoku_wait", None)
+        self._gomoku_wait = controller.gomoku_wait
         self.commands = self._command_actions()
         self.toolbar = Toolbar(
             {b: self.commands[BUTTON_COMMANDS[b]] for b in BUTTONS},
@@ -234,7 +237,7 @@ class GorillaWindow(pyglet.window.Window):
             self._wait_for_gomoku()  # may swap the controller
         c = self.controller
         c.poll()
-        for kind, data in c.drain_events() if hasattr(c, "drain_events") else ():
+        for kind, data in c.drain_events():
             self.sounds.on_event(kind, data)
         self._follow_board()
         state = (
@@ -249,8 +252,8 @@ class GorillaWindow(pyglet.window.Window):
             self._clock_text(),
         )
         now = time.monotonic()
-        compiler = getattr(c, "compiler", None)
-        busy = c.thinking or getattr(c, "evaluating", False) or (compiler is not None and compiler.compiling)
+        compiler = c.compiler
+        busy = c.thinking or c.evaluating or (compiler is not None and compiler.compiling)
         busy = busy or (c.review is not None and c.review.running)
         if state != self._seen or (busy and now - self._last_draw >= 1.0 / THINKING_FPS):
             self._dirty = True
@@ -317,7 +320,7 @@ class GorillaWindow(pyglet.window.Window):
         if self.dialog is not None:
             self.dialog.draw()
         self.frames += 1
-        if self.frames == 1 and getattr(c, "compiler", None) is not None:
+        if self.frames == 1 and c.compiler is not None:
             c.compiler.start()  # kernels compile or load once the window is on the screen
         now = time.perf_counter()
         self.frame_times.append(now)
@@ -438,14 +441,14 @@ class GorillaWindow(pyglet.window.Window):
                 return  # the side panel
             p = self.screen_to_point(x, y)
             number = self.shown_numbers().get(p) if p is not None else None
-            if number is not None and not getattr(c, "editing", False) and not c.game.over:
+            if number is not None and not c.editing and not c.game.over:
                 c.goto_move(number)  # a click on a numbered stone goes to its move
             elif p is not None:
                 c.click(p)
-            elif getattr(c, "ai_vs_ai", False):
+            elif c.ai_vs_ai:
                 c.advance()
         elif button == mouse.RIGHT:
-            p = self.screen_to_point(x, y) if getattr(c, "editing", False) else None
+            p = self.screen_to_point(x, y) if c.editing else None
             if p is not None:
                 c.setup_click(p, WHITE)  # set-up mode: a right click is a white stone
             else:
@@ -592,13 +595,13 @@ class GorillaWindow(pyglet.window.Window):
 
     def _clock_text(self) -> str:
         """The clocks as shown (a new second redraws the panel)."""
-        views = self.controller.clock_views() if hasattr(self.controller, "clock_views") else None
+        views = self.controller.clock_views()
         return "" if views is None else " ".join(v.text() for v in views.values())
 
     def _markup_items(self) -> list[tuple[float, float, str, tuple, int]]:
         """(x, y, text, colour) of the current move's markup from the record: triangles, squares,
         circles, crosses (SGF TR, SQ, CR, MA) and labels (LB), on the stone or the wood."""
-        tree = getattr(self.controller, "tree", None)
+        tree = self.controller.tree
         if tree is None:
             return []
         node = tree.current
@@ -685,27 +688,11 @@ class GorillaWindow(pyglet.window.Window):
 
         if self.dialog is None:
             remembered = self.settings.get("new_game") if self.settings is not None else None
-            form = NewGameForm(remembered or self._current_choices())
+            form = NewGameForm(remembered or self.controller.new_game_choices())
             self.dialog = NewGameDialog(form, self._start_new_game, self._close_dialog)
             self.dialog.layout(max(1, self.width - PANEL_WIDTH), self.height)
         self._dirty = True
         return self.dialog
-
-    def _current_choices(self) -> dict:
-        """The form's rows from the game on the board (when nothing is remembered yet)."""
-        c = self.controller
-        game = c.game
-        specs = getattr(c, "_specs", {})
-        tc = getattr(c, "time_control", None)
-        return {
-            "size": game.size,
-            "rules": game.ruleset.name,
-            "komi": f"{game.komi:g}",
-            "handicap": game.handicap,
-            "black": specs.get(1, "human"),
-            "white": specs.get(2, "human"),
-            "clock": tc.spec() if tc is not None else "none",
-        }
 
     def _start_new_game(self, ng) -> bool:
         from gorilla.app.game_kinds import controller_for, gomoku_compiler
@@ -793,7 +780,7 @@ class GorillaWindow(pyglet.window.Window):
         field starts with the save folder.
         """
         directory = save_dir(self.controller)
-        latest = latest_sgf(directory, exclude=getattr(self.controller, "autosave", None))
+        latest = latest_sgf(directory, exclude=self.controller.autosave)
         self.prompt = latest or os.path.join(directory, "")
 
     def close(self) -> None:
