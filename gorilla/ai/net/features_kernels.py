@@ -5,7 +5,8 @@ A board here is the colour row of :mod:`gorilla.rules.board` (``EMPTY``, ``BLACK
 ``WHITE``, ``BORDER``; width ``w = n + 2``, row 0 at the top). Scanning the flat index
 upwards visits the points in the order KataGo's loops do (``y`` from the top, then ``x``),
 which decides which stone of a group KataGo searches first and so which ladder-capture
-moves it marks.
+moves it marks; neighbours are visited in KataGo's order too (up, left, right, down), which
+orders the moves the ladder search tries.
 
 The ladder search (:func:`ladder_captured`, :func:`ladder_captured_2libs`) is KataGo's
 (``Board::searchIsLadderCaptured`` and ``searchIsLadderCapturedAttackerFirst2Libs`` in
@@ -67,7 +68,7 @@ def chains(
         while qh < qt:
             s = queue[qh]
             qh += 1
-            for q in (s - 1, s + 1, s - w, s + w):
+            for q in (s - w, s - 1, s + 1, s + w):
                 if color[q] == c and head[q] < 0:
                     head[q] = p
                     queue[qt] = q
@@ -76,7 +77,7 @@ def chains(
         for i in range(qt):
             s = queue[i]
             nxt[s] = queue[i + 1] if i + 1 < qt else p
-            for q in (s - 1, s + 1, s - w, s + w):
+            for q in (s - w, s - 1, s + 1, s + w):
                 if color[q] == EMPTY and seen[q] != p + 1:
                     seen[q] = p + 1
                     libs += 1
@@ -121,7 +122,7 @@ def _count_libs(bd: np.ndarray, st: np.ndarray, stamp: np.ndarray, w: int, h: in
     n = 0
     s = h
     while True:
-        for q in (s - 1, s + 1, s - w, s + w):
+        for q in (s - w, s - 1, s + 1, s + w):
             if bd[COL, q] == EMPTY and stamp[q] != g:
                 stamp[q] = g
                 n += 1
@@ -159,7 +160,7 @@ def _play(
     _tset(bd, st, trail, HEAD, p, p)
     _tset(bd, st, trail, NXT, p, p)
     _tset(bd, st, trail, NST, p, 1)
-    for q in (p - 1, p + 1, p - w, p + w):
+    for q in (p - w, p - 1, p + 1, p + w):
         if bd[COL, q] == c and bd[HEAD, q] != bd[HEAD, p]:
             _merge(bd, st, trail, bd[HEAD, q], bd[HEAD, p])
     captured = 0
@@ -167,7 +168,7 @@ def _play(
     s0 = -1
     s1 = -1
     s2 = -1
-    for q in (p - 1, p + 1, p - w, p + w):
+    for q in (p - w, p - 1, p + 1, p + w):
         if bd[COL, q] != o:
             continue
         h = bd[HEAD, q]
@@ -189,7 +190,7 @@ def _play(
                 g0 = -1
                 g1 = -1
                 g2 = -1
-                for r in (s - 1, s + 1, s - w, s + w):
+                for r in (s - w, s - 1, s + 1, s + w):
                     if bd[COL, r] == c:
                         g = bd[HEAD, r]
                         if g != g0 and g != g1 and g != g2:
@@ -218,7 +219,7 @@ def _is_legal(bd: np.ndarray, st: np.ndarray, w: int, p: int, c: int) -> bool:
     if bd[COL, p] != EMPTY or p == st[S_KO]:
         return False
     o = 3 - c
-    for q in (p - 1, p + 1, p - w, p + w):
+    for q in (p - w, p - 1, p + 1, p + w):
         col = bd[COL, q]
         if col == EMPTY:
             return True
@@ -235,7 +236,7 @@ def _find_libs(bd: np.ndarray, w: int, loc: int, buf: np.ndarray, start: int, id
     n = 0
     s = loc
     while True:
-        for q in (s - 1, s + 1, s - w, s + w):
+        for q in (s - w, s - 1, s + 1, s + w):
             if bd[COL, q] == EMPTY:
                 dup = False
                 for j in range(start, idx + n):
@@ -259,7 +260,7 @@ def _find_captures(bd: np.ndarray, w: int, loc: int, buf: np.ndarray, start: int
     n = 0
     s = loc
     while True:
-        for q in (s - 1, s + 1, s - w, s + w):
+        for q in (s - w, s - 1, s + 1, s + w):
             if bd[COL, q] == o and bd[NLIB, bd[HEAD, q]] == 1:
                 n += _find_libs(bd, w, q, buf, start, idx + n)
         s = bd[NXT, s]
@@ -273,7 +274,7 @@ def _has_captures(bd: np.ndarray, w: int, loc: int) -> bool:
     o = 3 - bd[COL, loc]
     s = loc
     while True:
-        for q in (s - 1, s + 1, s - w, s + w):
+        for q in (s - w, s - 1, s + 1, s + w):
             if bd[COL, q] == o and bd[NLIB, bd[HEAD, q]] == 1:
                 return True
         s = bd[NXT, s]
@@ -291,7 +292,7 @@ def _bound_libs_after(bd: np.ndarray, w: int, p: int, c: int) -> tuple[int, int]
     cap_libs = 0
     conn = 0
     max_conn = 0
-    for q in (p - 1, p + 1, p - w, p + w):
+    for q in (p - w, p - 1, p + 1, p + w):
         col = bd[COL, q]
         if col == EMPTY:
             imm += 1
@@ -318,7 +319,7 @@ def _libs_after_play(bd: np.ndarray, w: int, p: int, c: int, mx: int) -> int:
     n = 0
     caps = np.full(4, -1, dtype=np.int32)
     ncaps = 0
-    for q in (p - 1, p + 1, p - w, p + w):
+    for q in (p - w, p - 1, p + 1, p + w):
         col = bd[COL, q]
         if col == EMPTY or (col == o and bd[NLIB, bd[HEAD, q]] == 1):
             libs[n] = q
@@ -332,7 +333,7 @@ def _libs_after_play(bd: np.ndarray, w: int, p: int, c: int, mx: int) -> int:
                     ncaps += 1
     conn = np.full(4, -1, dtype=np.int32)
     nconn = 0
-    for q in (p - 1, p + 1, p - w, p + w):
+    for q in (p - w, p - 1, p + 1, p + w):
         if bd[COL, q] != c:
             continue
         h = bd[HEAD, q]
@@ -342,7 +343,7 @@ def _libs_after_play(bd: np.ndarray, w: int, p: int, c: int, mx: int) -> int:
         nconn += 1
         s = q
         while True:
-            for r in (s - 1, s + 1, s - w, s + w):
+            for r in (s - w, s - 1, s + 1, s + w):
                 if r == p:
                     continue
                 col = bd[COL, r]
@@ -373,7 +374,7 @@ def _would_be_ko_capture(bd: np.ndarray, w: int, p: int, c: int) -> bool:
         return False
     o = 3 - c
     cap = -1
-    for q in (p - 1, p + 1, p - w, p + w):
+    for q in (p - w, p - 1, p + 1, p + w):
         col = bd[COL, q]
         if col != BORDER and col != o:
             return False
@@ -389,7 +390,7 @@ def _would_be_ko_capture(bd: np.ndarray, w: int, p: int, c: int) -> bool:
 @njit(cache=True, nogil=True, inline="always")
 def _immediate_libs(bd: np.ndarray, w: int, p: int) -> int:
     n = 0
-    for q in (p - 1, p + 1, p - w, p + w):
+    for q in (p - w, p - 1, p + 1, p + w):
         if bd[COL, q] == EMPTY:
             n += 1
     return n
@@ -398,7 +399,7 @@ def _immediate_libs(bd: np.ndarray, w: int, p: int) -> int:
 @njit(cache=True, nogil=True)
 def _connection_libs_x2(bd: np.ndarray, w: int, p: int, c: int) -> int:
     n = 0
-    for q in (p - 1, p + 1, p - w, p + w):
+    for q in (p - w, p - 1, p + 1, p + w):
         if bd[COL, q] == c:
             k = bd[NLIB, bd[HEAD, q]]
             if k > 1:
@@ -722,7 +723,7 @@ def _area_for(
         vs = vtotal
         vital_start[r] = vs
         vl = 0
-        for q in (p - 1, p + 1, p - w, p + w):
+        for q in (p - w, p - 1, p + 1, p + w):
             if color[q] == pla:
                 h = head[q]
                 dup = False
@@ -745,7 +746,7 @@ def _area_for(
                 for j in range(vl):
                     h = vital[vs + j]
                     touches = False
-                    for q in (s - 1, s + 1, s - w, s + w):
+                    for q in (s - w, s - 1, s + 1, s + w):
                         if color[q] == pla and head[q] == h:
                             touches = True
                             break
@@ -755,7 +756,7 @@ def _area_for(
                 vl = k
             if internal[r] < 2:
                 near = False
-                for q in (s - 1, s + 1, s - w, s + w):
+                for q in (s - w, s - 1, s + 1, s + w):
                     if color[q] == pla:
                         near = True
                         break
@@ -763,7 +764,7 @@ def _area_for(
                     internal[r] += 1
             if color[s] == opp:
                 has_opp[r] = True
-            for q in (s - 1, s + 1, s - w, s + w):
+            for q in (s - w, s - 1, s + 1, s + w):
                 cq = color[q]
                 if (cq == EMPTY or cq == opp) and region[q] == -1:
                     region[q] = r
@@ -788,7 +789,7 @@ def _area_for(
                 killed_any = True
                 s = h
                 while True:
-                    for q in (s - 1, s + 1, s - w, s + w):
+                    for q in (s - w, s - 1, s + 1, s + w):
                         r = region[q]
                         if r >= 0 and not borders_dead[r] and (color[q] == EMPTY or color[q] == opp):
                             borders_dead[r] = True
@@ -876,7 +877,7 @@ def area(
             continue
         atari = color[p] == a and nlib[head[p]] == 1
         dame = False
-        for q in (p - 1, p + 1, p - w, p + w):
+        for q in (p - w, p - 1, p + 1, p + w):
             if color[q] == EMPTY and basic[q] == EMPTY:
                 dame = True
         if atari or dame:
@@ -887,7 +888,7 @@ def area(
             while qh < qt:
                 s = queue[qh]
                 qh += 1
-                for q in (s - 1, s + 1, s - w, s + w):
+                for q in (s - w, s - 1, s + 1, s + w):
                     if basic[q] == a and not seki[q]:
                         seki[q] = True
                         queue[qt] = q
@@ -999,7 +1000,7 @@ def superko_banned(
             continue
         is_suicide = True
         illegal = True
-        for q in (p - 1, p + 1, p - w, p + w):
+        for q in (p - w, p - 1, p + 1, p + w):
             col = b[K.COLOR, q]
             if col == EMPTY:
                 is_suicide = False
