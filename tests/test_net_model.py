@@ -255,3 +255,11 @@ def test_the_first_convolution_skips_empty_planes_exactly(model) -> None:
     np.testing.assert_allclose(fw._initial_conv(sp, True), want, atol=1e-4)
     np.testing.assert_allclose(fw._initial_conv(sp, False), want, atol=1e-4)
     np.testing.assert_allclose(fw._initial_conv(sp, True), want, atol=1e-4)  # the board's map kept
+
+
+def test_an_empty_board_evaluates() -> None:
+    from gorilla.rules.game import Game
+
+    net = load_net()
+    [ev] = net.evaluate(Game.new(9))
+    assert abs(ev.policy.sum() - 1) < 1e-5 and ev.legal.all() and 0 < ev.winrate < 1

@@ -196,8 +196,11 @@ class Forward:
         k = wk.shape[0]
         first = 1 if full else 0
         used = [i for i in range(first, c) if spatial[:, i].any()]
-        planes = np.ascontiguousarray(spatial[:, used].transpose(0, 2, 3, 1))
-        x = _im2col(planes, np.ascontiguousarray(wk[:, :, used].reshape(k * k * len(used), -1)), k)
+        if used:
+            planes = np.ascontiguousarray(spatial[:, used].transpose(0, 2, 3, 1))
+            x = _im2col(planes, np.ascontiguousarray(wk[:, :, used].reshape(k * k * len(used), -1)), k)
+        else:  # an empty board
+            x = np.zeros((n, h, w, wk.shape[3]), F32)
         if full:
             board = self._board_maps.get((h, w))
             if board is None:
