@@ -14,6 +14,7 @@ import math
 import os
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
 import numpy as np
 import pyglet
@@ -26,6 +27,7 @@ from gorilla.gui.camera import PANEL_WIDTH, Camera
 from gorilla.gui.graph import Graph, graph_data
 from gorilla.gui.hud import Hud
 from gorilla.gui.meshes import STONE_HALF_HEIGHT
+from gorilla.gui.modal import CommentBox, Confirm, DialogInput, LoadPrompt, Modal
 from gorilla.gui.newgame_dialog import NewGameDialog
 from gorilla.gui.renderer import BACKGROUND, Renderer
 from gorilla.gui.scene import build_scene
@@ -43,7 +45,7 @@ GRAPH_HEIGHT = 90  # the analysis graph, above the toolbar
 MARK_GLYPHS = {"TR": "\u25b3", "SQ": "\u25a1", "CR": "\u25cb", "MA": "\u00d7"}  # SGF markup as drawn
 MARK_INK = (200, 20, 20, 255)  # markup on an empty point: red against the wood and its lines
 MARK_SIZE = 14  # points
-COMMENT_TAIL = 160  # characters of the comment being typed that the one-line box shows (its end)
+M = TypeVar("M", bound="Modal")
 
 
 # the keys of gorilla.app.commands as pyglet symbols (a letter or a digit: its character)
@@ -165,8 +167,7 @@ class GorillaWindow(pyglet.window.Window):
         self.settings = settings  # gorilla.app.settings.Settings, or None: nothing is remembered
         self.sounds = Sounds(settings)
         self.sounds.load()
-        self.confirm: str | None = None  # an action waiting for its confirmation ('resign')
-        self.dialog: NewGameDialog | None = None  # the new-game dialog while it is open
+        self.modals: list[Modal] = []  # the open modal inputs, on the handler stack, the newest last
         # (Compiler, NewGame): a Gomoku game waiting for its engine (from the command line: at once)
         self._gomoku_wait = controller.gomoku_wait
         self.commands = self._command_actions()
@@ -178,8 +179,6 @@ class GorillaWindow(pyglet.window.Window):
         self.move_numbers = settings.get("move_numbers") if settings is not None else "off"
         self.renderer.show_coordinates = bool(settings.get("coordinates")) if settings is not None else True
         self.show_help = False
-        self.prompt: str | None = None  # text typed into the Ctrl+O field
-        self.comment: str | None = None  # the comment being typed (Enter), None when the box is closed
         self.hover: int | None = None  # the point under the mouse, on the board of self._board
         self._mouse: tuple[int, int] | None = None  # the last mouse position in the window
         self._board: tuple[int, int] = (id(controller), controller.game.size)  # what camera and hover show
@@ -210,8 +209,8 @@ class GorillaWindow(pyglet.window.Window):
         self.hud.layout(width, height)
         self.toolbar.layout(width - PANEL_WIDTH + 16, 30 + self.toolbar.height)
         self.graph.layout(width - PANEL_WIDTH + 16, 44 + self.toolbar.height, PANEL_WIDTH - 32, GRAPH_HEIGHT)
-        if self.dialog is not None:
-            self.dialog.layout(max(1, width - PANEL_WIDTH), height)
+        for m in self.modals:
+            m.layout(max(1, width - PANEL_WIDTH), height)
         self._dirty = True
 
     def on_expose(self) -> None:
@@ -245,7 +244,7 @@ class GorillaWindow(pyglet.window.Window):
             self.camera.state(),
             self.hover,
             self.show_help,
-            self.prompt,
+            tuple(m.prompt_line() for m in self.modals),
             c.game.size,
             self.move_numbers,
             self.renderer.show_coordinates,
@@ -304,21 +303,16 @@ class GorillaWindow(pyglet.window.Window):
         items.extend(marks)
         self.hud.set_board_labels(items)
         self.hud.update(c, scene.notice)
-        if self.comment is not None:
-            shown = self.comment[-COMMENT_TAIL:].replace("\n", " \u21b5 ")
-            self.hud.set_prompt(
-                ("Comment: " if len(self.comment) <= COMMENT_TAIL else "Comment: ...") + shown + "_"
-            )
-        else:
-            self.hud.set_prompt(None if self.prompt is None else f"Load SGF: {self.prompt}_")
+        prompts = [line for m in self.modals if (line := m.prompt_line()) is not None]
+        self.hud.set_prompt(prompts[-1] if prompts else None)
         if c.review is not None:  # whole-game analysis: Go only
             self.graph.update(graph_data(c))
         self.hud.draw(self.show_help)
         if not self.show_help and c.review is not None:
             self.graph.draw()
         self.toolbar.draw()
-        if self.dialog is not None:
-            self.dialog.draw()
+        for m in self.modals:
+            m.draw()
         self.frames += 1
         if self.frames == 1 and c.compiler is not None:
             c.compiler.start()  # kernels compile or load once the window is on the screen
@@ -382,10 +376,6 @@ class GorillaWindow(pyglet.window.Window):
         self._press = (x, y, button, modifiers)
         self._mouse = (x, y)
         self._dragging = False
-        if self.dialog is not None:
-            self.dialog.on_mouse_press(x, y, button, modifiers)
-            self._dirty = True
-            return
         if x >= self.camera.viewport[2] and button == mouse.LEFT:
             n = self.graph.hit(x, y)
             if n is not None:
@@ -421,10 +411,6 @@ class GorillaWindow(pyglet.window.Window):
         While the help shows, a click only closes it; a Ctrl/Shift left click does nothing.
         """
         press, self._press = self._press, None
-        if self.dialog is not None:
-            self.dialog.on_mouse_release(x, y, button, modifiers)
-            self._dirty = True
-            return
         if self._dragging:
             self._dragging = False
             return
@@ -461,50 +447,14 @@ class GorillaWindow(pyglet.window.Window):
         self.camera.zoom(0.9**scroll_y)
 
     # --- keys ----------------------------------------------------------------------------------
-    def on_text(self, text: str) -> None:
-        """Typed text goes into the new-game dialog, the comment box or the Ctrl+O path field while open."""
-        if self.dialog is not None:
-            self.dialog.on_text(text)
-            self._dirty = True
-            return
-        if self.comment is not None:
-            self.comment += "".join(ch for ch in text if ch.isprintable() and ch not in "\r\n")
-            self._dirty = True
-            return
-        if self.prompt is not None:
-            self.prompt += "".join(ch for ch in text if ch.isprintable() and ch not in "\r\n")
-
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
         """The keys of :data:`gorilla.app.commands.COMMANDS`, each running its command.
 
-        While the Ctrl+O path field is open: Enter loads, Esc cancels, Backspace deletes.
-        Esc closes the help, never the window.
+        An open modal input (:mod:`gorilla.gui.modal`: the dialog, the comment box, the path
+        field, a confirmation) is above this handler and takes its keys first. Esc closes the
+        help, never the window.
         """
-        c = self.controller
-        self._dirty = True
-        if self.dialog is not None:
-            self.dialog.on_key_press(symbol, modifiers)
-            return pyglet.event.EVENT_HANDLED
-        if self.comment is not None:
-            return self._comment_key(symbol, modifiers)
-        if self.prompt is not None:
-            if symbol in (key.ENTER, key.RETURN, key.NUM_ENTER):
-                path, self.prompt = self.prompt.strip(), None
-                if path:
-                    c.load(os.path.expanduser(path))
-            elif symbol == key.ESCAPE:
-                self.prompt = None
-            elif symbol == key.BACKSPACE:
-                self.prompt = self.prompt[:-1]
-            return pyglet.event.EVENT_HANDLED
-        if self.confirm is not None:
-            if self.confirm == "resign" and symbol in (key.Y, key.ENTER, key.RETURN):
-                self.confirm = None
-                c.resign()
-            else:
-                self.confirm = None
-                c.say("Resignation cancelled")
-            return pyglet.event.EVENT_HANDLED
+        self._dirty = True  # (a modal input open takes the keys before this: gorilla.gui.modal)
         name = bound_command(symbol, modifiers)
         if name is not None:
             self.commands[name]()
@@ -577,21 +527,57 @@ class GorillaWindow(pyglet.window.Window):
         """Esc: close the help (Esc never closes the window; Ctrl+Q does)."""
         self.show_help = False
 
+    # --- modal inputs ------------------------------------------------------------------------------
+    def open_modal(self, modal: Modal) -> Modal:
+        """Put a modal input on the handler stack: its events stop there until it closes."""
+        self.push_handlers(modal)
+        self.modals.append(modal)
+        self._dirty = True
+        return modal
+
+    def modal_closed(self, modal: Modal) -> None:
+        """A modal input took itself off the stack."""
+        if modal in self.modals:
+            self.modals.remove(modal)
+        self._dirty = True
+
+    def invalidate(self) -> None:
+        """Redraw at the next tick."""
+        self._dirty = True
+
+    def _modal(self, kind: type[M]) -> M | None:
+        return next((m for m in reversed(self.modals) if isinstance(m, kind)), None)
+
+    @property
+    def dialog(self) -> NewGameDialog | None:
+        """The new-game dialog while it is open."""
+        m = self._modal(DialogInput)
+        return None if m is None else m.dialog
+
+    @property
+    def prompt(self) -> str | None:
+        """The text of the Ctrl+O path field while it is open."""
+        m = self._modal(LoadPrompt)
+        return None if m is None else m.text
+
+    @property
+    def comment(self) -> str | None:
+        """The comment being typed while the box is open."""
+        m = self._modal(CommentBox)
+        return None if m is None else m.text
+
+    @property
+    def confirm(self) -> str | None:
+        """What waits for its confirmation ('resign'), or None."""
+        m = self._modal(Confirm)
+        return None if m is None else m.what
+
     def edit_comment(self) -> None:
         """Enter: the comment box takes the keys (Enter keeps the text, Shift+Enter a new line,
         Esc leaves keeping it too)."""
-        self.comment = self.controller.comment
-
-    def _comment_key(self, symbol: int, modifiers: int) -> bool:
-        """A key while the comment box has the focus."""
-        if symbol in (key.ENTER, key.RETURN, key.NUM_ENTER) and modifiers & key.MOD_SHIFT:
-            self.comment = (self.comment or "") + "\n"
-        elif symbol in (key.ENTER, key.RETURN, key.NUM_ENTER, key.ESCAPE):
-            text, self.comment = self.comment or "", None
-            self.controller.set_comment(text)
-        elif symbol == key.BACKSPACE:
-            self.comment = (self.comment or "")[:-1]
-        return pyglet.event.EVENT_HANDLED
+        self.open_modal(
+            CommentBox(self, self.controller.comment, lambda text: self.controller.set_comment(text))
+        )
 
     def _clock_text(self) -> str:
         """The clocks as shown (a new second redraws the panel)."""
@@ -678,8 +664,10 @@ class GorillaWindow(pyglet.window.Window):
         self.sounds.play(self.sounds.stone())
 
     def new_game(self) -> None:
-        """The New button: the new-game dialog."""
-        self.confirm = None
+        """The New button: the new-game dialog (a resignation waiting for its confirmation is dropped)."""
+        confirm = self._modal(Confirm)
+        if confirm is not None:
+            confirm.close()
         self.open_new_game()
 
     def open_new_game(self) -> NewGameDialog:
@@ -689,8 +677,10 @@ class GorillaWindow(pyglet.window.Window):
         if self.dialog is None:
             remembered = self.settings.get("new_game") if self.settings is not None else None
             form = NewGameForm(remembered or self.controller.new_game_choices())
-            self.dialog = NewGameDialog(form, self._start_new_game, self._close_dialog)
-            self.dialog.layout(max(1, self.width - PANEL_WIDTH), self.height)
+            m = self.open_modal(
+                DialogInput(self, NewGameDialog(form, self._start_new_game, self._close_dialog))
+            )
+            m.layout(max(1, self.width - PANEL_WIDTH), self.height)
         self._dirty = True
         return self.dialog
 
@@ -732,20 +722,30 @@ class GorillaWindow(pyglet.window.Window):
                 self.controller.say(status)
 
     def _close_dialog(self) -> None:
-        self.dialog = None
+        m = self._modal(DialogInput)
+        if m is not None:
+            m.close()
         self._dirty = True
 
     def ask_resign(self) -> None:
         """Resign, after a confirmation: Resign again, y or Enter confirms; any other key cancels."""
         c = self.controller
-        if self.confirm == "resign":
-            self.confirm = None
+        pending = self._modal(Confirm)
+        if pending is not None and pending.what == "resign":
+            pending.close()
             c.resign()
             return
         if c.over or not c.is_human(c.game.to_move):
             c.say("Only the human to move can resign")
             return
-        self.confirm = "resign"
+        self.open_modal(
+            Confirm(
+                self,
+                "resign",
+                lambda: self.controller.resign(),
+                lambda: self.controller.say("Resignation cancelled"),
+            )
+        )
         side = "Black" if c.game.to_move == 1 else "White"
         c.say(f"Resign as {side}? Resign again or y confirms, Esc cancels")
 
@@ -781,7 +781,9 @@ class GorillaWindow(pyglet.window.Window):
         """
         directory = save_dir(self.controller)
         latest = latest_sgf(directory, exclude=self.controller.autosave)
-        self.prompt = latest or os.path.join(directory, "")
+        self.open_modal(
+            LoadPrompt(self, latest or os.path.join(directory, ""), lambda p: self.controller.load(p))
+        )
 
     def close(self) -> None:
         """Stop the tick and close the window."""

@@ -1,0 +1,204 @@
+"""Modal input as pushed event handlers: the new-game dialog, the comment box, the Ctrl+O path
+field and the resignation's confirmation.
+
+Each is pushed on the window's handler stack (``window.push_handlers``) when it opens and
+removed when it closes; the events it handles stop there (pyglet's ``EVENT_HANDLED``), so the
+window's own handlers never see them and hold no branch per modal state. A modal handles only
+the events it defines: the comment box and the path field take the keys and the typed text
+but not the mouse; the confirmation takes the next key only.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Protocol
+
+import pyglet
+from pyglet.window import key
+
+from gorilla.gui.newgame_dialog import NewGameDialog
+
+HANDLED = pyglet.event.EVENT_HANDLED
+ENTER = (key.ENTER, key.RETURN, key.NUM_ENTER)
+COMMENT_TAIL = 160  # characters of the comment being typed that the one-line box shows (its end)
+
+
+class Host(Protocol):
+    """What a modal needs of the window."""
+
+    def push_handlers(self, *args: object, **kwargs: object) -> None:
+        """pyglet: put handlers on top of the stack."""
+        ...
+
+    def remove_handlers(self, *args: object, **kwargs: object) -> None:
+        """pyglet: take handlers off the stack."""
+        ...
+
+    def modal_closed(self, modal: Modal) -> None:
+        """The modal closed itself: forget it, redraw."""
+        ...
+
+    def invalidate(self) -> None:
+        """Redraw at the next tick."""
+        ...
+
+
+class Modal:
+    """One modal input on the window's handler stack (see the module docstring)."""
+
+    def __init__(self, window: Host) -> None:
+        self.window = window
+
+    def close(self) -> None:
+        """Take the handlers off the stack."""
+        self.window.remove_handlers(self)
+        self.window.modal_closed(self)
+
+    def prompt_line(self) -> str | None:
+        """The panel's one-line prompt while this modal is open (None: none)."""
+        return None
+
+    def layout(self, view_width: int, height: int) -> None:
+        """Fit a new window size (the 3D view's width)."""
+
+    def draw(self) -> None:
+        """Draw over the frame (after the panel)."""
+
+
+class TextField(Modal):
+    """A line of text typed at the bottom of the view: printable text goes in, Backspace
+    deletes, Enter submits, Esc escapes."""
+
+    label = ""
+
+    def __init__(self, window: Host, text: str) -> None:
+        super().__init__(window)
+        self.text = text
+
+    def on_text(self, text: str) -> bool:
+        """Typed text goes into the field."""
+        self.text += "".join(ch for ch in text if ch.isprintable() and ch not in "\r\n")
+        self.window.invalidate()
+        return HANDLED
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
+        """Enter submits, Esc escapes, Backspace deletes; no other key is a command meanwhile."""
+        if symbol in ENTER:
+            self.enter(modifiers)
+        elif symbol == key.ESCAPE:
+            self.escape()
+        elif symbol == key.BACKSPACE:
+            self.text = self.text[:-1]
+        self.window.invalidate()
+        return HANDLED
+
+    def enter(self, modifiers: int) -> None:
+        """Enter: submit."""
+        self.close()
+
+    def escape(self) -> None:
+        """Esc: leave."""
+        self.close()
+
+    def prompt_line(self) -> str:
+        """The label and the text with a cursor."""
+        return f"{self.label}{self.text}_"
+
+
+class LoadPrompt(TextField):
+    """Ctrl+O: a path; Enter loads it, Esc cancels."""
+
+    label = "Load SGF: "
+
+    def __init__(self, window: Host, text: str, load: Callable[[str], object]) -> None:
+        super().__init__(window, text)
+        self.load = load
+
+    def enter(self, modifiers: int) -> None:
+        """Load the file (a blank field loads nothing)."""
+        self.close()
+        path = self.text.strip()
+        if path:
+            self.load(os.path.expanduser(path))
+
+
+class CommentBox(TextField):
+    """Enter: the current move's comment; Shift+Enter a new line, Enter or Esc keeps the text."""
+
+    def __init__(self, window: Host, text: str, keep: Callable[[str], object]) -> None:
+        super().__init__(window, text)
+        self.keep = keep
+
+    def enter(self, modifiers: int) -> None:
+        """Shift+Enter: a new line; Enter: done."""
+        if modifiers & key.MOD_SHIFT:
+            self.text += "\n"
+        else:
+            self.escape()
+
+    def escape(self) -> None:
+        """Keep the text as the move's comment."""
+        self.close()
+        self.keep(self.text)
+
+    def prompt_line(self) -> str:
+        """The comment's end on one line (new lines as arrows)."""
+        shown = self.text[-COMMENT_TAIL:].replace("\n", " \u21b5 ")
+        return ("Comment: " if len(self.text) <= COMMENT_TAIL else "Comment: ...") + shown + "_"
+
+
+class Confirm(Modal):
+    """A question the next key answers: y or Enter confirms, any other key cancels."""
+
+    def __init__(self, window: Host, what: str, yes: Callable[[], object], no: Callable[[], object]) -> None:
+        super().__init__(window)
+        self.what = what
+        self.yes, self.no = yes, no
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
+        """y or Enter: yes; any other key: no."""
+        self.close()
+        (self.yes if symbol in (key.Y, key.ENTER, key.RETURN) else self.no)()
+        self.window.invalidate()
+        return HANDLED
+
+
+class DialogInput(Modal):
+    """The new-game dialog takes every key, every typed text and every click while it is open."""
+
+    def __init__(self, window: Host, dialog: NewGameDialog) -> None:
+        super().__init__(window)
+        self.dialog = dialog
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
+        """The dialog's keys."""
+        self.dialog.on_key_press(symbol, modifiers)
+        self.window.invalidate()
+        return HANDLED
+
+    def on_text(self, text: str) -> bool:
+        """Typed text edits the focused row."""
+        self.dialog.on_text(text)
+        self.window.invalidate()
+        return HANDLED
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:
+        """Rows, arrows and buttons."""
+        self.dialog.on_mouse_press(x, y, button, modifiers)
+        self.window.invalidate()
+        return HANDLED
+
+    def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> bool:
+        """A release over a pressed button runs it."""
+        self.dialog.on_mouse_release(x, y, button, modifiers)
+        self.window.invalidate()
+        return HANDLED
+
+    def layout(self, view_width: int, height: int) -> None:
+        """Centre the dialog in the view."""
+        self.dialog.layout(view_width, height)
+
+    def draw(self) -> None:
+        """The dialog and its buttons."""
+        self.dialog.draw()
