@@ -12,7 +12,8 @@ import pytest
 
 from gorilla.ai.agent import Agent
 from gorilla.ai.random_agent import RandomAgent
-from gorilla.gtp import analysis, commands
+from gorilla.gtp import analysis, commands, kata_analysis
+from gorilla.gtp import net as net_commands
 from gorilla.gtp.main import make_engine as wire_engine
 from gorilla.gtp.protocol import GtpEngine, GtpError, Streaming, body, preprocess
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
@@ -583,10 +584,11 @@ def test_the_protocol_core_knows_no_command_and_the_wiring_registers_both_sets()
     assert bare.commands == {}
     assert err(bare, "name") == "unknown command"
     e = wire_engine(Game.new(9), RandomAgent(seed=1))
-    assert set(e.commands) == set(commands.COMMANDS) | set(analysis.COMMANDS)
-    assert "lz-analyze" in ok(e, "list_commands").split()
+    analysing = set(analysis.COMMANDS) | set(kata_analysis.COMMANDS) | set(net_commands.COMMANDS)
+    assert set(e.commands) == set(commands.COMMANDS) | analysing
+    assert {"lz-analyze", "kata-analyze", "kata-raw-nn"} <= set(ok(e, "list_commands").split())
     plain = wire_engine(Game.new(9), RandomAgent(seed=1), with_analysis=False)
-    assert "lz-analyze" not in plain.commands and "genmove" in plain.commands
+    assert not analysing & set(plain.commands) and "genmove" in plain.commands
 
 
 # --- streaming responses -------------------------------------------------------------------------

@@ -9,7 +9,8 @@ import pytest
 
 from gorilla.match.gtp_client import GtpClient
 
-GTP = [sys.executable, "-m", "gorilla", "gtp"]
+# the protocol is checked with the quick random AI (the default net's search has its own tests)
+GTP = [sys.executable, "-m", "gorilla", "gtp", "--ai", "random"]
 
 
 def run_gtp(data: bytes, *flags: str, timeout: float = 60) -> subprocess.CompletedProcess:
@@ -114,7 +115,7 @@ BAD_FLAGS = [
     ["--rules", "klingon"],
     ["--ai", "nonsense"],
     ["--games", "3"],
-    ["--threads", "2"],
+    ["--ai", "random", "--threads", "2"],
     ["--playouts", "10", "--time", "1"],
     ["--playouts", "0"],
     ["--komi", "x"],

@@ -147,7 +147,11 @@ def test_bad_settings_and_files_are_one_line(tmp_path) -> None:
     assert "\n" not in str(e.value) and "gzip" in str(e.value)
 
 
-def test_boards_above_19_are_refused_in_one_line() -> None:
-    agent = NetAgent(visits=8)
-    with pytest.raises(ValueError, match="at most 19x19"):
-        agent.select_move(Game.new(21))
+def test_boards_the_net_does_not_play_go_to_the_mcts_with_one_line(capsys) -> None:
+    agent = NetAgent(visits=30)
+    for game in (Game.new(21), Game.new(5, "little-go")):
+        move = agent.select_move(game)
+        assert game.is_legal(move) or move == PASS
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "21x21 is beyond the net" in err[0] and "MCTS" in err[0]
+    agent.close()

@@ -50,7 +50,7 @@ def line(*moves: str) -> Game:
 def blunder() -> tuple[Game, list[review.MoveReview], dict]:
     game = line("J1", "E6", "A5", "J5")  # 1. J1 lets the group escape
     cache: dict = {}
-    return game, review.analyse_line(game, BUDGET, seed=3, cache=cache), cache
+    return game, review.analyse_line(game, BUDGET, seed=3, cache=cache, engine="mcts"), cache
 
 
 def test_the_report_and_next_mistake_find_the_blunder(blunder) -> None:
@@ -83,7 +83,7 @@ def test_points_lost_are_never_negative_and_zero_for_the_best_move(blunder) -> N
 
 def test_the_engines_own_best_move_loses_about_nothing_under_another_seed() -> None:
     game = line("E6", "A5", "J5")  # 1. E6 captures: the engine's choice above
-    revs = review.analyse_line(game, BUDGET, seed=11)
+    revs = review.analyse_line(game, BUDGET, seed=11, engine="mcts")
     assert revs[0].move == parse_vertex("E6", 9)
     assert 0.0 <= revs[0].points_lost < review.MISTAKE
     assert all(r.points_lost >= 0 for r in revs)
@@ -118,7 +118,7 @@ def test_a_cancelled_pass_stops_and_keeps_what_it_has() -> None:
 
     cache: dict = {}
     revs = review.analyse_line(line("J1", "E6", "A5", "J5"), Budget(playouts=300), cancel=cancel,
-                               progress=progress, cache=cache)  # fmt: skip
+                               progress=progress, cache=cache, engine="mcts")  # fmt: skip
     keys = review.line_keys(line("J1", "E6", "A5", "J5"))
     assert keys[0] in cache and keys[1] in cache and keys[2] not in cache and len(revs) == 1
     assert max(seen) == 2
@@ -169,7 +169,20 @@ def test_gorilla_analyze_writes_every_node_back_annotated(tmp_path, capsys) -> N
     n_nodes = _sgf_with_variations(src)
     out = tmp_path / "out.sgf"
     png = tmp_path / "graph.png"
-    rc = analyze_main([str(src), "-o", str(out), "--playouts", "1500", "--seed", "3", "--png", str(png)])
+    argv = [
+        str(src),
+        "-o",
+        str(out),
+        "--engine",
+        "mcts",
+        "--playouts",
+        "1500",
+        "--seed",
+        "3",
+        "--png",
+        str(png),
+    ]
+    rc = analyze_main(argv)
     assert rc == 0
     printed = capsys.readouterr()
     assert "Black:" in printed.out and "White:" in printed.out and "positions" in printed.err
@@ -228,3 +241,16 @@ def test_gorilla_analyze_missing_file_and_bad_flags(tmp_path, capsys) -> None:
     assert analyze_main([str(src), "--time", "1", "--playouts", "5"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and all(e.startswith("gorilla analyze:") for e in err)
+
+
+def test_the_net_finds_a_19x19_blunder_as_the_biggest_mistake() -> None:
+    # four corner moves, then Black wastes a move on A1 (about one move's worth: 14 points)
+    game = Game.new(19, komi=7.5)
+    for m in ("Q16", "D4", "Q4", "D16", "A1", "C10"):
+        game.play(parse_vertex(m, 19))
+    assert review.engine_for(game) == "net"
+    revs = review.analyse_line(game, Budget(playouts=24), seed=1)
+    worst = max(revs, key=lambda r: r.points_lost)
+    assert worst.number == 5 and worst.points_lost >= 10, [(r.number, r.points_lost) for r in revs]
+    assert all(r.points_lost < 3 for r in revs if r.number != 5)
+    assert worst.winrate_before - worst.winrate_after > 0.2  # Black's win rate falls with it

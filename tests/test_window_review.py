@@ -25,6 +25,7 @@ def window(make):  # noqa: F811
     def factory() -> Harness:
         h = make()
         h.c.review.playouts = 1500
+        h.c.review.engine = "mcts"  # these pixels and keys are checked on the classical search
         return h
 
     return factory

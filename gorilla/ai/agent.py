@@ -144,6 +144,7 @@ AGENTS: dict[str, str] = {
     "montecarlo": "gorilla.ai.montecarlo:MonteCarloAgent",
     "mcts": "gorilla.ai.mcts.agent:MCTSAgent",
     "net": "gorilla.ai.puct.agent:NetAgent",
+    "rank": "gorilla.ai.rank:RankAgent",
     "alphabeta": "gorilla.ai.alphabeta:AlphaBetaAgent",
     "greedy": "gorilla.ai.baselines:GreedyAgent",
     "aggressive": "gorilla.ai.baselines:AggressiveAgent",

@@ -1,7 +1,8 @@
-"""``gorilla analyze GAME.sgf [-o OUT.sgf] [--time S | --playouts N] [--threads K] [--png GRAPH.png]``.
+"""``gorilla analyze GAME.sgf [-o OUT.sgf] [--engine E] [--time S | --playouts N] [--png G.png]``.
 
 The window's whole-game analysis (:mod:`gorilla.app.review`) without a window:
-the main line of GAME.sgf is analysed position by position with a progress bar
+the main line of GAME.sgf is analysed position by position (by the net's search
+wherever the net plays, else by the classical MCTS; ``--engine`` chooses) with a progress bar
 on stderr; OUT.sgf (default ``GAME-analyzed.sgf``) is the input tree with
 every main-line move annotated (comment lines: win rate, score, best move and
 PV, points lost; ``BM[2]`` on a blunder, ``BM[1]`` on a mistake, ``DO`` on an
@@ -31,13 +32,25 @@ BAR = 30
 
 
 def _parser() -> Parser:
-    p = Parser(prog=PROG, description="Analyse every move of an SGF game's main line with the MCTS.")
+    p = Parser(
+        prog=PROG, description="Analyse every move of an SGF game's main line with the net (or the MCTS)."
+    )
     p.add_argument("game", help="the SGF file to analyse")
     p.add_argument("-o", "--output", help="the annotated SGF (default: GAME-analyzed.sgf)")
     lim = p.add_mutually_exclusive_group()
     lim.add_argument("--time", type=float, metavar="S", help="seconds per position")
     lim.add_argument(
-        "--playouts", type=int, metavar="N", help=f"playouts per position (default {review.DEFAULT_PLAYOUTS})"
+        "--playouts",
+        type=int,
+        metavar="N",
+        help=f"visits per position with the net (default {review.NET_VISITS}), "
+        f"playouts with the MCTS (default {review.DEFAULT_PLAYOUTS})",
+    )
+    p.add_argument(
+        "--engine",
+        choices=review.ENGINES,
+        default=None,
+        help="net (default where the net plays: up to 19x19) or mcts (the classical search)",
     )
     p.add_argument("--threads", type=int, default=1, metavar="K", help="search threads (default 1)")
     p.add_argument("--png", metavar="GRAPH.png", help="also draw the win-rate and score graph as a PNG")
@@ -140,18 +153,25 @@ def run(args) -> int:
         raise _UsageError("--playouts and --time must be positive")
     if not 1 <= args.threads <= 16:
         raise _UsageError("--threads must be 1..16")
-    budget = (
-        Budget(seconds=args.time) if args.time else Budget(playouts=args.playouts or review.DEFAULT_PLAYOUTS)
-    )
+    engine = review.engine_for(game, args.engine)
+    if args.time:
+        budget = Budget(seconds=args.time)
+    else:
+        budget = Budget(playouts=args.playouts) if args.playouts else review.default_budget(engine)
     out = args.output or str(src.with_name(src.stem + "-analyzed.sgf"))
 
     from gorilla.ai.warmup import groups_for, stderr_progress, warm
 
-    groups = groups_for(["mcts"])
+    groups = groups_for([engine])
     warm(groups, stderr_progress(PROG, groups))
     started = time.perf_counter()
     revs = review.analyse_line(
-        game, budget, threads=args.threads, seed=args.seed, progress=lambda d, t: _bar(d, t, started)
+        game,
+        budget,
+        threads=args.threads,
+        seed=args.seed,
+        progress=lambda d, t: _bar(d, t, started),
+        engine=engine,
     )
     names = {BLACK: game.info.black_name, WHITE: game.info.white_name}
     report = review.report_text(revs, game.size, names)

@@ -1,11 +1,14 @@
-"""Whole-game analysis: every position of a line searched by the MCTS, points lost per move,
-mistakes, blunders and a report per player (the window's ``G``, ``gorilla analyze``).
+"""Whole-game analysis: every position of a line searched by the net (or the MCTS), points lost
+per move, mistakes, blunders and a report per player (the window's ``G``, ``gorilla analyze``).
 
 Each position of the line (before the first move .. after the last) gets one
-:class:`gorilla.ai.mcts.MCTSAgent` search within a budget (one agent for the
-whole line, so the subtree of the move played is reused). A position's value
-is its most visited move's win rate and mean area margin with komi (Black's
-view here). A move's **points lost**, from the mover's side, compares two
+search within a budget (one agent for the whole line, so the subtree of the
+move played is reused): the net's PUCT (:class:`gorilla.ai.puct.agent.NetAgent`,
+:data:`NET_VISITS` visits) wherever the net plays, else the classical
+:class:`gorilla.ai.mcts.MCTSAgent` (:data:`DEFAULT_PLAYOUTS` playouts). A
+position's value is its most visited move's win rate and expected margin with
+komi (the net's score lead; the MCTS's mean area margin), Black's view here.
+A move's **points lost**, from the mover's side, compares two
 searches of the same kind: the position after the engine's best move and the
 position after the move played (each searched with the same budget, the
 opponent to move), so the optimism a search has for the side to move cancels
@@ -45,7 +48,9 @@ from gorilla.rules.game import Game
 
 MISTAKE = 3.0  # points lost from which a move is a mistake
 BLUNDER = 10.0  # ... and a blunder
-DEFAULT_PLAYOUTS = 1000  # per position
+DEFAULT_PLAYOUTS = 1000  # per position, for the classical MCTS
+NET_VISITS = 64  # per position, for the net's search (the default wherever the net plays)
+ENGINES = ("net", "mcts")
 MIN_VISITS = 30  # visits a played move needs for its own margin to count
 MAX_NODES = 400_000
 THRESHOLDS = (1.0, 2.0, 3.0, 5.0, 10.0)  # the window's choices for n / Shift+n
@@ -181,8 +186,30 @@ def move_review(
     )  # fmt: skip
 
 
-def make_agent(threads: int = 1, seed: int | None = None):
-    """The analysis search: an MCTSAgent without dynamic komi or early stops."""
+def engine_for(game: Game, engine: str | None = None) -> str:
+    """The engine that analyses game: ``engine`` if given, else the net where it plays (boards up
+    to 19x19, not Little-Go's stones count), else the classical MCTS."""
+    if engine is not None:
+        if engine not in ENGINES:
+            raise ValueError(f"unknown analysis engine '{engine}' (known: {', '.join(ENGINES)})")
+        return engine
+    from gorilla.ai.puct.evaluator import supports
+
+    return "net" if supports(game) else "mcts"
+
+
+def default_budget(engine: str) -> Budget:
+    """The search per position when none is given: NET_VISITS visits, or DEFAULT_PLAYOUTS playouts."""
+    return Budget(playouts=NET_VISITS if engine == "net" else DEFAULT_PLAYOUTS)
+
+
+def make_agent(threads: int = 1, seed: int | None = None, engine: str = "mcts"):
+    """The analysis search: the net's PUCT (never resigning), or an MCTSAgent without dynamic
+    komi or early stops."""
+    if engine == "net":
+        from gorilla.ai.puct.agent import NetAgent
+
+        return NetAgent(threads=threads, seed=seed, resign=0.0)
     from gorilla.ai.mcts.agent import MCTSAgent
 
     return MCTSAgent(threads=threads, seed=seed, max_nodes=MAX_NODES, early_stop=False, dynkomi=False)
@@ -197,10 +224,13 @@ def analyse_line(
     cancel: threading.Event | None = None,
     progress: Callable[[int, int], None] | None = None,
     cache: dict[Key, PositionEval] | None = None,
+    engine: str | None = None,
 ) -> list[MoveReview]:
     """Analyse every position of game's current line (record + redo list); the reviews of its
-    moves in order (fewer when cancelled). ``cache`` (key -> PositionEval) is read and filled."""
-    budget = budget or Budget(playouts=DEFAULT_PLAYOUTS)
+    moves in order (fewer when cancelled). ``cache`` (key -> PositionEval) is read and filled;
+    ``engine``: ``net`` or ``mcts`` (None: :func:`engine_for`)."""
+    engine = engine_for(game, engine)
+    budget = budget or default_budget(engine)
     cache = {} if cache is None else cache
     keys = line_keys(game)
     moves = line_moves(game)
@@ -214,7 +244,7 @@ def analyse_line(
                 break
             if key not in cache:
                 if agent is None:
-                    agent = make_agent(threads, seed)
+                    agent = make_agent(threads, seed, engine)
                 ev = evaluate_position(g, agent, budget, cancel)
                 if ev is None:
                     break
@@ -224,7 +254,7 @@ def analyse_line(
                 other = child_key(key, moves[k][0], best)
                 if best != moves[k][1] and best != RESIGN and other not in cache and g.is_legal(best):
                     if side is None:  # its own agent: the main one keeps its tree for the line
-                        side = make_agent(threads, None if seed is None else seed + 1)
+                        side = make_agent(threads, None if seed is None else seed + 1, engine)
                     g2 = g.copy()
                     g2.play(best)
                     ev2 = evaluate_position(g2, side, budget, cancel)
@@ -337,8 +367,9 @@ def next_mistake(revs: list[MoveReview], current: int, threshold: float, step: i
 class Review:
     """The window's analysis: a cache of analysed positions, the running pass, the settings."""
 
-    def __init__(self, playouts: int = DEFAULT_PLAYOUTS, threads: int = 1) -> None:
-        self.playouts = int(playouts)
+    def __init__(self, playouts: int | None = None, threads: int = 1, engine: str | None = None) -> None:
+        self.playouts = playouts  # None: the engine's default (default_budget)
+        self.engine = engine  # net or mcts; None: the net wherever it plays (engine_for)
         self.threads = max(1, int(threads))
         self.cache: dict[Key, PositionEval] = {}
         self.task: Task | None = None
@@ -357,7 +388,7 @@ class Review:
         if self.running:
             return False
         snap = game.copy()
-        budget = Budget(playouts=self.playouts)
+        budget = None if self.playouts is None else Budget(playouts=int(self.playouts))
         cache = self.cache
         self.fraction = 0.0
 
@@ -367,7 +398,13 @@ class Review:
 
         def run(cancel: threading.Event) -> list[MoveReview]:
             return analyse_line(
-                snap, budget, threads=self.threads, cancel=cancel, progress=on_progress, cache=cache
+                snap,
+                budget,
+                threads=self.threads,
+                cancel=cancel,
+                progress=on_progress,
+                cache=cache,
+                engine=self.engine,
             )
 
         self.task = Task("review", 0, run).start()

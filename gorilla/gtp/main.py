@@ -13,6 +13,7 @@ import os
 import sys
 
 from gorilla.ai.agent import Agent, Budget, make_agent, parse_spec
+from gorilla.ai.net import NetError
 from gorilla.ai.playout import catalog
 from gorilla.ai.playout.catalog import PatternError
 from gorilla.ai.warmup import groups_for, stderr_progress, warm
@@ -23,10 +24,8 @@ from gorilla.rules.coords import check_size
 from gorilla.rules.game import Game
 from gorilla.rules.rulesets import get_ruleset
 
-COMMAND_SETS = (commands.COMMANDS, analysis.COMMANDS | kata_analysis.COMMANDS)
-
-
-COMMAND_SETS = COMMAND_SETS + (net_commands.COMMANDS,)
+# the standard commands; the analysis commands (Leela Zero's, GoGui's, KGS's, KataGo's, the net's)
+COMMAND_SETS = (commands.COMMANDS, analysis.COMMANDS | kata_analysis.COMMANDS | net_commands.COMMANDS)
 
 
 def make_engine(
@@ -61,13 +60,18 @@ def build_parser() -> argparse.ArgumentParser:
         default="rules",
         help="ko rule: the ruleset's (default), simple ko, or positional superko",
     )
-    p.add_argument("--ai", default="random", help="random, montecarlo or mcts (or a spec: mcts:threads=2)")
+    p.add_argument(
+        "--ai",
+        default="net",
+        help="net (the default: the neural network's search), mcts, montecarlo, alphabeta or random "
+        "(or a spec: net:visits=400, mcts:threads=2)",
+    )
     p.add_argument("--games", type=int, default=None, help="montecarlo: sample games per move (G)")
     p.add_argument("--turns", type=int, default=None, help="montecarlo: turns per sample (T; 0 = to the end)")
     budget = p.add_mutually_exclusive_group()
     budget.add_argument("--playouts", type=int, default=None, help="playouts per move")
     budget.add_argument("--time", type=float, default=None, help="seconds per move")
-    p.add_argument("--threads", type=int, default=None, help="search threads (mcts)")
+    p.add_argument("--threads", type=int, default=None, help="search threads (net, mcts)")
     p.add_argument("--seed", type=int, default=None, help="random seed")
     p.add_argument("--name", default="Gorilla", help="name reported by the GTP 'name' command")
     p.add_argument(
@@ -114,11 +118,18 @@ def engine_from_args(argv: list[str]) -> GtpEngine:
             raise ValueError("--games/--turns apply to --ai montecarlo only")
         overrides.update(games=ns.games, turns=ns.turns)
     if ns.threads is not None:
-        if name != "mcts":
-            raise ValueError("--threads applies to --ai mcts only")
+        if name not in ("mcts", "net"):
+            raise ValueError("--threads applies to --ai net and mcts only")
         overrides["threads"] = ns.threads
+    if name == "net" and ns.net is not None:
+        overrides["net"] = ns.net
     (spec,) = catalog.apply_options([ns.ai], ns.mc_patterns, ns.mc_load_patterns)
-    agent = make_agent(spec, **overrides)
+    try:
+        agent = make_agent(spec, **overrides)
+    except NetError as e:  # the net cannot be read: play on without it, and say so
+        print(f"gorilla gtp: warning: {one_line(str(e))}; the classical MCTS plays", file=sys.stderr)
+        spec = "mcts"
+        agent = make_agent(spec, seed=ns.seed, threads=ns.threads or 1)
     game = Game(size, ruleset, ns.komi)
     budget = Budget(ns.playouts, ns.time) if (ns.playouts or ns.time) else None
     engine = make_engine(game, agent, budget=budget, name=ns.name)

@@ -13,10 +13,13 @@ Settings (agent spec ``net:KEY=VALUE,...``):
 - ``seed``: the random symmetry of each evaluation.
 
 The tree is kept between moves: the next search starts from the subtree of the moves played.
+Where the net does not play (boards beyond 7..19, Little-Go's stones count) the classical
+MCTS (:class:`gorilla.ai.mcts.agent.MCTSAgent`) plays instead, said once on stderr.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from dataclasses import fields
@@ -75,12 +78,32 @@ class NetAgent(Agent):
         self.last_visits = 0
         self.last_candidates: list[Candidate] = []
         self._low = 0  # consecutive moves with a win rate below ``resign``
+        self._fallback: Agent | None = None  # the MCTS, for boards the net does not play
+
+    def fallback(self, game: Game) -> Agent:
+        """The classical MCTS for a board the net does not play (made, and announced, once)."""
+        if self._fallback is None:
+            from gorilla.ai.mcts.agent import MCTSAgent
+
+            why = f"{game.size}x{game.size}" if game.ruleset.scoring != "stones" else "Little-Go's count"
+            print(f"net: {why} is beyond the net (7x7..19x19): the classical MCTS plays", file=sys.stderr)
+            self._fallback = MCTSAgent(
+                threads=self.threads, time=self.time, playouts=self.visits, seed=self.seed
+            )
+        return self._fallback
 
     # --- agent interface ------------------------------------------------------------------
     def new_game(self) -> None:
         """Forget the tree and the resignation count."""
         self.search = Search(self.evaluator, self.params, seed=self.seed)
         self._low = 0
+        if self._fallback is not None:
+            self._fallback.new_game()
+
+    def close(self) -> None:
+        """Stop the fallback MCTS's workers, if it ever played."""
+        if self._fallback is not None:
+            self._fallback.close()
 
     def reseed(self, seed: int) -> None:
         """New random symmetries from now on."""
@@ -102,7 +125,7 @@ class NetAgent(Agent):
         if game.over:
             return PASS
         if not supports(game):
-            raise ValueError(f"the net cannot play on {game.size}x{game.size} (at most 19x19)")
+            return self.fallback(game).choose(req)
         self._search(req)
         info = self.search.root_info()
         if req.default_budget:
@@ -117,8 +140,15 @@ class NetAgent(Agent):
 
     def analyze(self, game: Game, *limits, **named) -> list[Candidate]:
         """Search like select_move (same arguments) and return the root's candidates, most visited first."""
+        if not supports(game):
+            return self.fallback(game).analyze(game, *limits, **named)  # type: ignore[attr-defined]
         self._search(MoveRequest(game, *limits, **named))
         return list(self.last_candidates)
+
+    @property
+    def last_playouts(self) -> int:
+        """The last search's visits (the name the MCTS uses for its playouts)."""
+        return self.last_visits
 
     def ownership(self) -> np.ndarray | None:
         """The last search's ownership per flat point, Black +1 .. White -1 (None before a search)."""

@@ -19,15 +19,16 @@ from gorilla.ai.puct.search import Evaluation, board_points
 from gorilla.rules.board import MAX_POINTS
 from gorilla.rules.game import Game
 
-MAX_NET_SIZE = 19  # KataGo's nets of this version are trained up to 19x19
+MIN_NET_SIZE, MAX_NET_SIZE = 7, 19  # the sizes KataGo's nets of this version were trained on
 
 _NETS: dict[str, Net] = {}
 _NETS_LOCK = threading.Lock()
 
 
 def supports(game: Game) -> bool:
-    """Whether the net can evaluate game's board (sizes up to 19x19)."""
-    return game.size <= MAX_NET_SIZE
+    """Whether the net plays game: boards of 7x7 to 19x19, counted by area or territory (not
+    Little-Go's stones count, which KataGo's rules cannot express)."""
+    return MIN_NET_SIZE <= game.size <= MAX_NET_SIZE and game.ruleset.scoring != "stones"
 
 
 def shared_net(path: str | Path | None = None) -> Net:
