@@ -1,11 +1,21 @@
-"""KataGo's network inputs (gorilla.ai.net.inputs): features of positions drawn as diagrams.
+"""KataGo's network inputs (gorilla.ai.net.inputs): features of positions drawn as diagrams,
+and every feature of a few hundred varied positions against KataGo's own.
 
-Every expected value here is the one KataGo's own ``fillRowV7`` gives for the same record
-(checked against it when these tests were written); the differential test against KataGo's
-outputs is tests/test_net.py.
+Every expected value of the diagram tests is the one KataGo's ``fillRowV7`` gives for the
+same record. ``data/net_inputs/katago_features.json.gz`` holds KataGo's features for
+varied positions, printed by ``data/net_inputs/featdump.cpp`` (KataGo's ``fillRowV7``
+compiled from its sources with a small driver); ``python tests/test_net_inputs.py
+--featdump PATH`` writes it again. The net's outputs against KataGo's are tests/test_net.py.
 """
 
 from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+import subprocess
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,8 +25,10 @@ from gorilla.ai.net import features_kernels as FK
 from gorilla.ai.net.inputs import NUM_GLOBAL, NUM_SPATIAL, NetRules, encode, encode_into, komi_wave
 from gorilla.rules import board as K
 from gorilla.rules.board import BLACK, PASS, WHITE
-from gorilla.rules.coords import to_xy
+from gorilla.rules.coords import format_vertex, parse_vertex, to_xy
 from gorilla.rules.game import Game
+
+DATA = Path(__file__).parent / "data" / "net_inputs" / "katago_features.json.gz"
 
 
 def cell(vertex: str, size: int = 9) -> tuple[int, int]:
@@ -380,3 +392,166 @@ def test_encode_into_a_batch_row():
     s, g = encode(game)
     assert np.array_equal(spatial[1], s) and np.array_equal(glob[1], g)
     assert np.all(spatial[0] == 7.0)
+
+
+# --- KataGo's own features ------------------------------------------------------------------
+
+
+def replay(spec: dict) -> Game:
+    """The game of a reference position, played through Gorilla's rules."""
+    size = spec["size"]
+    game = Game.new(size, spec["gorilla_rules"], spec["komi"])
+    if spec["handicap"]:
+        game.set_handicap([parse_vertex(x, size) for x in spec["handicap"]])
+    for color, vert in spec["moves"]:
+        game.play(parse_vertex(vert, size), BLACK if color == "B" else WHITE)
+    to_move = BLACK if spec["to_move"] == "B" else WHITE
+    return game if game.to_move == to_move else game.with_to_move(to_move)
+
+
+def unpack(bits: str, size: int) -> np.ndarray:
+    """A plane from its hex digits (size * size bits, row by row from the top)."""
+    raw = np.unpackbits(np.frombuffer(bytes.fromhex(bits), dtype=np.uint8))
+    return raw[: size * size].reshape(size, size).astype(np.float32)
+
+
+def test_features_equal_katagos():
+    with gzip.open(DATA, "rt") as f:
+        data = json.load(f)
+    positions = data["positions"]
+    assert len(positions) >= 200
+    assert {p["rules"] for p in positions} >= {"chinese", "japanese", "tromp-taylor", "aga", "stone-scoring"}
+    wrong = []
+    for i, spec in enumerate(positions):
+        game = replay(spec)
+        spatial, glob = encode(game, NetRules.katago(spec["rules"], spec["komi"]))
+        size = spec["size"]
+        planes = [
+            f for f in range(NUM_SPATIAL) if not np.array_equal(spatial[f], unpack(spec["spatial"][f], size))
+        ]
+        globs = [j for j in range(NUM_GLOBAL) if abs(float(glob[j]) - spec["global"][j]) > 1e-6]
+        if planes or globs:
+            wrong.append(f"#{i} {size}x{size} {spec['rules']}: planes {planes} globals {globs}")
+    assert not wrong, "\n".join(wrong)
+    # the data exercises what matters: ladders, ko and superko bans, areas, passes
+    ladders = sum(bool(int(p["spatial"][14], 16)) for p in positions)
+    kos = sum(bool(int(p["spatial"][6], 16)) for p in positions)
+    areas = sum(bool(int(p["spatial"][18], 16)) for p in positions)
+    passes = sum(any(p["global"][:5]) for p in positions)
+    assert min(ladders, kos, areas, passes) >= 10
+
+
+# --- writing the reference data ---------------------------------------------------------------
+
+# KataGo's rules -> the Gorilla ruleset that plays the moves (the same suicide rule and a ko
+# rule at least as strict, so that every move is legal for both)
+REFERENCE_RULES = {
+    "chinese": "chinese",
+    "chinese-ogs": "chinese",
+    "japanese": "japanese",
+    "korean": "japanese",
+    "tromp-taylor": "tromp-taylor",
+    "aga": "chinese",
+    "aga-button": "chinese",
+    "new-zealand": "tromp-taylor",
+    "goe": "tromp-taylor",
+    "stone-scoring": "chinese",
+}
+
+
+def reference_game(rng: random.Random, size: int, rules: str, handicap: int) -> Game:
+    """A seeded game: random moves (to the end, eyes kept, or part way with captures and
+    ataris preferred so that ladders and kos come up, often stopping on a ko capture), some
+    passes, a few double moves."""
+    game = Game.new(size, REFERENCE_RULES[rules], rng.choice([7.5, 6.5, 0.5, 7.0, -4.5, 15.5]))
+    if handicap:
+        from gorilla.rules.handicap import fixed_handicap_points
+
+        game.set_handicap(fixed_handicap_points(size, handicap))
+    to_end = rng.random() < 0.3
+    length = 3 * size * size if to_end else rng.randint(0, size * size)
+    pass_rate = rng.choice([0.0, 0.0, 0.03, 0.15])
+    w = size + 2
+    for _ in range(length):
+        if game.over:
+            break
+        legal = game.legal_moves(reasonable=True)
+        if not legal or rng.random() < pass_rate:
+            game.play(PASS)
+            continue
+        pos = game.position
+        if not to_end and rng.random() < 0.7:
+            tight = [
+                p
+                for p in legal
+                if any(
+                    pos.color_at(q) in (BLACK, WHITE) and pos.liberties(q) <= 2
+                    for q in (p - 1, p + 1, p - w, p + w)
+                )
+            ]
+            legal = tight or legal
+        color = game.to_move if rng.random() > 0.02 else 3 - game.to_move
+        point = rng.choice(legal)
+        if game.is_legal(point, color):
+            game.play(point, color)
+            if not to_end and game.position.ko and rng.random() < 0.5:
+                break  # stop on a ko capture: a ko ban on the board
+    return game
+
+
+def write_reference(featdump: str, out: Path, count: int, seed: int) -> None:
+    rng = random.Random(seed)
+    games, specs, lines = [], [], []
+    for _ in range(count):
+        size = rng.choice([5, 7, 9, 9, 13, 19, 19])
+        rules = rng.choice(list(REFERENCE_RULES))
+        handicap = rng.choice([0, 0, 0, 2, 4]) if size >= 9 else 0
+        game = reference_game(rng, size, rules, handicap)
+        if rng.random() < 0.05:
+            game = game.with_to_move(3 - game.to_move)
+        komi = float(game.komi)
+        spec = {
+            "size": size,
+            "komi": komi,
+            "rules": rules,
+            "gorilla_rules": game.ruleset.name,
+            "handicap": [format_vertex(p, size) for p in sorted(game.setup)],
+            "moves": [["B" if m.color == BLACK else "W", format_vertex(m.point, size)] for m in game.moves],
+            "to_move": "B" if game.to_move == BLACK else "W",
+        }
+
+        def at(p: int, size: int = size) -> str:
+            if p == PASS:
+                return "pass"
+            x, y = to_xy(p, size)
+            return f"{x},{size - 1 - y}"
+
+        setup = " ".join(f"B:{at(p)}" for p in sorted(game.setup))
+        moves = " ".join(f"{c}:{at(parse_vertex(x, size))}" for c, x in spec["moves"])
+        start = "W" if game.setup else "B"
+        lines.append(
+            f"pos {size} {komi} {rules} {spec['to_move']} setup {len(game.setup)} {setup} "
+            f"init {start} moves {len(spec['moves'])} {moves}\n"
+        )
+        games.append(game)
+        specs.append(spec)
+    done = subprocess.run([featdump], input="".join(lines), capture_output=True, text=True, check=True)
+    rows = done.stdout.splitlines()
+    for k, spec in enumerate(specs):
+        block = rows[24 * k : 24 * k + 24]
+        assert block[0] == "features"
+        spec["spatial"] = [np.packbits([int(ch) for ch in row]).tobytes().hex() for row in block[1:23]]
+        spec["global"] = [float(x) for x in block[23].split()]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with gzip.open(out, "wt") as f:
+        json.dump({"source": "KataGo NNInputs::fillRowV7 via featdump.cpp", "positions": specs}, f)
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description="write KataGo's features of varied positions")
+    ap.add_argument("--featdump", required=True, help="featdump built from data/net_inputs/featdump.cpp")
+    ap.add_argument("--count", type=int, default=240)
+    ap.add_argument("--seed", type=int, default=36)
+    ap.add_argument("-o", "--output", type=Path, default=DATA)
+    ns = ap.parse_args()
+    write_reference(ns.featdump, ns.output, ns.count, ns.seed)
