@@ -10,7 +10,7 @@ from helpers import game_from_diagram
 from gorilla.ai.agent import Budget
 from gorilla.ai.evaluator import evaluate, points_lost
 from gorilla.rules.board import PASS, WHITE
-from gorilla.rules.coords import format_vertex, parse_vertex
+from gorilla.rules.coords import format_vertex, parse_vertex, to_xy
 from gorilla.rules.game import Game
 
 # White to move: the black group B4-E4 has one liberty, F4
@@ -103,3 +103,20 @@ def test_mcts_engine_on_a_small_budget() -> None:
     bad = atari_game()
     bad.play(parse_vertex("A1", 7))
     assert points_lost(bad, 1, engine="mcts", budget=Budget(playouts=400), seed=3) >= 0.0
+
+
+def test_net_engine_values_the_moves_and_a_wasted_move_loses_points() -> None:
+    game = Game.new(9, komi=7.5)
+    ev = evaluate(game, "net", budget=Budget(playouts=48), seed=3)
+    assert ev.engine == "net" and ev.best in ev.values
+    x, y = to_xy(ev.best, 9)
+    assert 2 <= x <= 6 and 2 <= y <= 6  # an opening move away from the edges
+    assert set(ev.values) <= set(game.legal_moves())
+    assert all(0.0 <= m.winrate <= 1.0 and m.samples > 0 for m in ev.values.values())
+    budget = Budget(playouts=48)
+    good = Game.new(9, komi=7.5)
+    good.play(ev.best)
+    bad = Game.new(9, komi=7.5)
+    bad.play(parse_vertex("A1", 9))  # a first move in the corner: a move thrown away
+    assert points_lost(good, 1, engine="net", budget=budget, seed=3) < 1.0
+    assert points_lost(bad, 1, engine="net", budget=budget, seed=3) > 5.0

@@ -14,6 +14,10 @@ the mover's point of view, and names the best move. Two engines:
   root candidates carry the tree's win rate and its mean area margin with
   komi from the playouts (MCTS keeps a score sum per node). Only moves the
   search visited get a value; the best move is the most visited one.
+* ``net``: the same over the net's PUCT search (:class:`gorilla.ai.puct.agent.NetAgent`,
+  default :data:`NET_VISITS` visits): each visited move's win rate and score lead, the
+  most visited move the best. Repeatable: the same visits give the same values within a
+  symmetry's noise.
 
 ``points_lost`` replays the game to the position before a move, evaluates
 it and returns how far the move's expected margin falls below the best
@@ -32,7 +36,8 @@ from gorilla.ai.montecarlo import MoveValue, move_values
 from gorilla.rules.board import BLACK, PASS
 from gorilla.rules.game import Game
 
-ENGINES = ("flat", "mcts")
+ENGINES = ("flat", "mcts", "net")
+NET_VISITS = 200
 MCTS_MIN_PLAYOUTS = 200
 MCTS_MAX_NODES = 300_000
 
@@ -110,6 +115,33 @@ def _mcts(
     return Evaluation(values, best, "mcts", sum(v.samples for v in values.values()))
 
 
+def _net(
+    game: Game,
+    budget: Budget | None,
+    cancel: threading.Event | None,
+    progress: ProgressFn | None,
+    seed: int | None,
+) -> Evaluation:
+    from gorilla.ai.puct.agent import NetAgent
+
+    if budget is None or (budget.playouts is None and budget.seconds is None):
+        budget = Budget(playouts=NET_VISITS)
+    agent = NetAgent(seed=seed, resign=0.0)
+    try:
+        cands = agent.analyze(game, budget, cancel, progress)
+    finally:
+        agent.close()
+    komi = float(game.komi or 0.0)
+    adjust = komi if game.to_move == BLACK else -komi
+    values = {
+        c.move: MoveValue(c.move, c.score + adjust, c.winrate, c.score, c.visits)
+        for c in cands
+        if c.move >= 0 and c.visits > 0
+    }
+    best = next((c.move for c in cands if c.move >= 0 and c.visits > 0), PASS)
+    return Evaluation(values, best, "net", sum(v.samples for v in values.values()))
+
+
 def evaluate(
     game: Game,
     engine: str = "flat",
@@ -126,6 +158,8 @@ def evaluate(
         return Evaluation(engine=kind)
     if kind == "flat":
         return _flat(game, games, turns, budget, cancel, progress, seed)
+    if kind == "net":
+        return _net(game, budget, cancel, progress, seed)
     return _mcts(game, games, budget, cancel, progress, seed)
 
 
