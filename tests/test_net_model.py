@@ -263,3 +263,16 @@ def test_an_empty_board_evaluates() -> None:
     net = load_net()
     [ev] = net.evaluate(Game.new(9))
     assert abs(ev.policy.sum() - 1) < 1e-5 and ev.legal.all() and 0 < ev.winrate < 1
+
+
+def test_load_net_runs_blas_on_one_thread() -> None:
+    from gorilla.ai.net.blas import blas_threads, set_blas_threads
+
+    if blas_threads() is None:
+        pytest.skip("numpy's BLAS is not an OpenBLAS this process can see")
+    set_blas_threads(2)
+    assert blas_threads() == 2
+    load_net()
+    assert blas_threads() == 1
+    load_net(blas_threads=None)
+    assert blas_threads() == 1

@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from gorilla import asset_dirs, asset_file
+from gorilla.ai.net.blas import set_blas_threads
 from gorilla.ai.net.forward import Forward, Outputs, postprocess, transform, untransform
 from gorilla.ai.net.model import Model, NetError, load_model
 from gorilla.rules import board as K
@@ -283,7 +284,14 @@ def legal_moves(game: Game, spatial: np.ndarray, suicide: bool) -> np.ndarray:
     return np.concatenate([legal.reshape(-1), [True]])
 
 
-def load_net(path: str | Path | None = None) -> Net:
-    """The net at path (None: the shipped one); raises :class:`NetError` with one line."""
+def load_net(path: str | Path | None = None, blas_threads: int | None = 1) -> Net:
+    """The net at path (None: the shipped one); raises :class:`NetError` with one line.
+
+    ``blas_threads``: numpy's BLAS is set to this many threads for the whole process (see
+    :mod:`gorilla.ai.net.blas`: the net's products are small, one thread each is fastest;
+    evaluate from several threads for parallelism); None leaves it as it is."""
     p = Path(path) if path is not None else default_net_path()
-    return Net(load_model(p), p)
+    net = Net(load_model(p), p)
+    if blas_threads is not None:
+        set_blas_threads(blas_threads)
+    return net
