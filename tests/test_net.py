@@ -101,7 +101,7 @@ def test_every_position_agrees_with_katago(compared) -> None:
     for spec, e, ev in compared:
         size = spec["size"]
         pol, legal, own = _kata(e, size)
-        where = f"{spec['size']}x{spec['size']} {spec['rules']} komi {spec['komi']} {spec['mode']} sym {e['symmetry']}"
+        where = f"{size}x{size} {spec['rules']} komi {spec['komi']} {spec['mode']} sym {e['symmetry']}"
         ours_legal = ev.legal
         if not np.array_equal(ours_legal, legal):
             bad.append(f"{where}: legal moves differ at {np.nonzero(ours_legal != legal)[0].tolist()}")
@@ -109,7 +109,9 @@ def test_every_position_agrees_with_katago(compared) -> None:
         d = {
             "policy": np.abs(ev.policy - pol).max(),
             "wdl": max(
-                abs(ev.winrate - e["white_win"]), abs(ev.loss - e["white_loss"]), abs(ev.no_result - e["no_result"])
+                abs(ev.winrate - e["white_win"]),
+                abs(ev.loss - e["white_loss"]),
+                abs(ev.no_result - e["no_result"]),
             ),
             "ownership": np.abs(ev.ownership - own).max(),
             "lead": abs(ev.score_lead - e["white_lead"]),
@@ -128,7 +130,9 @@ def test_every_position_agrees_with_katago(compared) -> None:
             bad.append(f"{where}: {', '.join(f'{k} off by {d[k]:.4g}' for k in over)}")
         top = int(np.argmax(ev.policy))
         if pol[top] < pol.max() - 2e-6:
-            bad.append(f"{where}: top move {top} (KataGo {pol[top]:.6f}) is not KataGo's {int(np.argmax(pol))}")
+            bad.append(
+                f"{where}: top move {top} (KataGo {pol[top]:.6f}) is not KataGo's {int(np.argmax(pol))}"
+            )
     print("largest differences:", {k: f"{v:.2e}" for k, v in worst.items()})
     assert not bad, f"{len(bad)} of {len(compared)} evaluations disagree:\n" + "\n".join(bad[:30])
 
