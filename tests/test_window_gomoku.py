@@ -53,6 +53,19 @@ def wait_for(h: Harness, cond, seconds: float = 30.0) -> None:
         h.frames(0.05)
 
 
+def start_gomoku(h: Harness, rules: str, size: int, black: str, white: str) -> None:
+    """Ctrl+N, a Gomoku game chosen row by row, Enter; then its controller once it is there (a cold
+    cache: the engine compiles in a child process, the window keeps drawing), the old one closed."""
+    h.press(h.key.N, h.key.MOD_CTRL)
+    for row, value in (("rules", rules), ("size", size), ("black", black), ("white", white)):
+        choose(h, row, value)
+    h.press(h.key.ENTER)
+    assert h.w.dialog is None
+    wait_for(h, lambda: isinstance(h.w.controller, GomokuController), 300)
+    old, h.c = h.c, h.w.controller
+    old.close()
+
+
 def test_human_five_in_a_row_ends_the_game(gomoku):
     h = gomoku(15)
     for i in range(4):
@@ -151,17 +164,7 @@ def test_ai_vs_ai_steps_on_space_and_e_and_c_show_on_the_board(gomoku):
 @pytest.mark.slow  # back in Go, the Go kernels load in a child process first (a minute on a busy machine)
 def test_the_new_game_dialog_switches_to_gomoku_and_back_to_go(app_window):  # noqa: F811
     h = app_window(9, 1000, 700)
-    h.press(h.key.N, h.key.MOD_CTRL)
-    choose(h, "rules", "gomoku renju")
-    choose(h, "size", 15)
-    choose(h, "black", "human")
-    choose(h, "white", "threat1")
-    h.press(h.key.ENTER)
-    assert h.w.dialog is None
-    # a cold cache: the engine compiles in a child process (the window keeps drawing), then the game starts
-    wait_for(h, lambda: isinstance(h.w.controller, GomokuController), 300)
-    old, h.c = h.c, h.w.controller
-    old.close()
+    start_gomoku(h, "gomoku renju", 15, "human", "threat1")
     assert (h.c.gomoku.size, h.c.gomoku.rule) == (15, R.RENJU) and h.w.camera.size == 15
     h.click_point(vertex(h, 7, 7))
     wait_for(h, lambda: len(h.c.gomoku.moves) == 2)  # the AI answers

@@ -6,10 +6,10 @@ board's point outlived it: an IndexError closed the window, or the hover stone s
 from __future__ import annotations
 
 import functools
-import time
 
 import pytest
 from test_window import Harness, app_window, gui, luminance  # noqa: F401  (fixtures)
+from test_window_gomoku import start_gomoku
 from test_window_newgame import choose
 
 from gorilla.app.files import game_from_sgf, game_to_sgf
@@ -92,23 +92,9 @@ def test_loading_a_9x9_record_from_a_19x19_board_with_the_pointer_over_it(window
 
 @pytest.mark.slow  # a cold cache: Gomoku's engine compiles in a child process first (minutes)
 def test_a_15x15_gomoku_board_from_19x19_draws_the_hover_stone_under_the_pointer(window):
-    from gorilla.app.gomoku_controller import GomokuController
-
     h = window()
     x, y = pointer_over_board(h, "F6")
-    h.press(h.key.N, h.key.MOD_CTRL)
-    choose(h, "rules", "gomoku freestyle")
-    choose(h, "size", 15)
-    choose(h, "black", "human")
-    choose(h, "white", "human")
-    h.press(h.key.ENTER)
-    assert h.w.dialog is None
-    end = time.monotonic() + 300  # a cold cache: the engine compiles in a child process first
-    while not isinstance(h.w.controller, GomokuController):
-        assert time.monotonic() < end, "timed out"
-        h.frames(0.05)
-    old, h.c = h.c, h.w.controller
-    old.close()
+    start_gomoku(h, "gomoku freestyle", 15, "human", "human")
     h.frame()
     assert h.c.game.size == 15
     assert_hover_follows_the_board(h, x, y)

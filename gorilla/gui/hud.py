@@ -166,8 +166,33 @@ class Hud:
     def update(self, controller: Table, notice: str = "") -> None:
         """Refresh the panel from the controller; notice (a GUI-side problem) shows with its message."""
         game = controller.game
-        players = controller.players
         views = controller.clock_views()
+        self._update_players(controller, views)
+        to_move = game.to_move
+        self.turn_box.visible = not controller.over
+        self.turn_box.position = (self._x0 + self._pad - 6, self._row_y[to_move] - 17)
+        ai_vs = " - AI vs AI" if controller.ai_vs_ai else ""
+        self._set(self.subtitle, f"{game.size}x{game.size}{ai_vs}")
+
+        msg, y = self._update_info(controller, views, notice)
+        y = self._update_ai(controller, y)
+        cand = ""
+        p = controller.progress
+        if controller.show_thinking and p is not None and p.candidates:
+            cand = "move   win   visits  pv\n" + "\n".join(candidate_lines(p.candidates, game.size))
+        elif controller.show_thinking:
+            cand = "Thinking view on (v): shows the AI's candidates while it searches"
+        self.cands.position = (self._x0 + self._pad, y, 0)
+        self._set(self.cands, cand)
+        if cand:
+            y -= self.cands.content_height + 10
+        self.message.position = (self._x0 + self._pad, y - 4, 0)
+        self._set(self.message, msg)
+
+    def _update_players(self, controller: Table, views) -> None:
+        """Each side's name, and its clock or its captures."""
+        game = controller.game
+        players = controller.players
         for c in (BLACK, WHITE):
             _, _, name, caps = self.rows[c]
             who = players.get(c, "human")
@@ -191,12 +216,9 @@ class Hud:
                 self._set(caps, "")
                 caps.x = self._width - self._pad - clock.content_width
             self._set_elided(name, f"{'Black' if c == BLACK else 'White'}   ", who, self._name_room(caps))
-        to_move = game.to_move
-        self.turn_box.visible = not controller.over
-        self.turn_box.position = (self._x0 + self._pad - 6, self._row_y[to_move] - 17)
-        ai_vs = " - AI vs AI" if controller.ai_vs_ai else ""
-        self._set(self.subtitle, f"{game.size}x{game.size}{ai_vs}")
 
+    def _update_info(self, controller: Table, views, notice: str) -> tuple[str, float]:
+        """The game's text below the players; (the message, the height below the text)."""
         lines = status_lines(controller)
         if lines and lines[0].startswith("Black:") and "White:" in lines[0]:
             lines = lines[1:]
@@ -215,7 +237,13 @@ class Hud:
             lines.remove(thinking_line)
         self._set(self.info, "\n".join(lines))
         y = self._height - 142 - self.info.content_height - 14
+        return msg, y
 
+    def _update_ai(self, controller: Table, y: float) -> float:
+        """The AI's (or the compile's, or the evaluator's) progress bar and line; the height below."""
+        game = controller.game
+        to_move = game.to_move
+        players = controller.players
         # AI status: progress bar, best move, win rate
         thinking = bool(controller.thinking or controller.evaluating)
         compiler = controller.compiler
@@ -255,18 +283,7 @@ class Hud:
         self._set(self.ai_text, ai)
         if ai:
             y -= self.ai_text.content_height + 10
-        cand = ""
-        p = controller.progress
-        if controller.show_thinking and p is not None and p.candidates:
-            cand = "move   win   visits  pv\n" + "\n".join(candidate_lines(p.candidates, game.size))
-        elif controller.show_thinking:
-            cand = "Thinking view on (v): shows the AI's candidates while it searches"
-        self.cands.position = (self._x0 + self._pad, y, 0)
-        self._set(self.cands, cand)
-        if cand:
-            y -= self.cands.content_height + 10
-        self.message.position = (self._x0 + self._pad, y - 4, 0)
-        self._set(self.message, msg)
+        return y
 
     def set_board_labels(self, items: list[tuple]) -> None:
         """Show one label per (x, y, text), (x, y, text, rgba) or (x, y, text, rgba, font size),

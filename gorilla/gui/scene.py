@@ -59,11 +59,9 @@ def _markers(rows: list[list[float]]) -> np.ndarray:
     return np.asarray(rows, dtype=np.float32)
 
 
-def build_scene(controller: Table, hover: int | None = None) -> Scene:
-    """The frame's scene from the controller's state (and the point under the mouse)."""
-    game = controller.game
-    size = game.size
-    pos = game.position
+def _split_stones(game) -> tuple[list[int], list[int], list[int], list[int]]:
+    """(live points, their colours, dead points, their colours) of the stones on the board."""
+    size, pos = game.size, game.position
     grid = pos.grid()
     dead = {p for p in game.dead if pos.color_at(p) in (BLACK, WHITE)}
     live_pts, live_cols, dead_pts, dead_cols = [], [], [], []
@@ -79,16 +77,18 @@ def build_scene(controller: Table, hover: int | None = None) -> Scene:
             else:
                 live_pts.append(p)
                 live_cols.append(c)
-    stones = _stone_rows(live_pts, live_cols, size, 1.0)
-    ghosts = [_stone_rows(dead_pts, dead_cols, size, 0.42)]
+    return live_pts, live_cols, dead_pts, dead_cols
 
-    under: list[list[float]] = []
-    over: list[list[float]] = []
-    occupancy = np.zeros((size, size), dtype=np.uint8)  # texture order: row 0 = the bottom row
-    for p in live_pts:
-        x, y = to_xy(p, size)
-        occupancy[y, x] = 255
 
+def _unavailable(what: str, e: Exception) -> str:
+    return f"{what} unavailable: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+
+
+def _overlays(controller: Table, under: list, over: list) -> tuple[np.ndarray | None, list, str]:
+    """The maps the player switched on (control map, ownership, mistake dots, heat maps, the
+    live view): markers appended to under and over; (colour field, labels, notice)."""
+    game = controller.game
+    size, pos, over_game = game.size, game.position, game.over
     labels: list[tuple[int, str]] = []
     notice = ""
     overlay = None
@@ -96,8 +96,7 @@ def build_scene(controller: Table, hover: int | None = None) -> Scene:
         try:
             overlay = ov.control_field(controller.control_map())
         except Exception as e:  # e.g. the control-map module missing: say so, keep drawing
-            notice = f"Control map unavailable: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
-
+            notice = _unavailable("Control map", e)
     if controller.show_ownership:
         try:
             rows_under, rows_over = ov.ownership_markers(
@@ -106,12 +105,10 @@ def build_scene(controller: Table, hover: int | None = None) -> Scene:
             under += rows_under
             over += rows_over
         except Exception as e:  # like the control map: say so, keep drawing
-            notice = f"Ownership unavailable: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+            notice = _unavailable("Ownership", e)
     review = controller.review
     if review is not None and review.show_dots:
         over += ov.mistake_dots(review.reviews(game), game.moves, pos.color_at, size, STONE_TOP + 0.005)
-
-    over_game = game.over
     ev = controller.evaluation
     if controller.show_eval and ev is not None and not over_game:
         rows, labels = ov.heat_markers(ev.evaluation.values, ev.evaluation.best, size, SURFACE)
@@ -123,7 +120,13 @@ def build_scene(controller: Table, hover: int | None = None) -> Scene:
     if controller.show_thinking and progress is not None and not over_game:
         rows, labels = ov.thinking_markers(progress.candidates or [], size, SURFACE * 1.5)
         under += rows
+    return overlay, labels, notice
 
+
+def _board_marks(game, dead_pts: list[int], under: list, over: list) -> None:
+    """The ko, the last move's ring; after two passes the dead stones' crosses and the territory."""
+    size, pos, over_game = game.size, game.position, game.over
+    dead = set(dead_pts)
     ko = pos.ko
     if ko and not over_game:
         under.append(ov.marker(ko, size, SURFACE, 0.30, (0.12, 0.08, 0.05, 0.95), ov.SQUARE))
@@ -135,7 +138,7 @@ def build_scene(controller: Table, hover: int | None = None) -> Scene:
         over.append(ov.marker(last.point, size, STONE_TOP + 0.003, 0.22, rgba, ov.RING))
 
     if over_game and game.end_reason == "passes":
-        for p in dead_pts:
+        for p in dead:
             over.append(ov.marker(p, size, STONE_TOP + 0.003, 0.30, (0.85, 0.12, 0.1, 0.95), ov.CROSS))
         try:
             from gorilla.rules.scoring import ownership
@@ -151,11 +154,27 @@ def build_scene(controller: Table, hover: int | None = None) -> Scene:
                     y = STONE_TOP + 0.006 if p in dead else SURFACE
                     (over if p in dead else under).append(ov.marker(p, size, y, 0.17, rgba, ov.FILLED_SQUARE))
 
+
+def build_scene(controller: Table, hover: int | None = None) -> Scene:
+    """The frame's scene from the controller's state (and the point under the mouse)."""
+    game = controller.game
+    size = game.size
+    live_pts, live_cols, dead_pts, dead_cols = _split_stones(game)
+    stones = _stone_rows(live_pts, live_cols, size, 1.0)
+    ghosts = [_stone_rows(dead_pts, dead_cols, size, 0.42)]
+    occupancy = np.zeros((size, size), dtype=np.uint8)  # texture order: row 0 = the bottom row
+    for p in live_pts:
+        x, y = to_xy(p, size)
+        occupancy[y, x] = 255
+    under: list[list[float]] = []
+    over: list[list[float]] = []
+    overlay, labels, notice = _overlays(controller, under, over)
+    _board_marks(game, dead_pts, under, over)
     if (
         hover is not None
-        and not over_game
+        and not game.over
         and controller.is_human(game.to_move)
-        and pos.color_at(hover) == EMPTY
+        and game.position.color_at(hover) == EMPTY
         and controller.kernels_ready("rules")
         and game.check(hover) is None
     ):
