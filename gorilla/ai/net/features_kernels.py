@@ -986,12 +986,13 @@ def superko_banned(
     suicide: bool,
     ever: np.ndarray,
     seen: np.ndarray,
+    salt: int,
     out: np.ndarray,
 ) -> int:
-    """The points where pla may not play because the board after the move is in seen (a
-    sorted array of stone hashes), as KataGo marks them: never the ko point nor a point that
-    is illegal anyway, never a point that never held a stone unless the move is a suicide.
-    Writes them into out and returns how many."""
+    """The points where pla may not play because the board after the move, its hash xor
+    salt (the side to move's key under situational superko, else 0), is in seen, as KataGo
+    marks them: never the ko point nor a point that is illegal anyway, never a point that
+    never held a stone unless the move is a suicide. Writes them into out, returns how many."""
     w = st[K.S_W]
     o = 3 - pla
     k = 0
@@ -1018,9 +1019,10 @@ def superko_banned(
             continue
         if illegal or p == ko:
             continue
-        h = K.hash_after(b, st, zob, p, pla)
-        i = np.searchsorted(seen, h)
-        if i < seen.shape[0] and seen[i] == h:
-            out[k] = p
-            k += 1
+        h = K.hash_after(b, st, zob, p, pla) ^ salt
+        for j in range(seen.shape[0]):
+            if seen[j] == h:
+                out[k] = p
+                k += 1
+                break
     return k

@@ -49,6 +49,7 @@ game's; no handicap bonus is added (Gorilla's counts give none). No button.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
@@ -197,10 +198,10 @@ class _Replay:
         self.past_end = False
         self.has_button = rules.button
         self.button_bonus = 0.0
-        self.pass_hashes: dict[int, set[tuple[int, int]]] = {BLACK: set(), WHITE: set()}
+        self.pass_hashes: dict[int, set[int]] = {BLACK: set(), WHITE: set()}
         first = _key(pos, pla, rules)
-        self.ko_hashes: list[tuple[int, int]] = [] if rules.ko == "simple" else [first]
-        self.cycle: dict[tuple[int, int], int] = {first: 1} if rules.ko == "simple" else {}
+        self.ko_hashes: list[int] = [] if rules.ko == "simple" else [first]
+        self.cycle: dict[int, int] = {first: 1} if rules.ko == "simple" else {}
         self.ever = (colors == BLACK) | (colors == WHITE)
 
     def copy(self) -> _Replay:
@@ -262,9 +263,14 @@ class _Replay:
         return st
 
 
-def _key(pos: Position, pla: int, rules: NetRules) -> tuple[int, int]:
+# the side to move's part of a ko hash (as KataGo's ZOBRIST_PLAYER_HASH)
+PLAYER_KEY = (0, 0x5D5A_0C6B_1E9F_3A27, -0x2B8E_61F4_07C3_D915)
+
+
+def _key(pos: Position, pla: int, rules: NetRules) -> int:
     """KataGo's ko hash: the stones, and the side to move unless under positional superko."""
-    return (int(pos.st[K.S_HASH]), 0 if rules.ko == "positional" else pla)
+    h = int(pos.st[K.S_HASH])
+    return h if rules.ko == "positional" else h ^ PLAYER_KEY[pla]
 
 
 _CACHE: OrderedDict[tuple[int, int, tuple[str, str, bool]], tuple[Position, _Replay]] = OrderedDict()
@@ -324,7 +330,7 @@ class _History:
         else:
             handicap_moves = True
         seq = st.seq
-        self.moves = [(p, c) for _, p, c in seq]
+        self.moves = [(p, c) for _, p, c in seq[-5:]]  # the last five: the history planes
         boards = [(st.start_pos, st.start_ko)] + [
             (i + 1, int(positions[i + 1].st[K.S_KO]) if p != PASS else 0) for i, p, _ in seq[-3:]
         ]
@@ -376,11 +382,12 @@ class _History:
         if self.simple or not self.moves or self.pla != 3 - self.moves[-1][1]:
             return []
         pos = self.board
-        wanted = 3 - self.pla if self.situational else 0
-        seen = np.array(sorted({h for h, who in self.ko_hashes if who == wanted}), dtype=np.int64)
+        salt = PLAYER_KEY[3 - self.pla] if self.situational else 0
+        seen = np.array(self.ko_hashes, dtype=np.int64)
         out = np.empty(pos.b.shape[1], dtype=np.int64)
+        suicide = self.rules.suicide
         k = FK.superko_banned(
-            pos.b, pos.st, K.ZOBRIST, self.pla, self.ko_point(), self.rules.suicide, self.ever, seen, out
+            pos.b, pos.st, K.ZOBRIST, self.pla, self.ko_point(), suicide, self.ever, seen, salt, out
         )
         return [int(x) for x in out[:k]]
 
@@ -389,7 +396,7 @@ class _History:
         return self.passes + 1 >= 2 or self.spight_pass()
 
     def spight_pass(self) -> bool:
-        return self.simple and (self.board.hash, self.pla) in self.pass_hashes[self.pla]
+        return self.simple and (self.board.hash ^ PLAYER_KEY[self.pla]) in self.pass_hashes[self.pla]
 
     def self_komi(self, komi: float) -> np.float32:
         """KataGo's currentSelfKomi: the komi with the territory chill, the button and the
@@ -528,19 +535,19 @@ def encode_into(game: Game, rules: NetRules | None, spatial: np.ndarray, glob: n
 
 def komi_wave(self_komi: float, board_area: int) -> np.float32:
     """KataGo's komi parity feature: a triangle wave of period 2 around the komis that can
-    draw on a board of this area (even komis on an even area, odd ones on an odd area)."""
-    k = np.float32(self_komi)
-    two = np.float32(2.0)
-    if board_area % 2 == 0:
-        floor = np.float32(np.floor(k / two) * two)
-    else:
-        floor = np.float32(np.floor((k - np.float32(1.0)) / two) * two + np.float32(1.0))
-    delta = np.float32(min(max(np.float32(k - floor), np.float32(0.0)), two))
+    draw on a board of this area (even komis on an even area, odd ones on an odd area).
+
+    In doubles: every step is exact or a single rounding of an exact value, as KataGo's
+    float steps are, so the float32 result is KataGo's."""
+    k = float(self_komi)
+    # the drawable komi at or below k: even on an even area, odd on an odd one
+    floor = math.floor(k / 2.0) * 2.0 if board_area % 2 == 0 else math.floor((k - 1.0) / 2.0) * 2.0 + 1.0
+    delta = min(max(float(np.float32(k - floor)), 0.0), 2.0)
     if delta < 0.5:
-        return delta
+        return np.float32(delta)
     if delta < 1.5:
-        return np.float32(np.float32(1.0) - delta)
-    return np.float32(delta - two)
+        return np.float32(1.0 - delta)
+    return np.float32(delta - 2.0)
 
 
 __all__ = ["NUM_GLOBAL", "NUM_SPATIAL", "NetRules", "encode", "encode_into", "komi_wave"]
