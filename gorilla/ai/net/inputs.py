@@ -167,7 +167,9 @@ class _Replay:
         "start_pla",
         "start_ko",
         "start_black",
-        "seq",
+        "recent",
+        "opening",
+        "white_moved",
         "presumed",
         "valid",
         "passes",
@@ -190,7 +192,9 @@ class _Replay:
         self.start_ko = ko
         nw = int(np.count_nonzero(colors == WHITE))
         self.start_black = int(np.count_nonzero(colors == BLACK)) if nw == 0 else -1
-        self.seq: list[tuple[int, int, int]] = []
+        self.recent: list[tuple[int, int, int]] = []  # the last five moves (index, point, colour)
+        self.opening: list[tuple[int, int, int]] = []  # the moves before White's first stone
+        self.white_moved = False
         self.presumed = pla
         self.valid = 0
         self.passes = 0
@@ -208,7 +212,8 @@ class _Replay:
         new = _Replay.__new__(_Replay)
         for name in _Replay.__slots__:
             setattr(new, name, getattr(self, name))
-        new.seq = list(self.seq)
+        new.recent = list(self.recent)
+        new.opening = self.opening if self.white_moved else list(self.opening)
         new.pass_hashes = {BLACK: set(self.pass_hashes[BLACK]), WHITE: set(self.pass_hashes[WHITE])}
         new.ko_hashes = list(self.ko_hashes)
         new.cycle = dict(self.cycle)
@@ -249,7 +254,14 @@ class _Replay:
             st.cycle[after] = st.cycle.get(after, 0) + 1
         else:
             st.ko_hashes.append(after)
-        st.seq.append((i, p, c))
+        st.recent.append((i, p, c))
+        if len(st.recent) > 5:
+            del st.recent[0]
+        if not st.white_moved:
+            if c == WHITE and p != PASS:
+                st.white_moved = True
+            else:
+                st.opening.append((i, p, c))
         st.presumed = 3 - c
         st.valid += 1
         if st.passes >= 2 or spight:
@@ -274,7 +286,7 @@ def _key(pos: Position, pla: int, rules: NetRules) -> int:
 
 
 _CACHE: OrderedDict[tuple[int, int, tuple[str, str, bool]], tuple[Position, _Replay]] = OrderedDict()
-_CACHE_SIZE = 4096
+_CACHE_SIZE = 1024
 _CACHE_LOCK = threading.Lock()
 
 
@@ -329,15 +341,15 @@ class _History:
             handicap_moves = False
         else:
             handicap_moves = True
-        seq = st.seq
-        self.moves = [(p, c) for _, p, c in seq[-5:]]  # the last five: the history planes
+        seq = st.recent
+        self.moves = [(p, c) for _, p, c in seq]  # the last five: the history planes
         boards = [(st.start_pos, st.start_ko)] + [
             (i + 1, int(positions[i + 1].st[K.S_KO]) if p != PASS else 0) for i, p, _ in seq[-3:]
         ]
         self.boards = boards[-3:]
         self.board = positions[self.boards[-1][0]]
         self.ever = st.ever
-        self.handicap = self._handicap_stones(st.start_black, seq, handicap_moves)
+        self.handicap = self._handicap_stones(st.start_black, st.opening, handicap_moves)
         self.valid_turns = st.valid
         self.passes = st.passes
         self.finished = st.finished
@@ -347,15 +359,19 @@ class _History:
         self.pass_hashes = st.pass_hashes
         self.ko_hashes = st.ko_hashes
 
-    def _handicap_stones(self, start_black: int, seq: list[tuple[int, int, int]], moves_count: bool) -> int:
+    def _handicap_stones(
+        self,
+        start_black: int,
+        opening: list[tuple[int, int, int]],
+        moves_count: bool,
+    ) -> int:
         """KataGo's computeNumHandicapStones as it stands after the last black move before
         White's first stone: the black stones of the start board (none if it has white
         ones) and, as its engine assumes, the black moves that open the game."""
         if start_black < 0 or self.rules.white_handicap_bonus == "0":
             return 0
-        moves = [(p, c) for _, p, c in seq]
-        first_white = next((k for k, (p, c) in enumerate(moves) if c == WHITE and p != PASS), len(moves))
-        last_black = max((k for k in range(first_white) if moves[k][1] == BLACK), default=-1)
+        moves = [(p, c) for _, p, c in opening]
+        last_black = max((k for k in range(len(moves)) if moves[k][1] == BLACK), default=-1)
         moves = moves[: last_black + 1] if moves_count else []
         extra = 0
         for k, (p, c) in enumerate(moves):
