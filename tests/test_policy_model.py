@@ -71,6 +71,25 @@ def test_predict_reports_accuracy_on_an_sgf(tmp_path, capsys):
     assert predict_main([str(path)]) == 0
     out = capsys.readouterr().out
     assert "1 games" in out and "9 positions" in out and "top-1" in out
+    # the net's policy on a game of its own favourite moves: every move its first choice
+    from gorilla.ai.net import load_net
+    from gorilla.rules.coords import to_xy
+    from gorilla.rules.game import Game
+
+    net, game, sgf_moves = load_net(), Game.new(19, komi=7.5), []
+    for _ in range(8):
+        best = net.evaluate([game])[0].best(1)[0][0]
+        x, y = to_xy(best, 19)
+        sgf_moves.append(f";{'BW'[game.move_number % 2]}[{chr(97 + x)}{chr(97 + 18 - y)}]")
+        game.play(best)
+    path.write_text("(;GM[1]SZ[19]KM[7.5]" + "".join(sgf_moves) + ")")
+    assert predict_main([str(path), "--net"]) == 0
+    out = capsys.readouterr().out
+    assert "1 games" in out and "8 positions" in out and "top-1 100.0%" in out, out
+    bad = tmp_path / "bad.bin.gz"
+    bad.write_bytes(b"junk")
+    assert predict_main([str(path), "--net", str(bad)]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize(

@@ -91,7 +91,7 @@ def _throttled():
 
 
 def predict_main(argv: Sequence[str] | None = None) -> int:
-    """``gorilla predict FILE... [--model MODEL]``: top-1, top-5 and log-likelihood by phase."""
+    """``gorilla predict FILE... [--model MODEL | --net [FILE]]``: top-1, top-5, log-likelihood by phase."""
     ap = _Parser(
         prog="gorilla predict", description="Measure how well a move model predicts the moves of games."
     )
@@ -101,10 +101,30 @@ def predict_main(argv: Sequence[str] | None = None) -> int:
         "--split", choices=("all", "train", "validation"), default="all", help="which games count"
     )
     ap.add_argument("--games", type=int, default=None, help="at most this many games")
+    ap.add_argument(
+        "--net",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="FILE",
+        help="rank the moves by a KataGo net's policy instead (no FILE: the shipped net)",
+    )
+    ap.add_argument("--komi", type=float, default=7.5, help="the komi the net is told (default 7.5)")
     args = ap.parse_args(list(sys.argv[1:] if argv is None else argv))
     try:
-        model = load_model(args.model)
-        result = evaluate(model, _games(args.files, args.split, args.games))
+        records = _games(args.files, args.split, args.games)
+        if args.net is not None:
+            from gorilla.ai.net import NetError, load_net
+            from gorilla.ai.policy.predict import evaluate_net
+
+            try:
+                net = load_net(args.net or None)
+            except NetError as e:
+                print(f"gorilla predict: {e}", file=sys.stderr)
+                return 2
+            result = evaluate_net(net, records, komi=args.komi)
+        else:
+            result = evaluate(load_model(args.model), records)
     except (ModelError, RecordError) as e:
         print(f"gorilla predict: {e}", file=sys.stderr)
         return 2

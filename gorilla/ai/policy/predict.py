@@ -93,6 +93,44 @@ def evaluate(model: PolicyModel, records: Iterable[GameRecord]) -> Prediction:
     return out
 
 
+def evaluate_net(net, records: Iterable[GameRecord], komi: float = 7.5, batch: int = 32) -> Prediction:
+    """The same tallies for a KataGo net's policy (:class:`gorilla.ai.net.Net`), one symmetry
+    (the identity), Chinese rules and ``komi``: each position's moves ranked by the net's
+    probabilities of the legal moves; a record stops at its first illegal move."""
+    from gorilla.ai.net import policy_index
+    from gorilla.rules.game import Game, IllegalMove
+
+    out = Prediction()
+    for rec in records:
+        out.games += 1
+        game = Game.new(rec.size, komi=komi)
+        if rec.setup:
+            game.add_setup([(p, c) for p, c in rec.setup])
+        pending: list[tuple[Game, int, int]] = []  # (position, index of the move played, move number)
+        for number, (color, point) in enumerate(rec.moves):
+            if point < 0 or game.to_move != color or not game.is_legal(point):
+                break
+            pending.append((game.copy(), policy_index(point, rec.size), number))
+            try:
+                game.play(point)
+            except IllegalMove:
+                break
+        for start in range(0, len(pending), batch):
+            chunk = pending[start : start + batch]
+            evals = net.evaluate([g for g, _, _ in chunk])
+            for (_, played, number), ev in zip(chunk, evals, strict=True):
+                pol = ev.policy
+                w = pol[played]
+                rank = int((pol >= w).sum())  # itself included: 1 = the favourite
+                ll = float(np.log(max(float(w), 1e-12)))
+                for t in (out.overall, out.phases[_phase(number)]):
+                    t.positions += 1
+                    t.top1 += rank <= 1
+                    t.top5 += rank <= 5
+                    t.loglik += ll
+    return out
+
+
 def _phase(i: int) -> int:
     for k, (_, lo, hi) in enumerate(PHASES):
         if lo <= i < hi:
