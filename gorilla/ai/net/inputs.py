@@ -45,6 +45,10 @@ Gorilla enforces positional superko under its Chinese rules, so they map to Kata
 ``chinese-ogs`` rather than ``chinese`` (simple ko); Little-Go counts stones only, which is
 closest to KataGo's stone scoring (area scoring taxed two points a group). The komi is the
 game's; no handicap bonus is added (Gorilla's counts give none). No button.
+
+The history is replayed once per game line and kept (up to 1024 lines, keyed by the
+position objects a game and its copies share), so encoding a search's positions costs one
+replayed move each. :func:`encode` may be called from several threads at once.
 """
 
 from __future__ import annotations
