@@ -11,8 +11,11 @@ time to load the net, and the rate of whole ``Net.evaluate(games)`` calls (the i
 features included) for batch 1.
 
 With ``--katago PATH`` KataGo's own rates come in the same run, measured between ours:
-``katago benchmark -model NET -config CFG -v 1 -t 1,2 -boardsize N`` (its nnEvals/s), and
-``kata-raw-nn 0`` over GTP timed for batch 1 (round trip and printing included).
+``katago benchmark -model NET -config CFG -v 100 -n 5 -t T -boardsize N`` (its nnEvals/s;
+KataGo refuses ``-v 1``; its searches evaluate one position at a time with one thread), and
+``kata-raw-nn 0`` over GTP timed for batch 1 (round trip and printing included). On a shared
+machine wall-clock rates move with the load: every rate also comes per second of the
+process's CPU time (KataGo's from its process's rusage), which moves much less.
 
     python benchmarks/net.py [--net FILE] [--katago PATH] [--config CFG] [--sizes 9 19]
         [--batch 16] [--threads 1 2] [--seconds 3] [--repeats 3]
@@ -24,6 +27,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -91,14 +95,15 @@ def worker(args: dict) -> dict:
             k += threads
             counts[i] += batch
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     pool = [threading.Thread(target=run, args=(i,)) for i in range(threads)]
     for t in pool:
         t.start()
     for t in pool:
         t.join()
     elapsed = time.perf_counter() - start
-    return {"rate": sum(counts) / elapsed, "load": load}
+    cpu = time.process_time() - cpu
+    return {"rate": sum(counts) / elapsed, "cpu_rate": sum(counts) / cpu, "load": load}
 
 
 def measure(net: str, size: int, batch: int, threads: int, seconds: float, mode: str = "forward") -> dict:
@@ -120,18 +125,21 @@ def measure(net: str, size: int, batch: int, threads: int, seconds: float, mode:
 # --- KataGo ---------------------------------------------------------------------------------
 
 
-def katago_benchmark(katago: str, net: str, config: str, size: int, threads: list[int]) -> dict[int, float]:
-    """KataGo's ``benchmark`` nnEvals/s per number of threads (one visit per search)."""
-    cmd = [katago, "benchmark", "-model", net, "-config", config, "-v", "1"]
-    cmd += ["-t", ",".join(map(str, threads)), "-boardsize", str(size)]
+def katago_benchmark(katago: str, net: str, config: str, size: int, threads: int) -> tuple[float, float]:
+    """KataGo's ``benchmark`` with ``threads`` search threads (100 visits a search, 5 positions):
+    (its nnEvals/s, its evaluations per second of its CPU time, start-up included)."""
+    cmd = [katago, "benchmark", "-model", net, "-config", config, "-v", "100", "-n", "5"]
+    cmd += ["-t", str(threads), "-boardsize", str(size)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     text = out.stdout + out.stderr
-    rates = {}
-    for m in re.finditer(r"numSearchThreads\s*=\s*(\d+):.*?nnEvals/s\s*=\s*([\d.]+)", text):
-        rates[int(m.group(1))] = float(m.group(2))
-    if not rates:
+    m = re.search(r"nnEvals/s = ([\d.]+).*?\(([\d.]+) secs\)", text)
+    if not m:
         raise RuntimeError("no nnEvals/s in KataGo's benchmark output:\n" + text[-2000:])
-    return rates
+    rate, secs = float(m.group(1)), float(m.group(2))
+    return rate, rate * secs / cpu
 
 
 def katago_raw_nn_rate(katago: str, net: str, config: str, size: int, seconds: float) -> float:
@@ -192,30 +200,36 @@ def main(argv: list[str] | None = None) -> int:
     for size in ns.sizes:
         for batch in (1, ns.batch):
             for threads in ns.threads:
-                best = 0.0
+                best, cpu_best = 0.0, 0.0
                 for _ in range(ns.repeats):
                     r = measure(net, size, batch, threads, ns.seconds)
-                    best = max(best, r["rate"])
+                    best, cpu_best = max(best, r["rate"]), max(cpu_best, r["cpu_rate"])
                     loads.append(r["load"])
-                rows.append((size, batch, threads, "forward", best))
-                print(f"{size}x{size} batch {batch:3d} threads {threads}: {best:8.1f} evals/s", flush=True)
+                rows.append((size, batch, threads, "forward", best, cpu_best))
+                print(
+                    f"{size}x{size} batch {batch:3d} threads {threads}: {best:8.1f} evals/s "
+                    f"({cpu_best:.1f} per CPU-second)",
+                    flush=True,
+                )
         for threads in ns.threads:
             runs = [measure(net, size, 1, threads, ns.seconds, "evaluate") for _ in range(ns.repeats)]
             best = max(r["rate"] for r in runs)
-            rows.append((size, 1, threads, "evaluate(games)", best))
+            rows.append((size, 1, threads, "evaluate(games)", best, max(r["cpu_rate"] for r in runs)))
             print(f"{size}x{size} evaluate(games) batch 1 threads {threads}: {best:8.1f} evals/s", flush=True)
     print(f"load time of the net: {min(loads):.3f} s (best), {sorted(loads)[len(loads) // 2]:.3f} s (median)")
 
     if ns.katago:
         for size in ns.sizes:
-            best: dict[int, float] = {}
-            for _ in range(ns.repeats):
-                for t, rate in katago_benchmark(ns.katago, net, config, size, ns.threads).items():
-                    best[t] = max(best.get(t, 0.0), rate)
-            for t, rate in sorted(best.items()):
-                print(f"KataGo {size}x{size} benchmark -v 1 -t {t}: {rate:8.1f} nnEvals/s", flush=True)
-                ours = max(r[4] for r in rows if r[:4] == (size, 1, t, "forward"))
-                print(f"    ours batch 1, {t} threads: {ours:.1f} evals/s = {ours / rate:.2f}x KataGo")
+            for t in ns.threads:
+                runs = [katago_benchmark(ns.katago, net, config, size, t) for _ in range(ns.repeats)]
+                rate, cpu_rate = max(r[0] for r in runs), max(r[1] for r in runs)
+                ours = max(r for r in rows if r[:4] == (size, 1, t, "forward"))
+                print(
+                    f"KataGo {size}x{size} benchmark -t {t}: {rate:8.1f} evals/s ({cpu_rate:.1f} per CPU s); "
+                    f"ours batch 1: {ours[4]:.1f} ({ours[5]:.1f}) = {ours[4] / rate:.2f}x "
+                    f"({ours[5] / cpu_rate:.2f}x per CPU-second)",
+                    flush=True,
+                )
             raw = max(katago_raw_nn_rate(ns.katago, net, config, size, ns.seconds) for _ in range(ns.repeats))
             print(f"KataGo {size}x{size} kata-raw-nn 0 over GTP: {raw:8.1f} answers/s", flush=True)
     return 0
