@@ -5,8 +5,11 @@ The tree and the descend-playout-backup loop live in numba kernels
 :mod:`gorilla.ai.mcts.priors`). This class only orchestrates: it prepares
 the root (legal moves under positional superko from the game), keeps the
 subtree of the moves played since the last search, starts ``threads``
-worker threads that run the nogil kernel in chunks on the shared arrays,
-watches the clock, the cancel event and the playout limit, reports progress
+worker threads that run the nogil kernel in chunks on the shared arrays
+(a playout limit is handed out chunk by chunk: ``playouts=N`` runs exactly N
+playouts with any number of threads under any load, unless a time budget given
+too, a cancel or ``close`` ends it sooner; only a time budget stops early when
+the runner-up cannot catch up), watches the clock and the cancel event, reports progress
 every ``PROGRESS_EVERY`` seconds, and finally picks the most visited move,
 resigns, or passes when passing wins. With the shipped move model
 (:mod:`gorilla.ai.policy`) new nodes take its probabilities as priors and open
@@ -136,7 +139,7 @@ class MCTSAgent(Agent):
         self.dynkomi = bool(dynkomi)
         self.chunk = int(chunk)
         self.resign_playouts = int(resign_playouts)
-        self.early_stop = bool(early_stop)  # stop once the runner-up cannot catch up
+        self.early_stop = bool(early_stop)  # stop once the runner-up cannot catch up in the time left
         # playouts from a GNU Go style pattern database (a shipped name or a file) instead of heavy/light
         self.patterns = patterns
         self._ptables = _pattern_tables(patterns)
@@ -279,31 +282,13 @@ class MCTSAgent(Agent):
         rb = pos.b.copy()
         rst = pos.st.copy()
         legal = game.legal_moves(reasonable=True)
-        params = np.zeros(T.NPARAMS, dtype=np.float64)
-        params[T.P_RAVE_EQUIV] = self.rave_equiv
-        params[T.P_CUCT] = self.c_uct
-        params[T.P_FPU] = self.fpu
-        params[T.P_EXPAND] = self.expand or _expand_threshold(size)
-        params[T.P_REAL_KOMI] = game.komi
-        params[T.P_KOMI] = game.komi + self._dyn_komi(game, color)
-        params[T.P_HEAVY] = 1.0 if self.heavy else 0.0
-        if self.patterns is not None:
-            params[T.P_HEAVY] = T.PATTERN_PLAYOUT
+        params = self._params(game)
         ptable, pcidx = self._ptables
-        params[T.P_MAXMOVES] = 3 * size * size
-        params[T.P_STONES] = 1.0 if game.ruleset.scoring == "stones" else 0.0
-        params[T.P_POLICY] = self.policy_weight(size)
-        params[T.P_WIDEN] = self.widen if self.policy > 0 else 0.0
-        params[T.P_SCORE_SHARE] = self.score_share
-        params[T.P_LADDERS] = 1.0 if self.ladders else 0.0
-        cap_left = game.moves_left
-        params[T.P_LEFT] = -1.0 if cap_left is None else float(cap_left)
         self._prepare_tree(game, legal, rb, rst, params)
         fs, mv, kids, vl, flags = self._bufs[self._cur]
         ctl = self.ctl
         ctl[T.C_STOP] = 0
-        ctl[T.C_DONE] = 0
-        ctl[T.C_LIMIT] = limit
+        ctl[T.C_DONE : T.C_DONE + T.MAX_THREADS] = 0
         # split the free part of the arrays between the threads
         start, end = int(ctl[T.C_POOL]), len(mv)
         k = self.threads
@@ -319,20 +304,39 @@ class MCTSAgent(Agent):
             run_search = T.search_patterns
         elif self.softmax:
             run_search = T.search_softmax
+        elif self.ladders and self.heavy:
+            run_search = T.search_ladders
         else:
             run_search = T.search_policy if self.policy > 0 else T.search  # each compiles what it uses
+
+        # a playout limit is handed out in chunks under a lock: the threads run exactly `limit`
+        # playouts between them however the machine schedules them (smaller chunks near the
+        # end, so that no thread waits long for another's last chunk)
+        claims = threading.Lock()
+        left = [limit]
+
+        def claim() -> int:
+            if not limit:
+                return self.chunk
+            with claims:
+                n = min(self.chunk, max(1, left[0] // (2 * k)), left[0])
+                left[0] -= n
+                return n
 
         def work(tid: int) -> None:
             try:
                 K.seed_rng(seed0 + tid)
                 b, st, path, seq, amaf, cand, buf, pws, psc = self._scratch_for(tid, size)
                 while ctl[T.C_STOP] == 0:
-                    n = run_search(
+                    n = claim()
+                    if n <= 0:
+                        break
+                    ran = run_search(
                         fs, mv, kids, vl, flags, ctl, tid, 0, rb, rst, K.ZOBRIST, params, PAT3,
-                        self.prior, b, st, path, seq, amaf, cand, buf, self.chunk, ptable, pcidx, pws,
+                        self.prior, b, st, path, seq, amaf, cand, buf, n, ptable, pcidx, pws,
                         self._pol, psc,
                     )  # fmt: skip
-                    if n == 0:
+                    if ran < n:  # stopped
                         break
             except BaseException as e:  # noqa: BLE001 - reported to the caller below
                 errors.append(e)
@@ -348,14 +352,14 @@ class MCTSAgent(Agent):
                 el = now - t0
                 if cancel is not None and cancel.is_set():
                     break
-                if ctl[T.C_DONE] >= MIN_PLAYOUTS:
+                if self._done() >= MIN_PLAYOUTS:
                     if hard is not None and el >= hard:
                         break
                     if target is not None and el >= target and not self._unstable(el, hard):
                         break
                 if now >= next_check:
                     next_check = now + 0.05
-                    if self.early_stop and self._decided(el, limit, target):
+                    if self.early_stop and self._decided(el, target):
                         break
                 if progress is not None and now >= next_progress:
                     next_progress = now + PROGRESS_EVERY
@@ -372,7 +376,7 @@ class MCTSAgent(Agent):
             raise errors[0]
         el = time.perf_counter() - t0
         self.last_elapsed = el
-        self.last_playouts = int(ctl[T.C_DONE])
+        self.last_playouts = self._done()
         self.last_candidates = self._candidates(size)
         best = self._best()
         if best is None:
@@ -383,6 +387,52 @@ class MCTSAgent(Agent):
         if progress is not None:
             progress(self._progress(size, limit, target, el, final=True))
         return int(mv[best]), wr
+
+    # --- compiling ahead (gorilla.ai.warmup) ----------------------------------------------
+    def prepare(self, game: Game) -> None:
+        """Prepare the root for game's position without searching it (its children, with the
+        move model's priors when it is on): compiles the expansion kernels, which the search
+        kernels call, so that another process can compile them ahead of the search."""
+        pos = game.position
+        self._prepare_tree(
+            game, game.legal_moves(reasonable=True), pos.b.copy(), pos.st.copy(), self._params(game)
+        )
+
+    def playout_once(self, game: Game) -> int:
+        """One playout of the default kind (heavy or light, not reading ladders) from game's position,
+        called from Python with the argument types the search kernels give it: compiles the
+        playout kernels, which the search kernels then load from numba's cache. Returns the
+        playout's length in moves."""
+        pos = game.position
+        params = self._params(game)
+        b, st, _, seq, _, cand, _, _, _ = self._scratch_for(0, game.size)
+        K.copy_board(pos.b, pos.st, b, st)
+        args = T._default_args(b, st, params, PAT3, cand)
+        return int(T._default_playout(b, st, K.ZOBRIST, int(params[T.P_MAXMOVES]), seq, *args))
+
+    def _params(self, game: Game) -> np.ndarray:
+        """The search kernels' settings (tree.P_*) for a search of game's position."""
+        size = game.size
+        color = game.to_move
+        params = np.zeros(T.NPARAMS, dtype=np.float64)
+        params[T.P_RAVE_EQUIV] = self.rave_equiv
+        params[T.P_CUCT] = self.c_uct
+        params[T.P_FPU] = self.fpu
+        params[T.P_EXPAND] = self.expand or _expand_threshold(size)
+        params[T.P_REAL_KOMI] = game.komi
+        params[T.P_KOMI] = game.komi + self._dyn_komi(game, color)
+        params[T.P_HEAVY] = 1.0 if self.heavy else 0.0
+        if self.patterns is not None:
+            params[T.P_HEAVY] = T.PATTERN_PLAYOUT
+        params[T.P_MAXMOVES] = 3 * size * size
+        params[T.P_STONES] = 1.0 if game.ruleset.scoring == "stones" else 0.0
+        params[T.P_POLICY] = self.policy_weight(size)
+        params[T.P_WIDEN] = self.widen if self.policy > 0 else 0.0
+        params[T.P_SCORE_SHARE] = self.score_share
+        params[T.P_LADDERS] = 1.0 if self.ladders else 0.0
+        cap_left = game.moves_left
+        params[T.P_LEFT] = -1.0 if cap_left is None else float(cap_left)
+        return params
 
     # --- tree preparation and reuse ------------------------------------------
     def _alloc(self) -> tuple:
@@ -535,21 +585,21 @@ class MCTSAgent(Agent):
         wb = fs[T.F_WIN, b] / max(1.0, fs[T.F_VIS, b])
         return float(fs[T.F_VIS, a]), float(wa), float(fs[T.F_VIS, b]), float(wb)
 
-    def _decided(self, el: float, limit: int, target: float | None) -> bool:
-        """Stop early when the runner-up cannot catch the best move within the budget."""
-        done = int(self.ctl[T.C_DONE])
-        if done < 200:
+    def _done(self) -> int:
+        """Playouts of the current search so far, every thread's."""
+        return int(self.ctl[T.C_DONE : T.C_DONE + T.MAX_THREADS].sum())
+
+    def _decided(self, el: float, target: float | None) -> bool:
+        """Stop early when the runner-up cannot catch the best move in the time left. Only a
+        time budget stops early: a playout limit is run in full, so that it means the same
+        work on any machine under any load."""
+        done = self._done()
+        if done < 200 or target is None:
             return False
         rate = done / max(el, 1e-3)
-        remaining = []
-        if limit:
-            remaining.append(limit - done)
-        if target is not None:
-            remaining.append(rate * max(0.0, target - el))
-        if not remaining:
-            return False
+        remaining = rate * max(0.0, target - el)
         va, _, vb, _ = self._top_two()
-        return va - vb > min(remaining) * 1.2
+        return va - vb > remaining * 1.2
 
     def _unstable(self, el: float, hard: float | None) -> bool:
         """At the target time: keep thinking (up to the hard limit) if the top two disagree."""
@@ -610,7 +660,7 @@ class MCTSAgent(Agent):
         self, size: int, limit: int, target: float | None, el: float, final: bool = False
     ) -> Progress:
         cands = self._candidates(size, top=10)
-        done = int(self.ctl[T.C_DONE])
+        done = self._done()
         frac = 1.0 if final else 0.0
         if not final:
             if limit:

@@ -14,7 +14,8 @@ with the model on, children are stored most likely first (PASS stays last).
 children pruned by positional superko.
 
 Each search thread allocates nodes from its own slice of the arrays (the
-``ctl`` pool slots), so allocation needs no lock; statistics updates race
+``ctl`` pool slots), so allocation needs no lock, and counts its playouts in a slot of its
+own (``C_DONE + tid``), so none goes uncounted; statistics updates race
 like Pachi's and Fuego's lock-free trees and that is harmless.
 
 ``search`` runs whole iterations (descend with UCT-RAVE, expand after
@@ -60,10 +61,12 @@ F_VIS, F_WIN, F_PV, F_PW, F_RVIS, F_RWIN, F_SCORE, F_PROB = range(8)
 NF = 8
 
 # slots of ctl
-C_STOP, C_DONE, C_LIMIT = range(3)
+C_STOP = 0
 C_POOL = 8  # thread t allocates from ctl[C_POOL + 2t] up to ctl[C_POOL + 2t + 1]
 MAX_THREADS = 32
-NCTL = C_POOL + 2 * MAX_THREADS
+# thread t counts its playouts in ctl[C_DONE + t] (one writer per slot: no count is lost)
+C_DONE = C_POOL + 2 * MAX_THREADS
+NCTL = C_DONE + MAX_THREADS
 
 # slots of params
 P_RAVE_EQUIV, P_CUCT, P_FPU, P_EXPAND, P_KOMI, P_REAL_KOMI, P_HEAVY, P_MAXMOVES = range(8)
@@ -75,7 +78,8 @@ P_POLICY, P_WIDEN = 10, 11
 # playout is worth (1 - share) * won + share * (1 + m) / 2 to Black, m = the margin over
 # SCORE_SPAN points a line of the board, clipped to [-1, 1] (0: only won or lost counts)
 P_SCORE_SHARE = 12
-# heavy playouts read out escapes to two liberties and leave out those a ladder catches
+# heavy playouts read out escapes to two liberties and leave out those a ladder catches (the
+# agent then searches with search_ladders, whose playout does; the other kernels ignore it)
 P_LADDERS = 13
 NPARAMS = 14
 SCORE_SPAN = 2.0
@@ -314,8 +318,6 @@ def _search_loop(
     while done < nmax:
         if ctl[C_STOP] != 0:
             break
-        if ctl[C_LIMIT] > 0 and ctl[C_DONE] >= ctl[C_LIMIT]:
-            break
         copy_board(rb, rst, b, st)
         node = root
         depth = 0
@@ -400,28 +402,37 @@ def _search_loop(
                     fs[F_RVIS, j] += 1.0
                     fs[F_RWIN, j] += win
         done += 1
-        ctl[C_DONE] += 1
+        ctl[C_DONE + tid] += 1
     return done
 
 
 @njit(cache=True, nogil=True)
-def _default_playout(b, st, zob, max_moves: int, seq, heavy: bool, pat3, cand, ladders: bool, lw) -> int:
-    """The heavy playout (reading ladders with the scratch lw when the ladders flag is on),
-    or the light one when the heavy flag is off."""
+def _default_playout(b, st, zob, max_moves: int, seq, heavy: bool, pat3, cand) -> int:
+    """The heavy playout, or the light one when the heavy flag is off."""
     if heavy:
-        if ladders:
-            return heavy_playout(b, st, zob, max_moves, seq, pat3, cand, (zob, *lw))
         return heavy_playout(b, st, zob, max_moves, seq, pat3, cand)
     return run_playout(b, st, zob, max_moves, seq)
 
 
 @njit(cache=True, nogil=True)
 def _default_args(b, st, params, pat3, cand):
-    """The extra arguments of :func:`_default_playout` for a search with these params: the
-    ladder scratch is allocated here, once per search, and empty when ladders are off."""
-    ladders = params[P_LADDERS] != 0.0
-    lw = ladder_workspace(b, st) if ladders else ladder_workspace(b[:, :0], st)
-    return (params[P_HEAVY] != 0.0, pat3, cand, ladders, lw)
+    """The extra arguments of :func:`_default_playout` for a search with these params."""
+    return (params[P_HEAVY] != 0.0, pat3, cand)
+
+
+@njit(cache=True, nogil=True)
+def _ladder_playout(b, st, zob, max_moves: int, seq, pat3, cand, lw) -> int:
+    """The heavy playout reading the ladder of an escape to two liberties (``P_LADDERS``) with
+    the scratch lw: a kernel of its own (the heavy playout's tactics compiled a second time,
+    for the scratch), bound only in :func:`search_ladders`."""
+    return heavy_playout(b, st, zob, max_moves, seq, pat3, cand, (zob, *lw))
+
+
+@njit(cache=True, nogil=True)
+def _ladder_args(b, st, pat3, cand):
+    """The extra arguments of :func:`_ladder_playout`: the ladder scratch, allocated once per
+    search."""
+    return (pat3, cand, ladder_workspace(b, st))
 
 
 @njit(cache=True, nogil=True)
@@ -429,8 +440,9 @@ def search(
     fs, mv, kids, vl, flags, ctl, tid: int, root: int, rb, rst, zob, params, pat3, prior,
     b, st, path, seq, amaf, cand, buf, nmax: int, ptable, pcidx, pws, pol, pscratch,
 ) -> int:  # fmt: skip
-    """Run up to nmax iterations from root with heavy or light playouts (``params[P_HEAVY]``
-    1 or 0) and no move model; stops early on ctl[C_STOP] or the playout limit. The other
+    """Run nmax iterations from root with heavy or light playouts (``params[P_HEAVY]``
+    1 or 0) and no move model, fewer only when ctl[C_STOP] is set (the caller hands each
+    thread its share of a playout limit in nmax chunks); returns how many ran. The other
     arguments are unused: the signature is every search kernel's, so callers can pick one."""
     return _search_loop(
         fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
@@ -450,6 +462,22 @@ def search_policy(
     return _search_loop(
         fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
         b, st, path, seq, amaf, cand, buf, nmax, _default_playout, _default_args(b, st, params, pat3, cand),
+        pol, pscratch,
+        expand_moves,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def search_ladders(
+    fs, mv, kids, vl, flags, ctl, tid: int, root: int, rb, rst, zob, params, pat3, prior,
+    b, st, path, seq, amaf, cand, buf, nmax: int, ptable, pcidx, pws, pol, pscratch,
+) -> int:  # fmt: skip
+    """:func:`search_policy` with heavy playouts that read ladders (``mcts:ladders=1``; with
+    or without the move model: its weight is a setting): a kernel of its own, compiled only
+    when they are in use, so that the default search does not compile them."""
+    return _search_loop(
+        fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
+        b, st, path, seq, amaf, cand, buf, nmax, _ladder_playout, _ladder_args(b, st, pat3, cand),
         pol, pscratch,
         expand_moves,
     )  # fmt: skip
