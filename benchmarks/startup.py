@@ -1,69 +1,128 @@
-"""Start-up: compile times from an empty numba cache, and the same starts with a warm cache.
+"""Start-up: the first AI move from an empty numba cache, per-unit compile times, and warm starts.
 
-For each of an empty cache (a new temporary folder) and then that folder warm:
+Each cold figure is the median of ``--repeats`` runs, each on a new empty cache folder
+(``NUMBA_CACHE_DIR``), as after a fresh install:
 
-* compile: ``python -m gorilla.ai.warmup`` over what ``gorilla`` (window, MCTS with
-  its move model, evaluator, dead stones, control map, the model's heat map) and
-  ``gorilla gtp --ai mcts`` need, per group;
-* gtp: ``gorilla gtp --ai mcts --time 1``: seconds until it answers its first
-  command (it compiles before reading it) and seconds for the first ``genmove b``
-  on an empty 9x9 board, and the move;
-* window: ``gorilla --size 9 --white mcts:time=1`` under X (DISPLAY, or Xvfb via
-  xvfb-run): seconds to the first frame drawn and until every kernel group is
-  ready (the marker files of gorilla.ai.warmup), from GORILLA_FRAME_LOG.
+* compile: ``python -m gorilla.ai.warmup`` over what ``gorilla gtp --ai mcts`` needs (rules,
+  mcts, ownership) or, with ``--window-groups``, what the window needs too: seconds and CPU
+  seconds per unit (a group, or a part of one that a helper process compiles at the same
+  time, see gorilla.ai.warmup.PARTS), the units each process compiles, and the idle-machine
+  estimate: the units' CPU seconds laid out on the two processes as they ran (on an idle
+  2-core machine each process has a core, and CPU seconds are wall seconds);
+* gtp: ``gorilla gtp --ai mcts --time 1``, then ``boardsize N`` and ``genmove b``: seconds
+  from the start to the move, and the CPU seconds of the process and its helper;
+* window: ``gorilla --size 9 --white mcts:time=1`` under X (DISPLAY, or Xvfb via xvfb-run):
+  seconds to the first frame and until every kernel group it needs is ready.
 
-    python benchmarks/startup.py [--skip-window]
+Then the same with the cache warm. GORILLA_COMPILE_JOBS=1 compiles in one process (as before
+the helper), for a before/after on one machine. The machine's load average is printed with
+every line: on a shared machine the wall-clock figures stretch with it, CPU seconds much less.
+
+    python benchmarks/startup.py [--repeats 3] [--sizes 9 19] [--skip-window]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-GROUPS = ["rules", "control", "flat", "mcts", "ownership", "policy"]
+GTP_GROUPS = ["rules", "mcts", "ownership"]
+WINDOW_GROUPS = ["rules", "control", "flat", "mcts", "ownership", "policy"]
 
 
-def compile_groups(cache: Path) -> dict[str, float]:
-    """Seconds per group of ``python -m gorilla.ai.warmup`` on the cache folder."""
+def load() -> str:
+    return f"load {os.getloadavg()[0]:.1f}"
+
+
+def children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def compile_units(cache: Path, groups: list[str]) -> tuple[float, dict[str, tuple[float, float]]]:
+    """(wall seconds, {unit: (seconds, CPU seconds)}) of ``python -m gorilla.ai.warmup``."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    t = time.perf_counter()
     out = subprocess.run(
-        [sys.executable, "-m", "gorilla.ai.warmup", *GROUPS],
+        [sys.executable, "-m", "gorilla.ai.warmup", *groups],
         env=env,
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    return {w[1]: float(w[2]) for w in (ln.split() for ln in out.splitlines()) if w[0] == "done"}
+    took = time.perf_counter() - t
+    units = {}
+    for w in (ln.split() for ln in out.splitlines()):
+        if w and w[0] == "done":
+            units[w[1]] = (float(w[2]), float(w[3]) if len(w) > 3 else float("nan"))
+    return took, units
 
 
-def gtp_first_move(cache: Path) -> tuple[float, float, str]:
-    """(seconds to the first answer, seconds of the first genmove, the move)."""
+def idle_estimate(groups: list[str], units: dict[str, tuple[float, float]]) -> tuple[float, list, list]:
+    """(seconds, this process's units, the helper's) with each unit taking its CPU seconds and
+    the split gorilla.ai.warmup.plan makes on an empty cache."""
+    from gorilla.ai import warmup
+
+    with tempfile.TemporaryDirectory() as empty:
+        old = os.environ.get("NUMBA_CACHE_DIR")
+        os.environ["NUMBA_CACHE_DIR"] = empty
+        try:
+            cold = warmup.units(groups)
+            mine, theirs, _ = warmup.plan(cold)
+        finally:
+            if old is None:
+                os.environ.pop("NUMBA_CACHE_DIR")
+            else:
+                os.environ["NUMBA_CACHE_DIR"] = old
+    cpu = {u: units.get(u, (0.0, 0.0))[1] for u in cold}
+    ready, t = {}, 0.0
+    for u in mine:
+        if any(p in theirs for p in warmup.PARTS.get(u, ())):
+            continue
+        t += cpu[u]
+        ready[u] = t
+    h = warmup.HELPER_START if theirs else 0.0
+    for u in theirs:
+        h += cpu[u]
+        ready[u] = h
+    for u in mine:
+        if u not in ready:
+            t = max([t] + [ready.get(p, 0.0) for p in warmup.PARTS.get(u, ())]) + cpu[u]
+    return max(t, h), mine, theirs
+
+
+def gtp_first_move(cache: Path, size: int) -> tuple[float, float, float, str, str]:
+    """(seconds to the first genmove's answer, seconds of that genmove, CPU seconds of the
+    process and its helper, the move, stderr)."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONUNBUFFERED": "1"}
+    cpu0 = children_cpu()
     t0 = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gorilla", "gtp", "--ai", "mcts", "--time", "1", "--size", "9"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
+        [sys.executable, "-m", "gorilla", "gtp", "--ai", "mcts", "--time", "1"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     )  # fmt: skip
     assert proc.stdin and proc.stdout
-    proc.stdin.write("name\n")
+    proc.stdin.write(f"1 boardsize {size}\n2 clear_board\n")
     proc.stdin.flush()
-    proc.stdout.readline()
-    proc.stdout.readline()
-    ready = time.perf_counter() - t0
+    for _ in range(4):
+        proc.stdout.readline()
     t1 = time.perf_counter()
-    proc.stdin.write("genmove b\n")
+    proc.stdin.write("3 genmove b\n")
     proc.stdin.flush()
-    move = proc.stdout.readline().split()[-1]
-    took = time.perf_counter() - t1
-    proc.communicate("quit\n", timeout=60)
-    return ready, took, move
+    answer = proc.stdout.readline()
+    done = time.perf_counter()
+    _, err = proc.communicate("quit\n", timeout=120)
+    move = answer.split()[-1] if answer.startswith("=3") else f"?{answer.strip()}"
+    return done - t0, done - t1, children_cpu() - cpu0, move, err.strip().replace("\n", " | ")
 
 
 def window(cache: Path) -> tuple[float, float] | None:
@@ -80,6 +139,7 @@ def window(cache: Path) -> tuple[float, float] | None:
         "NUMBA_CACHE_DIR": str(cache),
         "GORILLA_FRAME_LOG": str(frames),
         "GORILLA_AUTOSAVE": str(cache / "autosave.sgf"),
+        "GORILLA_AUDIO": "silent",
     }
     t0 = time.time()
     proc = subprocess.Popen(
@@ -91,7 +151,7 @@ def window(cache: Path) -> tuple[float, float] | None:
         while time.time() - t0 < 900 and proc.poll() is None:
             if first is None and frames.exists() and frames.read_text().strip():
                 first = float(frames.read_text().split()[0]) - t0
-            if first is not None and all((cache / f"warm-{g}").exists() for g in GROUPS):
+            if first is not None and all((cache / f"warm-{g}").exists() for g in WINDOW_GROUPS):
                 ready = time.time() - t0
                 break
             time.sleep(0.1)
@@ -101,36 +161,73 @@ def window(cache: Path) -> tuple[float, float] | None:
     return (first, ready) if first is not None and ready is not None else None
 
 
+def median(xs: list[float]) -> str:
+    return f"{statistics.median(xs):6.1f}" + (
+        f" (of {', '.join(f'{x:.1f}' for x in xs)})" if len(xs) > 1 else ""
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=3, help="cold runs per figure (median; default 3)")
+    ap.add_argument("--sizes", type=int, nargs="+", default=[9, 19], help="board sizes of the GTP move")
     ap.add_argument("--skip-window", action="store_true", help="do not time the window")
+    ap.add_argument("--skip-compile", action="store_true", help="do not time the compile per unit")
     args = ap.parse_args()
-    print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
+    jobs = os.environ.get("GORILLA_COMPILE_JOBS", "default")
+    print(f"machine: {os.cpu_count()} cores, {load()}; GORILLA_COMPILE_JOBS={jobs}", flush=True)
     with tempfile.TemporaryDirectory(prefix="gorilla-startup-") as tmp:
-        cache = Path(tmp)
+        cache = Path(tmp) / "cache"
 
-        def empty() -> None:
-            shutil.rmtree(cache)
+        def empty() -> Path:
+            shutil.rmtree(cache, ignore_errors=True)
             cache.mkdir()
+            return cache
 
-        for state in ("cold", "warm"):
-            if not args.skip_window:
-                if state == "cold":
-                    empty()
+        if not args.skip_compile:
+            runs = [compile_units(empty(), GTP_GROUPS) for _ in range(args.repeats)]
+            walls = [w for w, _ in runs]
+            names = list(runs[-1][1])
+            per = "  ".join(
+                f"{u} {statistics.median(r[1][u][0] for r in runs):.1f} s"
+                f" / {statistics.median(r[1][u][1] for r in runs):.1f} cpu"
+                for u in names
+            )
+            print(f"cold compile ({', '.join(GTP_GROUPS)}): {median(walls)} s, {load()}\n   per unit: {per}")
+            cpu = {u: (0.0, statistics.median(r[1][u][1] for r in runs)) for u in names}
+            est, mine, theirs = idle_estimate(GTP_GROUPS, cpu)
+            print(f"   this process: {', '.join(mine)}; helper: {', '.join(theirs) or '-'}")
+            print(f"   idle 2-core estimate (CPU seconds laid out on the processes): {est:.1f} s")
+        for size in args.sizes:
+            firsts, cpus, moves = [], [], []
+            err = ""
+            for _ in range(args.repeats):
+                first, _, cpu, move, err = gtp_first_move(empty(), size)
+                firsts.append(first)
+                cpus.append(cpu)
+                moves.append(move)
+            print(
+                f"cold gtp {size}x{size}: first move after {median(firsts)} s,"
+                f" CPU {statistics.median(cpus):.1f} s"
+                f" ({' '.join(moves)}), {load()}\n   stderr: {err}",
+                flush=True,
+            )
+            first, took, cpu, move, _ = gtp_first_move(cache, size)
+            print(
+                f"warm gtp {size}x{size}: first move after {first:6.1f} s (genmove {took:.2f} s, {move}),"
+                f" {load()}"
+            )
+        if not args.skip_window:
+            w = window(empty())
+            if w is None:
+                print("window: no X display and no xvfb-run (skipped)")
+            else:
+                print(f"cold window: first frame {w[0]:6.1f} s, every kernel ready {w[1]:6.1f} s, {load()}")
                 w = window(cache)
-                if w is None:
-                    print(f"{state:5} window: no X display and no xvfb-run (skipped)")
-                else:
-                    print(f"{state:5} window: first frame {w[0]:6.1f} s, every kernel ready {w[1]:6.1f} s")
-            if state == "cold":
-                empty()
-            ready, took, move = gtp_first_move(cache)
-            print(f"{state:5} gtp: ready after {ready:6.1f} s, first genmove {took:5.2f} s ({move})")
-            if state == "cold":
-                empty()
-            groups = compile_groups(cache)
-            parts = "  ".join(f"{g} {s:.1f}" for g, s in groups.items())
-            print(f"{state:5} compile: total {sum(groups.values()):6.1f} s   ({parts})")
+                if w is not None:
+                    print(
+                        f"warm window: first frame {w[0]:6.1f} s, every kernel ready {w[1]:6.1f} s, {load()}"
+                    )
     return 0
 
 

@@ -24,7 +24,9 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -35,6 +37,8 @@ from gorilla.rules.coords import parse_vertex
 from gorilla.rules.game import Game
 
 ProgressFn = Callable[[str, int, int], None]  # (group, groups done, groups in all)
+# ("start" | "done", unit, seconds, CPU seconds of the process that compiled it; 0 at the start)
+EventFn = Callable[[str, str, float, float], None]
 
 
 def _play(game: Game, moves: str) -> Game:
@@ -75,7 +79,7 @@ def _flat() -> None:
     evaluate(g, "flat", games=2, turns=2, seed=1)
 
 
-def _mcts_with(**settings: float | str) -> None:
+def _mcts_with(**settings: float | str | bool) -> None:
     from gorilla.ai.mcts.agent import MCTSAgent
 
     agent = MCTSAgent(seed=1, max_nodes=20_000, **settings)
@@ -90,6 +94,37 @@ def _mcts_with(**settings: float | str) -> None:
 def _mcts() -> None:
     """The search as ``mcts`` plays by default: with the shipped move model (when it is there)."""
     _mcts_with()
+
+
+def _bare_board() -> Game:
+    """An empty 9x9 board under simple ko: a part's workload on it compiles none of the rules'
+    kernels for placing stones and superko, which the process beside it compiles (the kernels
+    are the same whatever the position)."""
+    return Game.new(9, "japanese")
+
+
+def _mcts_model() -> None:
+    """The root's expansion with the move model (its features and probabilities), a part of
+    the search kernels that another process can compile while this one compiles the playouts."""
+    from gorilla.ai.mcts.agent import MCTSAgent
+
+    agent = MCTSAgent(seed=1, max_nodes=20_000)
+    try:
+        if agent.policy > 0:
+            agent.prepare(_bare_board())
+    finally:
+        agent.close()
+
+
+def _mcts_playout() -> None:
+    """The heavy and light playouts as the search kernels call them (a part of them)."""
+    from gorilla.ai.mcts.agent import MCTSAgent
+
+    agent = MCTSAgent(seed=1, max_nodes=1_000)  # one kernel: heavy or light is its argument
+    try:
+        agent.playout_once(_bare_board())
+    finally:
+        agent.close()
 
 
 def _mcts_plain() -> None:
@@ -110,6 +145,11 @@ def _policy() -> None:
 def _softmax() -> None:
     """The search with softmax playouts (``mcts:playout=softmax``)."""
     _mcts_with(playout="softmax")
+
+
+def _ladders() -> None:
+    """The search with heavy playouts that read ladders (``mcts:ladders=1``)."""
+    _mcts_with(ladders=True)
 
 
 def _patterns() -> None:
@@ -146,22 +186,42 @@ def _baselines() -> None:
         make_agent(spec).select_move(g)
 
 
-# group -> (workload, rough cold compile seconds on a 2-core machine, for progress bars and
-# the "about N s" line: rules to ownership as benchmarks/startup.py measured them, the
-# others rounded up)
+# group -> (workload, rough cold compile seconds on an idle 2-core machine once its parts (see
+# PARTS) are compiled, for progress bars, the "about N s" line and the split between
+# processes: rules to ownership from benchmarks/startup.py's per-group thread CPU seconds,
+# scaled to its idle wall-clock total; the others rounded up)
 GROUPS: dict[str, tuple[Callable[[], None], float]] = {
-    "rules": (_rules, 4.0),
+    "rules": (_rules, 3.6),
     "control": (_control, 1.5),
     "flat": (_flat, 3.0),
-    "mcts": (_mcts, 25.0),
-    "mcts-plain": (_mcts_plain, 12.0),
+    "mcts-model": (_mcts_model, 15.0),
+    "mcts-playout": (_mcts_playout, 9.5),
+    "mcts": (_mcts, 5.5),
+    "mcts-plain": (_mcts_plain, 6.0),
     "policy": (_policy, 6.0),
-    "patterns": (_patterns, 10.0),
-    "softmax": (_softmax, 25.0),
-    "ownership": (_ownership, 4.5),
+    "patterns": (_patterns, 6.0),
+    "softmax": (_softmax, 15.0),
+    "ladders": (_ladders, 8.0),
+    "ownership": (_ownership, 3.4),
     "alphabeta": (_alphabeta, 12.0),
     "baselines": (_baselines, 4.0),
 }
+# group -> its parts: groups of the kernels its own kernels call, which can be compiled in
+# another process at the same time as the rest (numba's cache is per kernel and safe to share
+# between processes: the group then loads them). The search kernels call the root's expansion
+# (the move model's features) and the playouts, each a large compile of its own.
+PARTS: dict[str, tuple[str, ...]] = {
+    "mcts": ("mcts-model", "mcts-playout"),
+    "mcts-plain": ("mcts-playout",),
+    "softmax": ("mcts-model",),
+    "patterns": ("mcts-model",),
+    "ladders": ("mcts-model",),
+}
+# processes that compile at once on a cold start (this one and a helper; GORILLA_COMPILE_JOBS=1
+# compiles in this process only), and the seconds a helper takes to start (the interpreter,
+# numpy, numba)
+JOBS = 1 if os.environ.get("GORILLA_COMPILE_JOBS", "").strip() == "1" else min(2, os.cpu_count() or 1)
+HELPER_START = 1.5
 # group -> the module that registered it (a package above this floor, see register); the
 # child process of gorilla.app.compiler imports it first
 PROVIDERS: dict[str, str] = {}
@@ -201,6 +261,8 @@ def groups_for(specs: Iterable[str], *, extra: Iterable[str] = ()) -> list[str]:
             want.add("patterns")
         if name == "mcts" and kwargs.get("playout") == "softmax":
             want.add("softmax")
+        if name == "mcts" and kwargs.get("ladders"):
+            want.add("ladders")
     agents = [g for g in GROUPS if g in want and g != "rules"]
     rest = [g for g in GROUPS if g in set(extra) and g not in want and g != "rules"]
     return ["rules", *agents, *rest]
@@ -225,24 +287,182 @@ def _mark(group: str) -> None:
             (folder / f"warm-{group}").write_text(f"{time.time():.0f}\n")
 
 
+def units(groups: Iterable[str]) -> list[str]:
+    """The groups, each after those of its parts that are not in the cache (each unit once)."""
+    out: list[str] = []
+    for g in groups:
+        if g not in GROUPS:
+            continue
+        if not is_warm(g):
+            out += [p for p in PARTS.get(g, ()) if p not in out and not is_warm(p)]
+        if g not in out:
+            out.append(g)
+    return out
+
+
 def weight(groups: Iterable[str]) -> float:
-    """The rough cold compile seconds of the groups (for progress bars)."""
-    return sum(GROUPS[g][1] for g in groups)
+    """The rough cold compile seconds of the groups and their cold parts, one after another
+    (for progress bars: the Compiler's child reports each part as it reports a group)."""
+    return sum(GROUPS[u][1] for u in units(groups))
 
 
-def warm(groups: Iterable[str], progress: ProgressFn | None = None) -> float:
-    """Run each group's workload in this process: compiles its kernels, or loads them from the
-    cache when they are there. Returns the seconds it took."""
-    todo = [g for g in groups if g in GROUPS]
+def plan(cold: list[str], jobs: int = JOBS) -> tuple[list[str], list[str], float]:
+    """Split cold units (see :func:`units`) between this process and a helper process:
+    (this process's units in order, the helper's in order, the estimated seconds until both
+    are done). The rules and every group whose parts are in the list stay here (the latter
+    after their parts); the rest goes where it finishes soonest (every split tried: a few
+    units), the parts a group here waits for first in the helper."""
+    w = {u: GROUPS[u][1] for u in cold}
+    serial = (list(cold), [], sum(w.values()))
+    if jobs < 2 or len(cold) < 2:
+        return serial
+    after = [u for u in cold if any(p in cold for p in PARTS.get(u, ()))]
+    needed = {p for u in after for p in PARTS[u]}
+    pinned = [u for u in cold if u == "rules"]
+    free = [u for u in cold if u not in after and u not in pinned][:12]
+    best = serial
+    for mask in range(1, 1 << len(free)):
+        theirs = [u for i, u in enumerate(free) if mask >> i & 1]
+        mine = pinned + sorted((u for u in free if u not in theirs), key=w.__getitem__)
+        theirs.sort(key=lambda u: (u not in needed, -w[u] if u in needed else w[u]))
+        ready: dict[str, float] = {}
+        t = 0.0
+        for u in mine:
+            t += w[u]
+            ready[u] = t
+        h = HELPER_START
+        for u in theirs:
+            h += w[u]
+            ready[u] = h
+        for u in after:
+            t = max([t] + [ready[p] for p in PARTS[u] if p in ready]) + w[u]
+        span = max(t, h)
+        if span < best[2] - 1e-9:
+            best = (mine + after, theirs, span)
+    return best
+
+
+class _Helper:
+    """A child process (``python -m gorilla.ai.warmup --jobs 1 UNIT...``) that compiles units
+    into the shared cache; a thread here follows its ``start``/``done`` lines."""
+
+    def __init__(self, todo: list[str], events: EventFn | None) -> None:
+        self.units = list(todo)
+        self._done = {u: threading.Event() for u in todo}
+        self._exited = threading.Event()
+        self._events = events
+        providers = dict.fromkeys(PROVIDERS[u] for u in todo if u in PROVIDERS)
+        imports = [arg for module in providers for arg in ("--import", module)]
+        # its stdin is a pipe this process never writes: when this process ends, however it
+        # ends, the helper reads the end of it and stops too (--exit-with-parent)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gorilla.ai.warmup", "--jobs", "1", "--exit-with-parent", *imports, *todo],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.PIPE, text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )  # fmt: skip
+        threading.Thread(target=self._follow, daemon=True, name="gorilla-warmup-helper").start()
+
+    def _follow(self) -> None:
+        assert self.proc.stdout is not None
+        try:
+            for line in self.proc.stdout:
+                word, _, rest = line.strip().partition(" ")
+                unit, *secs = rest.split()
+                if unit not in self._done:
+                    continue
+                if word == "done":
+                    self._done[unit].set()
+                if word in ("start", "done") and self._events is not None:
+                    wall, cpu = ([float(x) for x in secs] + [0.0, 0.0])[:2]
+                    self._events(word, unit, wall, cpu)
+        finally:
+            self._exited.set()
+
+    def wait(self, unit: str) -> bool:
+        """Block until the helper has compiled unit; False when it is not the helper's or the
+        helper ended without it (this process then compiles it)."""
+        ev = self._done.get(unit)
+        if ev is None:
+            return False
+        while not ev.is_set() and not self._exited.is_set():
+            ev.wait(0.05)
+        return ev.is_set()
+
+    def close(self) -> None:
+        """Stop the helper if it still runs (this process no longer waits for it)."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+
+
+def warm(
+    groups: Iterable[str],
+    progress: ProgressFn | None = None,
+    *,
+    jobs: int | None = None,
+    events: EventFn | None = None,
+    load: bool = True,
+) -> float:
+    """Make the groups' kernels ready in this process: compiles them, or loads them from the
+    cache when they are there. Returns the seconds it took.
+
+    On a cold cache the work is split (:func:`plan`) with a helper process (``jobs`` 2, the
+    default on two cores or more): the helper compiles its share into the cache while this
+    process compiles the rest; this process then loads what the helper compiled (unless
+    load is False: filling the cache is all ``python -m gorilla.ai.warmup`` does). progress is
+    called as each of this process's units starts (``(unit, done, total)``, then ``("",
+    total, total)``); events with ``("start" | "done", unit, seconds, CPU seconds)`` for
+    every unit either process compiles and every group this process loads from the cache."""
+    todo = [g for g in dict.fromkeys(groups) if g in GROUPS]
     t0 = time.perf_counter()
-    for i, g in enumerate(todo):
+    cold = [u for u in units(todo) if not is_warm(u)]
+    n_jobs = JOBS if jobs is None else jobs
+    mine, theirs, _ = plan(cold, n_jobs) if cache_dir() is not None else (cold, [], 0.0)
+    helper: _Helper | None = None
+    if theirs:
+        try:
+            helper = _Helper(theirs, events)
+        except OSError:  # no child process: all of it here
+            mine = units(todo)
+    # this process: its own units, then the groups it only loads (warm, or the helper's)
+    seq = mine + [g for g in todo if g not in mine]
+    helper_units = set(helper.units) if helper is not None else set()
+
+    def run(u: str, i: int, quiet: bool) -> None:
         if progress is not None:
-            progress(g, i, len(todo))
-        GROUPS[g][0]()
-        _mark(g)
+            progress(u, i, len(seq))
+        if events is not None and not quiet:
+            events("start", u, 0.0, 0.0)
+        t, c = time.perf_counter(), time.process_time()
+        GROUPS[u][0]()
+        _mark(u)
+        if events is not None and not quiet:
+            events("done", u, time.perf_counter() - t, time.process_time() - c)
+
+    try:
+        for i, u in enumerate(seq):
+            if helper is not None:
+                for p in PARTS.get(u, ()):  # a part the helper could not compile: here, first
+                    if p in helper_units and not helper.wait(p):
+                        run(p, i, False)
+            by_helper = helper is not None and helper.wait(u)
+            if by_helper and not load:
+                continue
+            run(u, i, by_helper)
+    finally:
+        if helper is not None:
+            helper.close()
     if progress is not None:
-        progress("", len(todo), len(todo))
+        progress("", len(seq), len(seq))
     return time.perf_counter() - t0
+
+
+def estimate(groups: Iterable[str], jobs: int | None = None) -> float:
+    """The rough seconds :func:`warm` takes to compile the groups' cold kernels (0 when warm)."""
+    cold = [u for u in units(groups) if not is_warm(u)]
+    return plan(cold, JOBS if jobs is None else jobs)[2] if cold else 0.0
 
 
 def stderr_progress(program: str, groups: list[str], stream: TextIO | None = None) -> ProgressFn | None:
@@ -256,9 +476,11 @@ def stderr_progress(program: str, groups: list[str], stream: TextIO | None = Non
 
     def say(group: str, done: int, total: int) -> None:
         if done == 0:
-            secs = weight(cold)
+            secs = estimate(cold)
+            helper = plan([u for u in units(cold) if not is_warm(u)])[1] if cache_dir() is not None else []
+            how = f" in 2 processes (one compiles {', '.join(helper)})" if helper else ""
             print(
-                f"{program}: compiling the engine ({', '.join(cold)}): about {secs:.0f} s,"
+                f"{program}: compiling the engine ({', '.join(cold)}){how}: about {secs:.0f} s,"
                 " once after an install or update",
                 file=stream or sys.stderr,
                 flush=True,
@@ -270,30 +492,56 @@ def stderr_progress(program: str, groups: list[str], stream: TextIO | None = Non
     return say
 
 
+def _exit_at_eof() -> None:
+    """Wait for the end of stdin (the parent closed it, or died), then end this process."""
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdin.buffer.read()
+    os._exit(1)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m gorilla.ai.warmup [--import MODULE]... GROUP...``: compile the groups into
-    the on-disk cache, printing ``start GROUP`` and ``done GROUP SECONDS`` lines on stdout as
-    it goes; each MODULE is imported first (it registers its groups, see :func:`register`)."""
+    """``python -m gorilla.ai.warmup [--jobs N] [--import MODULE]... GROUP...``: compile the
+    groups into the on-disk cache, printing ``start UNIT`` and ``done UNIT SECONDS CPU`` lines on
+    stdout as it goes (a unit is a group or a part of one, see PARTS; with ``--jobs 2``, the
+    default on two cores or more, a helper process compiles some of them at the same time,
+    and its lines come here too); each MODULE is imported first (it registers its groups,
+    see :func:`register`)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    while len(args) >= 2 and args[0] == "--import":
-        try:
-            importlib.import_module(args[1])
-        except ImportError as e:
-            print(f"gorilla.ai.warmup: cannot import {args[1]}: {e}", file=sys.stderr)
-            return 2
+    jobs = JOBS
+    while args and args[0] == "--exit-with-parent" or len(args) >= 2 and args[0] in ("--import", "--jobs"):
+        if args[0] == "--exit-with-parent":  # a helper of warm(): ends when its parent does
+            threading.Thread(target=_exit_at_eof, daemon=True).start()
+            args = args[1:]
+            continue
+        if args[0] == "--jobs":
+            if not args[1].isdigit() or int(args[1]) < 1:
+                print(f"gorilla.ai.warmup: --jobs wants a count, not {args[1]!r}", file=sys.stderr)
+                return 2
+            jobs = int(args[1])
+        else:
+            try:
+                importlib.import_module(args[1])
+            except ImportError as e:
+                print(f"gorilla.ai.warmup: cannot import {args[1]}: {e}", file=sys.stderr)
+                return 2
         args = args[2:]
     unknown = [g for g in args if g not in GROUPS]
     if unknown or not args:
         print(f"usage: python -m gorilla.ai.warmup GROUP... (groups: {', '.join(GROUPS)})", file=sys.stderr)
         return 2
-    for g in args:
-        print(f"start {g}", flush=True)
-        t0 = time.perf_counter()
-        GROUPS[g][0]()
-        _mark(g)
-        print(f"done {g} {time.perf_counter() - t0:.2f}", flush=True)
+    lock = threading.Lock()
+
+    def say(word: str, unit: str, secs: float, cpu: float) -> None:
+        with lock:
+            print(f"start {unit}" if word == "start" else f"done {unit} {secs:.2f} {cpu:.2f}", flush=True)
+
+    warm(args, jobs=jobs, events=say, load=False)
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    # run the imported module's main, not this __main__ copy's: the modules named by --import
+    # register their groups in gorilla.ai.warmup (a copy run as __main__ would not know them)
+    from gorilla.ai import warmup as _warmup
+
+    raise SystemExit(_warmup.main())
