@@ -20,7 +20,6 @@ No pyglet here: plain Python, usable from the terminal and from tests.
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import threading
 import time
@@ -30,9 +29,10 @@ from typing import Any
 
 import numpy as np
 
-from gorilla.ai.agent import Agent, Budget, Progress, make_agent, parse_spec
+from gorilla.ai.agent import Agent, Progress, make_agent
 from gorilla.ai.warmup import groups_for
-from gorilla.app.clock import NO_CLOCK, GameClock, TimeControl, from_sgf
+from gorilla.app.clock import NO_CLOCK, GameClock, TimeControl
+from gorilla.app.clocks import Clocks
 from gorilla.app.compiler import Compiler
 from gorilla.app.files import Autosaver, game_to_sgf, reason, tree_from_sgf, write_atomic
 from gorilla.app.gtp_player import GtpEngineAgent, engine_label, is_gtp_spec
@@ -47,7 +47,7 @@ from gorilla.rules.game import Game
 from gorilla.rules.gametree import GameTree
 from gorilla.rules.position import IllegalMove
 from gorilla.rules.scoring import Score
-from gorilla.rules.sgf import Timing, read_timing
+from gorilla.rules.sgf import Timing
 
 COLOR_NAME = {BLACK: "Black", WHITE: "White"}
 
@@ -55,7 +55,6 @@ DEFAULT_EVAL_GAMES = 10
 DEFAULT_EVAL_TURNS = 3
 DEAD_STONE_PLAYOUTS = 200
 OWNERSHIP_PLAYOUTS = 200  # the ownership overlay (o)
-COUNTDOWN_FROM = 10  # seconds: the last seconds of a period (or of sudden death) are counted aloud
 
 
 @dataclass
@@ -105,13 +104,9 @@ class Controller(PlayersState, RecordActions):
         self.game = game
         self._init_record(tree)
         self.now = now  # the monotonic time the clocks read (tests inject their own)
-        self.time_control = clock or NO_CLOCK
-        self.clock = GameClock(self.time_control)
-        self.clock_started = False
+        self.clocks = Clocks(clock or NO_CLOCK, now)  # the clocks' part (gorilla.app.clocks)
         self.ended: str | None = None  # 'time', 'forfeit' or 'record': an end the rules do not see
-        self.times_left: dict[int, tuple[float, int]] = {}  # move number -> time left after it
         self.events: list[tuple[str, dict]] = []  # sounds and the like, drained by the window
-        self._countdown: tuple[int, int, int] | None = None
         self.compiler = compiler  # None: every kernel is usable at once (tests, the terminal)
         self.pending_move: int | None = None  # a human move clicked before the rules were loaded
         self._specs = {BLACK: _spec(black), WHITE: _spec(white)}
@@ -160,7 +155,7 @@ class Controller(PlayersState, RecordActions):
         self.handicap_to_place = 0
         self._name_players(game)
         self._adopt_result(game)
-        self._tell_agents_the_time()
+        self.clocks.tell(self.agents)
 
     # --- players ------------------------------------------------------------------------------
     def _make_agent(self, spec: str | Agent) -> Agent | None:
@@ -359,7 +354,7 @@ class Controller(PlayersState, RecordActions):
         if any(t.data.get("agent") is agent for t in self._retired):
             return  # the agent's cancelled search is still winding down (≤ 50 ms)
         if not self.kernels_ready(*groups_for([self._specs[game.to_move]])):
-            running = self.clock.clocks[game.to_move]
+            running = self.clocks.clock.clocks[game.to_move]
             if running.running:
                 running.running_since = self.now()  # loading the engine costs the AI no time
             return  # its first move (and its clock) wait until its kernels are ready
@@ -370,7 +365,7 @@ class Controller(PlayersState, RecordActions):
     def _start_ai(self, agent: Agent) -> None:
         snap = self.game.copy()
         color = self.game.to_move
-        self._feed_time(agent, color)
+        self.clocks.feed(agent, color)
         gen = self._gen
         holder: list[Task] = []
 
@@ -378,7 +373,7 @@ class Controller(PlayersState, RecordActions):
             if holder and self._ai is holder[0] and not holder[0].cancel.is_set():
                 self.progress = p
 
-        budget = self._budget(color)
+        budget = self.clocks.budget(self._specs[color], color)
 
         def run(cancel: threading.Event) -> int:
             return agent.select_move(snap, budget, cancel, on_progress)
@@ -444,7 +439,7 @@ class Controller(PlayersState, RecordActions):
                 return self.toggle_dead(point)
             self.say("The game is over: r starts a new one")
             return False
-        if self.clock.paused:
+        if self.clocks.clock.paused:
             self.say("The clocks are paused: Ctrl+P goes on")
             return False
         if self.ai_vs_ai:
@@ -593,7 +588,7 @@ class Controller(PlayersState, RecordActions):
             game.redo()
         self.message = ""
         if game.over:
-            self.clock.stop(self.now())
+            self.clocks.stop()
         else:
             self._clock_follows_turn()
         self._game_changed()
@@ -703,15 +698,36 @@ class Controller(PlayersState, RecordActions):
         self.steps = 0
         self.say("Continuous play" if on else "Step mode: click for the next move")
 
-    # --- clocks -------------------------------------------------------------------------------
+    # --- clocks (their state: gorilla.app.clocks.Clocks) -------------------------------------
+    @property
+    def clock(self) -> GameClock:
+        """Both players' clocks."""
+        return self.clocks.clock
+
+    @property
+    def time_control(self) -> TimeControl:
+        """The game's time control."""
+        return self.clocks.time_control
+
+    @time_control.setter
+    def time_control(self, tc: TimeControl) -> None:
+        self.clocks.time_control = tc
+
+    @property
+    def clock_started(self) -> bool:
+        """Whether the clocks run (from the first move)."""
+        return self.clocks.started
+
+    @property
+    def times_left(self) -> dict[int, tuple[float, int]]:
+        """Move number -> the mover's time left after it (SGF BL/WL)."""
+        return self.clocks.times_left
+
     def _new_clock(self) -> None:
         """Fresh clocks for a new or loaded game; they start with its first move."""
-        self.clock = GameClock(self.time_control)
-        self.clock_started = False
+        self.clocks.new()
         self.ended = None
-        self.times_left = {}
-        self._countdown = None
-        self._tell_agents_the_time()
+        self.clocks.tell(self.agents)
 
     def set_time_control(self, tc: TimeControl) -> None:
         """Use tc from the next new game on (and for this one, if it has not started)."""
@@ -726,70 +742,8 @@ class Controller(PlayersState, RecordActions):
 
     def _restore_clock(self, text: str) -> None:
         """A loaded record with TM/OT brings its time control and the time left (BL/WL)."""
-        try:
-            timing = read_timing(text)
-        except Exception:
-            return
-        tc = from_sgf(timing.main, timing.overtime)
-        if tc is None:
-            return
-        self.time_control = tc
-        self._new_clock()
-        self.times_left = dict(timing.left)
-        last: dict[int, tuple[float, int]] = {}
-        for number, m in enumerate(self.game.moves, 1):
-            if number in timing.left:
-                last[m.color] = timing.left[number]
-        for color, (seconds, count) in last.items():
-            self.clock.clocks[color].set_left(seconds, count)
-        if self.game.moves and not self.game.over and not self.game.info.extra_result:
-            self.clock_started = True
-            self.clock.start(self.game.to_move, self.now())
-
-    def _tell_agents_the_time(self) -> None:
-        tc = self.time_control
-        for agent in self.agents.values():
-            if isinstance(agent, GtpEngineAgent):
-                agent.set_time_control(tc)
-            elif agent is not None and tc.enabled:
-                with contextlib.suppress(Exception):
-                    agent.set_time(*tc.gtp_time_settings())
-
-    def _feed_time(self, agent: Agent, color: int) -> None:
-        """Before an AI move: its time left (GTP ``time_left`` semantics)."""
-        if not self.time_control.enabled:
-            return
-        pc = self.clock.clocks[color]
-        now = self.now()
-        if isinstance(agent, GtpEngineAgent):
-            agent.set_clock_state(color, pc.gtp_time_left(now), pc.kgs_time_left(now))
-            return
-        seconds, stones = pc.gtp_time_left(now)
-        with contextlib.suppress(Exception):
-            agent.time_left(color, seconds, stones)
-
-    def _budget(self, color: int) -> Budget | None:
-        """A shorter think for an AI with a fixed time per move (``mcts:time=8``) whose clock
-        cannot afford it; None otherwise (the agent's own settings, or its time manager)."""
-        tc = self.time_control
-        if not tc.enabled:
-            return None
-        try:
-            seconds = parse_spec(self._specs[color])[2].get("time")
-        except Exception:
-            return None
-        if not isinstance(seconds, int | float) or isinstance(seconds, bool) or seconds <= 0:
-            return None
-        v = self.clock.view(color, self.now())
-        if v.overtime:
-            window = v.seconds / max(1, v.stones) if tc.system == "canadian" else v.seconds
-            share = 0.8 * window - 0.2
-        else:
-            window = v.seconds
-            share = 0.1 * window + (0.8 * tc.period if tc.system == "byoyomi" else 0.0)
-        if share >= seconds:
-            return None
-        return Budget(seconds=max(0.05, share))
+        if self.clocks.restore(text, self.game):
+            self.clocks.tell(self.agents)
 
     def _moved(self, color: int) -> None:
         """After color's move: press its clock (the first move starts the clocks); sounds."""
@@ -799,66 +753,41 @@ class Controller(PlayersState, RecordActions):
             self.emit("pass")
         elif last.point >= 0:
             self.emit("capture" if last.captures else "stone", stones=last.captures, move=len(game.moves))
-        if self.time_control.enabled:
-            now = self.now()
-            if not self.clock_started:
-                self.clock_started = True
-                self.clock.start(3 - color, now)
-            else:
-                self.clock.press(color, now)
-            v = self.clock.view(color, now)
-            count = (v.periods or v.stones) if v.overtime else 0
-            self.times_left[len(game.moves)] = (max(0.0, v.seconds), count)
-            if game.over:
-                self.clock.stop(now)
+        self.clocks.pressed(color, game)
         if game.over:
             self.emit("game_end", result=game.result or "")
 
     def _clock_follows_turn(self) -> None:
         """After undo or redo: the clock of the side to move runs (no time is given back)."""
-        if self.clock_started and not self.clock.paused:
-            self.clock.start(self.game.to_move, self.now())
+        self.clocks.follow_turn(self.game.to_move)
 
     def _flag_fell(self, color: int) -> bool:
         """True (and the game lost on time) when color's flag has fallen; checked before a move."""
-        if self.time_control.enabled and self.clock.clocks[color].flag(self.now()):
+        if self.clocks.flag_fell(color):
             self._lose_on_time(color)
             return True
         return False
 
     def _watch_clock(self) -> None:
         """Every frame: a fallen flag ends the game; the last seconds are counted down."""
-        if not self.time_control.enabled or not self.clock_started or self.over:
+        if self.over:
             return
-        now = self.now()
-        flagged = self.clock.flagged(now)
+        flagged, second = self.clocks.watch(len(self.game.moves))
         if flagged:
             self._lose_on_time(flagged)
-            return
-        color = self.clock.running
-        if not color:
-            return
-        v = self.clock.view(color, now)
-        if v.to_lose == math.inf or (self.time_control.system in ("byoyomi", "canadian") and not v.overtime):
-            return
-        whole = math.ceil(v.seconds)
-        if 0 < whole <= COUNTDOWN_FROM:
-            mark = (color, len(self.game.moves), whole)
-            if mark != self._countdown:
-                self._countdown = mark
-                self.emit("countdown", seconds=whole, color=color)
-                self.version += 1
+        elif second:
+            self.emit("countdown", seconds=second, color=self.clock.running)
+            self.version += 1
 
     def _lose_on_time(self, color: int) -> None:
-        self.clock.stop(self.now())
-        self.clock.clocks[color].flagged = True
+        self.clocks.flag(color)
         self._end(color, "T", "time", f"{COLOR_NAME[color]} lost on time")
 
     def _forfeit(self, color: int, why: str) -> None:
         self._end(color, "F", "forfeit", why)
 
     def _end(self, loser: int, how: str, ended: str, why: str) -> None:
-        self.clock.stop(self.now())
+        self.clocks.stop()
         self.ended = ended
         self.game.info.extra_result = f"{'W' if loser == BLACK else 'B'}+{how}"
         self.continuous = False
@@ -874,29 +803,17 @@ class Controller(PlayersState, RecordActions):
         if self.agents[BLACK] is not None or self.agents[WHITE] is not None:
             self.say("Only a game between two humans can be paused")
             return False
-        now = self.now()
-        if self.clock.paused:
-            self.clock.resume(self.game.to_move, now)
-            self.say("Clocks running")
-        else:
-            self.clock.pause(now)
-            self.say("Paused: Ctrl+P goes on")
+        paused = self.clocks.toggle_pause(self.game.to_move)
+        self.say("Paused: Ctrl+P goes on" if paused else "Clocks running")
         return True
 
     def clock_views(self) -> dict[int, Any] | None:
         """Both clocks as shown now (gorilla.app.clock.ClockView), None without a clock."""
-        if not self.time_control.enabled:
-            return None
-        now = self.now()
-        return {c: self.clock.view(c, now) for c in (BLACK, WHITE)}
+        return self.clocks.views()
 
     def sgf_timing(self) -> Timing | None:
         """TM/OT and the time left after each move, for the SGF (None without a clock)."""
-        tc = self.time_control
-        if not tc.enabled:
-            return None
-        n = len(self.game.moves)
-        return Timing(tc.main, tc.sgf_ot(), {k: v for k, v in self.times_left.items() if k <= n})
+        return self.clocks.sgf_timing(len(self.game.moves))
 
     # --- views --------------------------------------------------------------------------------
     def toggle_eval(self) -> None:

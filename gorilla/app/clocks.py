@@ -1,0 +1,194 @@
+"""The Go controller's clocks as a part that owns its state: the time control, both players'
+clocks (:class:`gorilla.app.clock.GameClock`), whether they have started, the time left after
+each move (SGF ``BL``/``WL``) and the countdown of the last seconds.
+
+The controller asks and is told: :meth:`Clocks.pressed` after a move, :meth:`Clocks.watch`
+every frame (a fallen flag, a second to count aloud), :meth:`Clocks.budget` and
+:meth:`Clocks.feed` before an AI move. It keeps the game's end (``ended``) and the messages.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Callable
+from typing import Any
+
+from gorilla.ai.agent import Agent, Budget, parse_spec
+from gorilla.app.clock import NO_CLOCK, ClockView, GameClock, TimeControl, from_sgf
+from gorilla.app.gtp_player import GtpEngineAgent
+from gorilla.rules.board import BLACK, WHITE
+from gorilla.rules.game import Game
+from gorilla.rules.sgf import Timing, read_timing
+
+COUNTDOWN_FROM = 10  # seconds: the last seconds of a period (or of sudden death) are counted aloud
+
+
+class Clocks:
+    """Both clocks of one game under one time control (see the module docstring)."""
+
+    def __init__(self, time_control: TimeControl = NO_CLOCK, now: Callable[[], float] | None = None) -> None:
+        import time
+
+        self.now = now or time.monotonic  # the monotonic time the clocks read (tests inject their own)
+        self.time_control = time_control
+        self.new()
+
+    def new(self) -> None:
+        """Fresh clocks for a new or loaded game; they start with its first move."""
+        self.clock = GameClock(self.time_control)
+        self.started = False
+        self.times_left: dict[int, tuple[float, int]] = {}  # move number -> time left after it
+        self._countdown: tuple[int, int, int] | None = None
+
+    @property
+    def enabled(self) -> bool:
+        """Whether the game is on the clock."""
+        return self.time_control.enabled
+
+    def restore(self, text: str, game: Game) -> bool:
+        """A loaded record with TM/OT brings its time control and the time left (BL/WL);
+        False when it has none."""
+        try:
+            timing = read_timing(text)
+        except Exception:
+            return False
+        tc = from_sgf(timing.main, timing.overtime)
+        if tc is None:
+            return False
+        self.time_control = tc
+        self.new()
+        self.times_left = dict(timing.left)
+        last: dict[int, tuple[float, int]] = {}
+        for number, m in enumerate(game.moves, 1):
+            if number in timing.left:
+                last[m.color] = timing.left[number]
+        for color, (seconds, count) in last.items():
+            self.clock.clocks[color].set_left(seconds, count)
+        if game.moves and not game.over and not game.info.extra_result:
+            self.started = True
+            self.clock.start(game.to_move, self.now())
+        return True
+
+    def tell(self, agents: dict[int, Any]) -> None:
+        """Give the AIs the time control (GTP ``time_settings``)."""
+        tc = self.time_control
+        for agent in agents.values():
+            if isinstance(agent, GtpEngineAgent):
+                agent.set_time_control(tc)
+            elif agent is not None and tc.enabled:
+                with contextlib.suppress(Exception):
+                    agent.set_time(*tc.gtp_time_settings())
+
+    def feed(self, agent: Agent, color: int) -> None:
+        """Before an AI move: its time left (GTP ``time_left`` semantics)."""
+        if not self.enabled:
+            return
+        pc = self.clock.clocks[color]
+        now = self.now()
+        if isinstance(agent, GtpEngineAgent):
+            agent.set_clock_state(color, pc.gtp_time_left(now), pc.kgs_time_left(now))
+            return
+        seconds, stones = pc.gtp_time_left(now)
+        with contextlib.suppress(Exception):
+            agent.time_left(color, seconds, stones)
+
+    def budget(self, spec: str, color: int) -> Budget | None:
+        """A shorter think for an AI with a fixed time per move (``mcts:time=8``) whose clock
+        cannot afford it; None otherwise (the agent's own settings, or its time manager)."""
+        tc = self.time_control
+        if not tc.enabled:
+            return None
+        try:
+            seconds = parse_spec(spec)[2].get("time")
+        except Exception:
+            return None
+        if not isinstance(seconds, int | float) or isinstance(seconds, bool) or seconds <= 0:
+            return None
+        v = self.clock.view(color, self.now())
+        if v.overtime:
+            window = v.seconds / max(1, v.stones) if tc.system == "canadian" else v.seconds
+            share = 0.8 * window - 0.2
+        else:
+            window = v.seconds
+            share = 0.1 * window + (0.8 * tc.period if tc.system == "byoyomi" else 0.0)
+        if share >= seconds:
+            return None
+        return Budget(seconds=max(0.05, share))
+
+    def pressed(self, color: int, game: Game) -> None:
+        """After color's move: press its clock (the first move starts the clocks)."""
+        if not self.enabled:
+            return
+        now = self.now()
+        if not self.started:
+            self.started = True
+            self.clock.start(3 - color, now)
+        else:
+            self.clock.press(color, now)
+        v = self.clock.view(color, now)
+        count = (v.periods or v.stones) if v.overtime else 0
+        self.times_left[len(game.moves)] = (max(0.0, v.seconds), count)
+        if game.over:
+            self.clock.stop(now)
+
+    def follow_turn(self, to_move: int) -> None:
+        """After undo or redo: the clock of the side to move runs (no time is given back)."""
+        if self.started and not self.clock.paused:
+            self.clock.start(to_move, self.now())
+
+    def flag_fell(self, color: int) -> bool:
+        """Whether color's flag has fallen (checked before a move)."""
+        return self.enabled and self.clock.clocks[color].flag(self.now())
+
+    def watch(self, moves: int) -> tuple[int, int]:
+        """Every frame: (the colour whose flag fell or 0, the whole second to count aloud now or 0)."""
+        if not self.enabled or not self.started:
+            return 0, 0
+        now = self.now()
+        flagged = self.clock.flagged(now)
+        if flagged:
+            return flagged, 0
+        color = self.clock.running
+        if not color:
+            return 0, 0
+        v = self.clock.view(color, now)
+        if v.to_lose == math.inf or (self.time_control.system in ("byoyomi", "canadian") and not v.overtime):
+            return 0, 0
+        whole = math.ceil(v.seconds)
+        if 0 < whole <= COUNTDOWN_FROM and (color, moves, whole) != self._countdown:
+            self._countdown = (color, moves, whole)
+            return 0, whole
+        return 0, 0
+
+    def stop(self) -> None:
+        """Stop both clocks (the game is over)."""
+        self.clock.stop(self.now())
+
+    def flag(self, color: int) -> None:
+        """color lost on time: the clocks stop, its flag is down."""
+        self.stop()
+        self.clock.clocks[color].flagged = True
+
+    def toggle_pause(self, to_move: int) -> bool:
+        """Pause the running clocks, or resume them with to_move's; True when now paused."""
+        now = self.now()
+        if self.clock.paused:
+            self.clock.resume(to_move, now)
+            return False
+        self.clock.pause(now)
+        return True
+
+    def views(self) -> dict[int, ClockView] | None:
+        """Both clocks as shown now, None without a clock."""
+        if not self.enabled:
+            return None
+        now = self.now()
+        return {c: self.clock.view(c, now) for c in (BLACK, WHITE)}
+
+    def sgf_timing(self, moves: int) -> Timing | None:
+        """TM/OT and the time left after each of the first moves, for the SGF (None without a clock)."""
+        tc = self.time_control
+        if not tc.enabled:
+            return None
+        return Timing(tc.main, tc.sgf_ot(), {k: v for k, v in self.times_left.items() if k <= moves})
