@@ -21,7 +21,7 @@ from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
 from gorilla.gomoku.game import GomokuGame
 from gorilla.gomoku.patterns import CLASS_NAMES, NCLASSES, PCLASS_NAMES
-from gorilla.gomoku.vcf import new_state
+from gorilla.gomoku.vcf import new_state, root_moves
 
 WEIGHT_KEYS = {f"w_{n.replace('-', '_')}": i for i, n in enumerate(CLASS_NAMES)} | {
     f"b_{n.replace('-', '_')}": NCLASSES + i for i, n in enumerate(PCLASS_NAMES)
@@ -231,6 +231,10 @@ def warm_up() -> None:
     for x, y in ((3, 3), (3, 4), (4, 3)):
         g.play_xy(x, y)
     PVSAgent(True, tt_bits=10).select(g, 0.05)
+    st = new_state(10)  # what the root ban calls from Python (it runs only against a threat)
+    bd = R.copy_board(g.bd)
+    root_moves(bd, st, g.to_move, np.empty(4, dtype=np.int32))
+    S._opponent_wins_after(bd, st, g.to_move, g.point(0, 0), 100, 0.01)
     ThreatAgent().select(g)
     MCTSAgent(capacity=4096).select(g, 0.01)
     r = GomokuGame(7, R.RENJU)

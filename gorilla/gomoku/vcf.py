@@ -28,7 +28,8 @@ VCT_WIDTH = 14  # attacking moves tried at a VCT node
 
 def new_state(tt_bits: int = 20, vtt_bits: int = 18) -> tuple:
     """Search state: (ctl, tt_key, tt_val, tt_dep, tt_flag, tt_move, killers, hist, moves, mscore,
-    pv, pvlen, vcf_key, vcf_dep, vct_key, vct_dep)."""
+    pv, pvlen, vcf_key, vcf_dep, vct_key, vct_dep, root_ban); root_ban[p] != 0: the PVS's root
+    does not search p (a move proven to lose to the opponent's threats)."""
     t = 1 << tt_bits
     v = 1 << vtt_bits
     return (
@@ -48,6 +49,7 @@ def new_state(tt_bits: int = 20, vtt_bits: int = 18) -> tuple:
         np.full(v, -1, dtype=np.int8),
         np.zeros(v, dtype=np.int64),
         np.full(v, -1, dtype=np.int8),
+        np.zeros(R.MAX_CELLS, dtype=np.int8),
     )
 
 
@@ -239,6 +241,7 @@ def _gen(bd, S, c: int, ply: int, defend: bool, tt_move: int) -> int:
     w = bd[6][R.S_W]
     cell, pcls, psc, near = bd[0], bd[3], bd[4], bd[5]
     killers, hist, moves, mscore = S[6], S[7], S[8], S[9]
+    ban = S[16]
     o = 3 - c
     k = 0
     for y in range(n):
@@ -251,7 +254,7 @@ def _gen(bd, S, c: int, ply: int, defend: bool, tt_move: int) -> int:
                 po = pcls[o, p]
                 if not ((po != P_FORBID and makes_four(po)) or makes_four(pcls[c, p])):
                     continue
-            if not playable(bd, p, c):
+            if not playable(bd, p, c) or (ply == 0 and ban[p] != 0):
                 continue
             s = psc[c, p] + psc[o, p] + hist[c, p] // 16
             if p == tt_move:
@@ -270,6 +273,19 @@ def _gen(bd, S, c: int, ply: int, defend: bool, tt_move: int) -> int:
     if k == 0 and bd[6][R.S_STONES] == 0:
         moves[ply, 0] = (n // 2 + R.PAD) * w + n // 2 + R.PAD
         k = 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def root_moves(bd, S, c: int, out: np.ndarray) -> int:
+    """The PVS's root moves for c in its order (the defences only when the opponent has an
+    open three; banned moves left out) into out; how many (at most out's length)."""
+    info = np.empty(3, dtype=np.int64)
+    _scan(bd, c, info)
+    k = _gen(bd, S, c, 0, info[2] > 0, -1)
+    k = min(k, out.shape[0])
+    for i in range(k):
+        out[i] = S[8][0, i]
     return k
 
 
