@@ -37,6 +37,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zipfile
 from collections.abc import Callable
@@ -220,7 +221,8 @@ class Smoke:
         cmds = ["1 boardsize 7", "2 clear_board", "3 komi 6.5"]
         cmds += [f"{10 + i} genmove {'bw'[i % 2]}" for i in range(6)]
         cmds += ["20 final_score", "21 quit"]
-        p = self.run([self.bin("gorilla"), "gtp", "--seed", "1", *flags], stdin="\n".join(cmds) + "\n")
+        # (no --seed: not every AI takes one, and gorilla gtp passes it to any)
+        p = self.run([self.bin("gorilla"), "gtp", *flags], stdin="\n".join(cmds) + "\n")
         answers = [ln for ln in p.stdout.splitlines() if ln.startswith(("=", "?"))]
         if len(answers) != len(cmds) or any(a.startswith("?") for a in answers):
             raise Failed(f"GTP answers {answers} to {cmds}\nstderr: {p.stderr[-2000:]}")
@@ -244,7 +246,7 @@ class Smoke:
         sgf.write_text(RECORD)
         out = self.work / "analyzed.sgf"
         self.run(
-            [self.bin("gorilla"), "analyze", str(sgf), "--playouts", "50", "--seed", "1", "-o", str(out)]
+            [self.bin("gorilla"), "analyze", str(sgf), "--playouts", "16", "--seed", "1", "-o", str(out)]
         )
         code = (
             "import sys\nfrom sgfmill import sgf\n"
@@ -259,12 +261,42 @@ class Smoke:
         return f"{out.stat().st_size} bytes, {n} moves"
 
     def pbrain(self) -> str:
-        script = "START 15\nINFO timeout_turn 500\nTURN 7,7\nEND\n"
-        p = self.run([self.bin("gorilla"), "pbrain"], stdin=script)
-        replies = [ln for ln in p.stdout.splitlines() if not ln.startswith(("MESSAGE", "DEBUG"))]
-        if len(replies) < 2 or replies[0] != "OK" or not re.fullmatch(r"\d+,\d+", replies[1]):
-            raise Failed(f"pbrain answered {p.stdout!r}\nstderr: {p.stderr[-1000:]}")
-        x, y = (int(v) for v in replies[1].split(","))
+        # one command at a time, each after the answer to the one before: END ends the brain at
+        # once, even before it has answered
+        proc = subprocess.Popen(
+            [self.bin("gorilla"), "pbrain"], cwd=self.work, env=self.env, text=True,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        timer = threading.Timer(600, proc.kill)
+        timer.start()
+        stdin, stdout = proc.stdin, proc.stdout
+        assert stdin is not None and stdout is not None
+
+        def ask(line: str) -> str:
+            stdin.write(line + "\n")
+            stdin.flush()
+            while True:
+                reply = stdout.readline()
+                if not reply:
+                    err = proc.stderr.read()[-1000:] if proc.stderr else ""
+                    raise Failed(f"pbrain ended after {line!r} (exit {proc.wait()}): {err}")
+                if not reply.startswith(("MESSAGE", "DEBUG")):
+                    return reply.strip()
+
+        try:
+            started = ask("START 15")
+            stdin.write("INFO timeout_turn 500\n")
+            move = ask("TURN 7,7")
+            stdin.write("END\n")
+            stdin.flush()
+            proc.wait(60)
+        finally:
+            timer.cancel()
+            if proc.poll() is None:
+                proc.kill()
+        if started != "OK" or not re.fullmatch(r"\d+,\d+", move):
+            raise Failed(f"pbrain answered {started!r} to START and {move!r} to TURN")
+        x, y = (int(v) for v in move.split(","))
         if not (0 <= x < 15 and 0 <= y < 15) or (x, y) == (7, 7):
             raise Failed(f"pbrain played {x},{y}: off the board or on the stone at 7,7")
         return f"TURN 7,7 -> {x},{y}"
