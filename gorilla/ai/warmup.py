@@ -172,6 +172,15 @@ def _ownership() -> None:
         ownership(g.position, playouts=4, policy=policy)
 
 
+def _net() -> None:
+    """The net's kernels (input features with a capture and passes, the forward pass) on 9x9."""
+    from gorilla.ai.puct.evaluator import NetEvaluator
+
+    game = _play(Game.new(9), "C3 D3 C4 D4 E3 D2 C2 D5")
+    game.play(-1)
+    NetEvaluator(seed=1).evaluate_games([game, Game.new(9)])
+
+
 def _alphabeta() -> None:
     from gorilla.ai.alphabeta import AlphaBetaAgent
 
@@ -205,6 +214,7 @@ GROUPS: dict[str, tuple[Callable[[], None], float]] = {
     "ownership": (_ownership, 3.4),
     "alphabeta": (_alphabeta, 12.0),
     "baselines": (_baselines, 4.0),
+    "net": (_net, 20.0),
 }
 # group -> its parts: groups of the kernels its own kernels call, which can be compiled in
 # another process at the same time as the rest (numba's cache is per kernel and safe to share
@@ -240,6 +250,8 @@ AGENT_GROUPS: dict[str, tuple[str, ...]] = {
     "random": (),
     "montecarlo": ("control", "flat"),
     "mcts": ("mcts",),
+    "net": ("net",),
+    "rank": ("net",),
     "alphabeta": ("alphabeta",),
     "greedy": ("baselines",),
     "aggressive": ("baselines",),

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import numpy as np
 
-from gorilla.ai import warmup
 from gorilla.ai.net import Net, default_net_path, load_net
 from gorilla.ai.puct.search import Evaluation, board_points
 from gorilla.rules.board import MAX_POINTS
@@ -82,18 +81,3 @@ class NetEvaluator:
                 )
             )
         return out
-
-
-def _warm_net() -> None:
-    """The net's kernels (input features, forward pass) on a 9x9 position with a capture and a ko."""
-    game = Game.new(9)
-    for m in (22, 23, 34, 35, 24, 46, 33, 12, 45):  # stones around a capture, passes in the history
-        if game.is_legal(m):
-            game.play(m)
-    game.play(-1)
-    NetEvaluator(seed=1).evaluate_games([game, Game.new(9)])
-
-
-# the window, gorilla gtp and gorilla match compile these before the first timed move
-warmup.register("net", _warm_net, 20.0)
-warmup.AGENT_GROUPS.update(net=("net",), rank=("net",))
