@@ -36,6 +36,7 @@ from gorilla.app.clocks import Clocks
 from gorilla.app.compiler import Compiler
 from gorilla.app.files import Autosaver, game_to_sgf, reason, tree_from_sgf, write_atomic
 from gorilla.app.gtp_player import GtpEngineAgent, engine_label, is_gtp_spec
+from gorilla.app.overlays import Overlays
 from gorilla.app.players_state import PlayersState
 from gorilla.app.record import RecordActions
 from gorilla.app.review import Review, next_mistake
@@ -54,7 +55,6 @@ COLOR_NAME = {BLACK: "Black", WHITE: "White"}
 DEFAULT_EVAL_GAMES = 10
 DEFAULT_EVAL_TURNS = 3
 DEAD_STONE_PLAYOUTS = 200
-OWNERSHIP_PLAYOUTS = 200  # the ownership overlay (o)
 
 
 @dataclass
@@ -143,12 +143,10 @@ class Controller(PlayersState, RecordActions):
         self._dead: Task | None = None
         self._retired: list[Task] = []  # cancelled tasks still winding down
         self._seen_progress: object = None
-        self._control_cache: tuple[int, np.ndarray] | None = None
+        self.overlays = Overlays(lambda group: self.kernels_ready(group))  # c, o, f: gorilla.app.overlays
         self.review = Review(threads=self.threads)  # whole-game analysis (g), kept across navigation
         self._review_seen = 0
         self.show_ownership = False
-        self._ownership_cache: tuple[int, np.ndarray] | None = None
-        self._policy_cache: tuple[int, dict[int, float]] | None = None
         self._start_settings = (game.size, game.ruleset, game.komi, game.handicap)
         self._handicap_points: list[int] | None = None
         # a human Black placing free handicap stones: how many are still to come
@@ -829,37 +827,18 @@ class Controller(PlayersState, RecordActions):
     def policy_map(self) -> dict[int, float]:
         """The move model's probability of each legal move of the side to move (PASS left out),
         cached per position; empty while its kernels compile, or without a usable model."""
-        cache = self._policy_cache
-        if cache is not None and cache[0] == self._gen:
-            return cache[1]
-        if not self.kernels_ready("policy"):
-            return {}
-        from gorilla.ai.policy.model import ModelError, shipped_model
+        from gorilla.ai.policy.model import ModelError
 
         try:
-            model = shipped_model()
+            return self.overlays.policy_map(self.game, self._gen)
         except ModelError as e:
             self.show_policy = False
             self.say(str(e))
             return {}
-        pos = self.game.position
-        moves, probs = model.probabilities(pos.b, pos.st, self.game.to_move)
-        out = {int(m): float(p) for m, p in zip(moves, probs, strict=True) if m >= 0}
-        self._policy_cache = (self._gen, out)
-        return out
 
     def control_map(self) -> np.ndarray:
         """The control map of the current position (-1 Black .. +1 White, row 0 on top), cached."""
-        cache = self._control_cache
-        if cache is not None and cache[0] == self._gen:
-            return cache[1]
-        if not self.kernels_ready("control"):
-            return np.zeros((self.game.size, self.game.size), dtype=np.float32)
-        from gorilla.ai.control_map import control_map
-
-        cm = np.asarray(control_map(self.game.position), dtype=np.float32)
-        self._control_cache = (self._gen, cm)
-        return cm
+        return self.overlays.control_map(self.game, self._gen)
 
     def toggle_ownership(self) -> None:
         """Show or hide the ownership estimate overlay (``o``)."""
@@ -868,16 +847,7 @@ class Controller(PlayersState, RecordActions):
 
     def ownership_map(self) -> np.ndarray:
         """Who owns each point at the end, from playouts (-1 Black .. +1 White, row 0 on top), cached."""
-        cache = self._ownership_cache
-        if cache is not None and cache[0] == self._gen:
-            return cache[1]
-        if not self.kernels_ready("ownership"):
-            return np.zeros((self.game.size, self.game.size), dtype=np.float32)
-        from gorilla.ai.ownership import ownership
-
-        own = np.asarray(ownership(self.game, playouts=OWNERSHIP_PLAYOUTS, seed=self._gen), dtype=np.float32)
-        self._ownership_cache = (self._gen, own)
-        return own
+        return self.overlays.ownership_map(self.game, self._gen)
 
     # --- whole-game analysis (gorilla.app.review) ---------------------------------------------
     def toggle_analysis(self) -> None:

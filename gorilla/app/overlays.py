@@ -1,0 +1,65 @@
+"""The Go controller's overlays as a part that owns its state: the control map (``c``), the
+ownership estimate (``o``) and the move model's heat map (``f``), each computed for the position
+on the board when first asked and kept until the game changes (the controller's generation)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from gorilla.rules.game import Game
+
+OWNERSHIP_PLAYOUTS = 200  # playouts behind the ownership overlay (o)
+
+
+class Overlays:
+    """The three maps of one position, cached by the game's generation (see the module docstring).
+
+    ``ready(group)`` says whether a kernel group can run now; while it compiles a map is empty.
+    """
+
+    def __init__(self, ready: Callable[[str], bool]) -> None:
+        self.ready = ready
+        self._control: tuple[int, np.ndarray] | None = None
+        self._ownership: tuple[int, np.ndarray] | None = None
+        self._policy: tuple[int, dict[int, float]] | None = None
+
+    def control_map(self, game: Game, gen: int) -> np.ndarray:
+        """The control map (-1 Black .. +1 White, row 0 on top)."""
+        if self._control is not None and self._control[0] == gen:
+            return self._control[1]
+        if not self.ready("control"):
+            return np.zeros((game.size, game.size), dtype=np.float32)
+        from gorilla.ai.control_map import control_map
+
+        cm = np.asarray(control_map(game.position), dtype=np.float32)
+        self._control = (gen, cm)
+        return cm
+
+    def ownership_map(self, game: Game, gen: int) -> np.ndarray:
+        """Who owns each point at the end, from playouts (-1 Black .. +1 White, row 0 on top)."""
+        if self._ownership is not None and self._ownership[0] == gen:
+            return self._ownership[1]
+        if not self.ready("ownership"):
+            return np.zeros((game.size, game.size), dtype=np.float32)
+        from gorilla.ai.ownership import ownership
+
+        own = np.asarray(ownership(game, playouts=OWNERSHIP_PLAYOUTS, seed=gen), dtype=np.float32)
+        self._ownership = (gen, own)
+        return own
+
+    def policy_map(self, game: Game, gen: int) -> dict[int, float]:
+        """The move model's probability of each legal move of the side to move (PASS left out);
+        empty while its kernels compile. Raises ``ModelError`` without a usable model."""
+        if self._policy is not None and self._policy[0] == gen:
+            return self._policy[1]
+        if not self.ready("policy"):
+            return {}
+        from gorilla.ai.policy.model import shipped_model
+
+        pos = game.position
+        moves, probs = shipped_model().probabilities(pos.b, pos.st, game.to_move)
+        out = {int(m): float(p) for m, p in zip(moves, probs, strict=True) if m >= 0}
+        self._policy = (gen, out)
+        return out
