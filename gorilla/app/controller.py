@@ -716,11 +716,6 @@ class Controller(PlayersState, RecordActions):
         """Whether the clocks run (from the first move)."""
         return self.clocks.started
 
-    @property
-    def times_left(self) -> dict[int, tuple[float, int]]:
-        """Move number -> the mover's time left after it (SGF BL/WL)."""
-        return self.clocks.times_left
-
     def _new_clock(self) -> None:
         """Fresh clocks for a new or loaded game; they start with its first move."""
         self.clocks.new()
