@@ -97,7 +97,19 @@ def _mcts(
     n = len(game.legal_moves())
     if budget is None or (budget.playouts is None and budget.seconds is None):
         budget = Budget(playouts=max(MCTS_MIN_PLAYOUTS, games * n))
-    agent = MCTSAgent(seed=seed, max_nodes=MCTS_MAX_NODES, early_stop=False)
+    return _searched(game, MCTSAgent(seed=seed, max_nodes=MCTS_MAX_NODES, early_stop=False), "mcts",
+                     budget, cancel, progress)  # fmt: skip
+
+
+def _searched(
+    game: Game,
+    agent,
+    engine: str,
+    budget: Budget,
+    cancel: threading.Event | None,
+    progress: ProgressFn | None,
+) -> Evaluation:
+    """The values of the root candidates of agent's search (closed after it), the most visited best."""
     try:
         cands = agent.analyze(game, budget, cancel, progress)
     finally:
@@ -112,7 +124,7 @@ def _mcts(
         values[c.move] = MoveValue(c.move, c.score + adjust, c.winrate, c.score, c.visits)
         if best == PASS:
             best = c.move
-    return Evaluation(values, best, "mcts", sum(v.samples for v in values.values()))
+    return Evaluation(values, best, engine, sum(v.samples for v in values.values()))
 
 
 def _net(
@@ -126,20 +138,7 @@ def _net(
 
     if budget is None or (budget.playouts is None and budget.seconds is None):
         budget = Budget(playouts=NET_VISITS)
-    agent = NetAgent(seed=seed, resign=0.0)
-    try:
-        cands = agent.analyze(game, budget, cancel, progress)
-    finally:
-        agent.close()
-    komi = float(game.komi or 0.0)
-    adjust = komi if game.to_move == BLACK else -komi
-    values = {
-        c.move: MoveValue(c.move, c.score + adjust, c.winrate, c.score, c.visits)
-        for c in cands
-        if c.move >= 0 and c.visits > 0
-    }
-    best = next((c.move for c in cands if c.move >= 0 and c.visits > 0), PASS)
-    return Evaluation(values, best, "net", sum(v.samples for v in values.values()))
+    return _searched(game, NetAgent(seed=seed, resign=0.0), "net", budget, cancel, progress)
 
 
 def evaluate(

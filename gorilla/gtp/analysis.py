@@ -247,20 +247,27 @@ def cmd_genmove_analyze(engine: GtpEngine, args: list[str]) -> Streaming:
     """
     color, interval, flt = _parse_analyze_args(args, engine.size, engine.game.to_move)
     size = engine.size
+    return genmove_streaming(
+        engine, color, interval, lambda p: info_line(flt.apply(p.candidates, color), size)
+    )
 
-    def line(p: Progress) -> str:
-        return info_line(flt.apply(p.candidates, color), size)
+
+def genmove_streaming(
+    engine: GtpEngine, color: int, interval: float, line: Callable[[Progress], str], stoppable: bool = True
+) -> Streaming:
+    """A genmove for color that streams line(progress) every interval seconds, then ``play VERTEX``
+    (played on the board); ``stoppable``: the next command cancels the search (its move is played)."""
 
     def run(stop: threading.Event, write: Callable[[str], None]) -> str:
         def search(cancel: threading.Event, progress: Callable[[Progress], None]) -> object:
             return _genmove_with(engine, color, cancel, progress)
 
-        move, error = _stream(search, stop, write, interval, line)
+        move, error = _stream(search, stop if stoppable else threading.Event(), write, interval, line)
         if error is not None or not isinstance(move, int):
             return f"play pass\n# error: {error}" if error else "play pass"
         if not engine.game.over:
             engine.game.play(move, color)
-        return f"play {format_vertex(move, size)}"
+        return f"play {format_vertex(move, engine.size)}"
 
     return Streaming(run)
 

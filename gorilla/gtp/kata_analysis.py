@@ -27,10 +27,10 @@ import numpy as np
 from gorilla.ai.agent import Candidate, Progress
 from gorilla.gtp.analysis import (
     ANALYSIS_BUDGET,
-    _genmove_with,
     _parse_analyze_args,
     _stream,
     analysis_agent,
+    genmove_streaming,
     lcb,
 )
 from gorilla.gtp.args import game_for
@@ -147,18 +147,7 @@ def cmd_kata_genmove_analyze(engine: GtpEngine, args: list[str]) -> Streaming:
     def line(p: Progress) -> str:
         return kata_line(p, flt.apply(p.candidates, color), size, color, flags)
 
-    def run(stop: threading.Event, write: Callable[[str], None]) -> str:
-        def search(cancel: threading.Event, progress: Callable[[Progress], None]) -> object:
-            return _genmove_with(engine, color, cancel, progress)
-
-        move, error = _stream(search, threading.Event(), write, interval, line)
-        if error is not None or not isinstance(move, int):
-            return f"play pass\n# error: {error}" if error else "play pass"
-        if not engine.game.over:
-            engine.game.play(move, color)
-        return f"play {format_vertex(move, size)}"
-
-    return Streaming(run)
+    return genmove_streaming(engine, color, interval, line, stoppable=False)  # KataGo's: runs to its end
 
 
 COMMANDS = {
