@@ -237,3 +237,16 @@ def test_the_default_search_compiles_in_two_parts_and_the_rest() -> None:
     assert sorted(mine + theirs) == sorted(["rules", "mcts-model", "mcts-playout", "mcts", "ownership"])
     serial = sum(warmup.GROUPS[u][1] for u in mine + theirs)
     assert secs < 0.75 * serial
+
+
+def test_no_helper_without_a_free_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    # on a busy machine a helper only adds its own start and the kernels both processes compile
+    monkeypatch.setattr(warmup, "JOBS", 2)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.3, 0.3, 0.3))
+    assert warmup.default_jobs() == 2
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.6, 1.0, 1.0))
+    assert warmup.default_jobs() == 1
+    monkeypatch.setattr(warmup, "JOBS", 1)  # GORILLA_COMPILE_JOBS=1 or one core
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    assert warmup.default_jobs() == 1

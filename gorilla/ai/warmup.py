@@ -232,6 +232,21 @@ PARTS: dict[str, tuple[str, ...]] = {
 # numpy, numba)
 JOBS = 1 if os.environ.get("GORILLA_COMPILE_JOBS", "").strip() == "1" else min(2, os.cpu_count() or 1)
 HELPER_START = 1.5
+
+
+def default_jobs() -> int:
+    """JOBS when a core is free for the helper, else 1: with the load average at or above the
+    cores less one half, the helper would only add its start and the kernels both processes
+    compile (measured on a busy 2-core machine: 96 s against 80 s to the first move)."""
+    if JOBS < 2:
+        return 1
+    try:
+        load = os.getloadavg()[0]
+    except OSError:  # no load average on this platform
+        return JOBS
+    return JOBS if load < (os.cpu_count() or 1) - 0.5 else 1
+
+
 # group -> the module that registered it (a package above this floor, see register); the
 # child process of gorilla.app.compiler imports it first
 PROVIDERS: dict[str, str] = {}
@@ -430,7 +445,7 @@ def warm(
     todo = [g for g in dict.fromkeys(groups) if g in GROUPS]
     t0 = time.perf_counter()
     cold = [u for u in units(todo) if not is_warm(u)]
-    n_jobs = JOBS if jobs is None else jobs
+    n_jobs = default_jobs() if jobs is None else jobs
     mine, theirs, _ = plan(cold, n_jobs) if cache_dir() is not None else (cold, [], 0.0)
     helper: _Helper | None = None
     if theirs:
@@ -474,7 +489,7 @@ def warm(
 def estimate(groups: Iterable[str], jobs: int | None = None) -> float:
     """The rough seconds :func:`warm` takes to compile the groups' cold kernels (0 when warm)."""
     cold = [u for u in units(groups) if not is_warm(u)]
-    return plan(cold, JOBS if jobs is None else jobs)[2] if cold else 0.0
+    return plan(cold, default_jobs() if jobs is None else jobs)[2] if cold else 0.0
 
 
 def stderr_progress(program: str, groups: list[str], stream: TextIO | None = None) -> ProgressFn | None:
@@ -488,8 +503,10 @@ def stderr_progress(program: str, groups: list[str], stream: TextIO | None = Non
 
     def say(group: str, done: int, total: int) -> None:
         if done == 0:
-            secs = estimate(cold)
-            helper = plan([u for u in units(cold) if not is_warm(u)])[1] if cache_dir() is not None else []
+            n_jobs = default_jobs()
+            secs = estimate(cold, n_jobs)
+            cold_units = [u for u in units(cold) if not is_warm(u)]
+            helper = plan(cold_units, n_jobs)[1] if cache_dir() is not None else []
             how = f" in 2 processes (one compiles {', '.join(helper)})" if helper else ""
             print(
                 f"{program}: compiling the engine ({', '.join(cold)}){how}: about {secs:.0f} s,"
@@ -519,7 +536,7 @@ def main(argv: list[str] | None = None) -> int:
     and its lines come here too); each MODULE is imported first (it registers its groups,
     see :func:`register`)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    jobs = JOBS
+    jobs = default_jobs()
     while args and args[0] == "--exit-with-parent" or len(args) >= 2 and args[0] in ("--import", "--jobs"):
         if args[0] == "--exit-with-parent":  # a helper of warm(): ends when its parent does
             threading.Thread(target=_exit_at_eof, daemon=True).start()
