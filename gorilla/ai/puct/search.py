@@ -195,7 +195,8 @@ class Search:
         self.game.redo_stack = []
         self.root = node if node is not None and node.expanded and node.terminal is None else Node()
         self.own_sum, self.own_n = None, 0
-        if self.root.nn is not None:
+        if self.root.nn is not None:  # a reused root: its side to move's view from now on
+            self.centre = self.root.nn.lead
             self._add_ownership(self.root.nn, self.game.to_move)
         return self.root.visits
 
@@ -257,9 +258,7 @@ class Search:
         def worker() -> None:
             try:
                 while not done():
-                    room = None if visits is None else max(1, visits - self.root.visits)
-                    if not self._round(room):
-                        stop.set()  # nothing left to search (every line ends)
+                    self._round(None if visits is None else max(1, visits - self.root.visits))
                     if on_round is not None:
                         on_round()
             except BaseException:
@@ -297,8 +296,8 @@ class Search:
             self.root.u_sum += self.utility(ev.winrate, ev.lead, True)
             self._add_ownership(ev, self.game.to_move)
 
-    def _round(self, room: int | None) -> bool:
-        """Gather up to a batch of leaves, evaluate them, back them up; False when none was found."""
+    def _round(self, room: int | None) -> None:
+        """Gather up to a batch of leaves (at most room), evaluate them, back them up."""
         p = self.params
         want = p.batch if room is None else max(1, min(p.batch, room))
         leaves: list[tuple[list[tuple[Node, int]], Node, Game]] = []
@@ -319,7 +318,7 @@ class Search:
         if not leaves:
             if not ended:
                 time.sleep(0.001)  # every line is being evaluated by another thread
-            return True
+            return
         evals = self.evaluator.evaluate_games([g for _, _, g in leaves]) if leaves else []
         self.evals += len(evals)
         with self.lock:
@@ -328,7 +327,6 @@ class Search:
                 self._expand(leaf, game, ev)
                 leaf.pending = False
                 self._backup(path, leaf, ev.winrate, ev.lead, ownership=ev)
-        return True
 
     def _descend(self) -> tuple[list[tuple[Node, int]], Node, Game | None] | None:
         """Walk down to a leaf, adding virtual losses; (path, leaf, its game or None when terminal)."""
