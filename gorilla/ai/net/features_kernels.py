@@ -598,27 +598,19 @@ def ladder_captured_2libs(
         return 0
     opp = 3 - c
     _find_libs(bd, w, loc, buf, 0, 0)
-    m0 = buf[0]
+    m0 = buf[0]  # both read before the searches: they use buf as scratch
     m1 = buf[1]
-    ok0 = False
-    ok1 = False
-    if _is_legal(bd, st, w, m0, opp):
-        mark = st[S_TRAIL]
-        _play(bd, st, trail, stamp, w, m0, opp)
-        ok0 = ladder_captured(bd, st, trail, stamp, buf, stack, w, n, loc, True)
-        _undo(bd, st, trail, mark)
-    if _is_legal(bd, st, w, m1, opp):
-        mark = st[S_TRAIL]
-        _play(bd, st, trail, stamp, w, m1, opp)
-        ok1 = ladder_captured(bd, st, trail, stamp, buf, stack, w, n, loc, True)
-        _undo(bd, st, trail, mark)
     k = 0
-    if ok0:
-        working[k] = m0
-        k += 1
-    if ok1:
-        working[k] = m1
-        k += 1
+    for j in range(2):
+        move = m0 if j == 0 else m1
+        if _is_legal(bd, st, w, move, opp):
+            mark = st[S_TRAIL]
+            _play(bd, st, trail, stamp, w, move, opp)
+            caught = ladder_captured(bd, st, trail, stamp, buf, stack, w, n, loc, True)
+            _undo(bd, st, trail, mark)
+            if caught:
+                working[k] = move
+                k += 1
     return k
 
 
