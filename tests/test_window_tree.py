@@ -42,8 +42,8 @@ def test_open_a_record_and_move_through_its_variations_with_the_keys(app_window,
     h.press(k.RIGHT)
     h.press(k.RIGHT)
     assert [m.point for m in c.game.moves][-1] == h.point("G3")
-    h.press(k.LEFT)
-    assert c.game.move_number == 2 and is_wood(h.patch("G3"))
+    h.press(k.LEFT)  # the branching point: no stone on G3, the letter A of its variation instead
+    assert c.game.move_number == 2 and not is_black_stone(h.patch("G3"))
     assert "3 variations here: B G3 (next), B C3, B G7" in status_lines(c)
 
     h.press(k.RIGHT)
@@ -135,3 +135,65 @@ def test_the_moves_markup_is_drawn_on_the_board(app_window, tmp_path) -> None:  
     assert tuple(tri.color) == (255, 255, 255, 255)  # light on a black stone
     h.press(h.key.RIGHT)  # move 2 has no markup
     assert not [lab for lab in h.w.hud.board_labels if lab.visible]
+
+
+def test_w_shows_the_game_tree_and_a_click_on_a_node_moves_the_board_there(app_window, tmp_path) -> None:  # noqa: F811
+    path = tmp_path / "variations.sgf"
+    path.write_text(RECORD)
+    h = app_window()
+    open_file(h, str(path))
+    c, tv = h.c, h.w.tree_view
+    h.press(h.key.W)
+    assert tv.visible and len(tv.places) == len(c.tree) == 7
+    rows = {(p.node.depth, p.node.point): p.row for p in tv.places if p.node.parent is not None}
+    assert rows[(3, h.point("G3"))] == 0 and rows[(3, h.point("C3"))] == 1 and rows[(3, h.point("G7"))] == 2
+    side = next(p for p in tv.places if p.node.point == h.point("C3"))
+    x, y = (round(v) for v in tv.centre(side))
+    img = h.screen()
+    assert img[y, x].max() < 60  # a black disc for Black's C3
+    h.click(x, y)
+    assert c.game.move_number == 3 and c.game.moves[-1].point == h.point("C3")
+    img = h.screen()
+    assert is_black_stone(h.patch("C3", img)) and is_wood(h.patch("G3", img))
+    ring = img[y + 9, x - 1 : x + 2].astype(int).mean(axis=0)  # the current node's ring: blue
+    assert ring[2] > 180 and ring[0] < 140
+    # the variations' letters on the board at the branching point
+    h.press(h.key.LEFT)
+    letters = {lab.text: (lab.x, lab.y) for lab in h.w.hud.board_labels if lab.visible}
+    for letter, vertex in (("A", "G3"), ("B", "C3"), ("C", "G7")):
+        sx, sy = h.w.camera.point_to_screen(h.point(vertex))
+        assert abs(letters[letter][0] - sx) < 2 and abs(letters[letter][1] - sy) < 2
+    h.press(h.key.W)
+    assert not tv.visible
+    h.click_point("E3")  # with the tree hidden, a click there plays again
+    assert c.game.moves[-1].point == h.point("E3")
+
+
+def test_the_tree_view_follows_the_current_move_in_a_long_game(app_window, tmp_path) -> None:  # noqa: F811
+    path = tmp_path / "long.sgf"
+    path.write_text("(;SZ[19]" + _long_line(120) + ")")
+    h = app_window(size=19)
+    open_file(h, str(path))
+    tv = h.w.tree_view
+    h.press(h.key.W)
+    assert h.c.game.move_number == 120
+    here = next(p for p in tv.places if p.node is h.c.tree.current)
+    assert tv._inside(*tv.centre(here)) and tv.offset[0] > 0  # scrolled to the end
+    h.press(h.key.HOME)
+    start = next(p for p in tv.places if p.node is h.c.tree.current)
+    assert tv._inside(*tv.centre(start)) and tv.offset[0] == 0
+    bx, by, bw, bh = tv.rect
+    h.event("on_mouse_scroll", bx + bw // 2, by + bh // 2, 0, -3)  # the wheel scrolls the tree
+    h.frame()
+    assert tv.offset[0] > 0 and h.c.game.move_number == 0
+
+
+def _long_line(n: int) -> str:
+    """n legal moves on 19x19: Black along the odd rows, White along the even ones."""
+    cols = "abcdefghijklmnopqrs"
+    out = []
+    for i in range(n):
+        k = i // 2
+        x, y = k % 19, 2 * (k // 19) + (i % 2)
+        out.append(f";{'BW'[i % 2]}[{cols[x]}{cols[y]}]")
+    return "".join(out)

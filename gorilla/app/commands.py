@@ -54,6 +54,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("promote", ("l",), "this line as the main line"),
     Command("delete_branch", ("Delete",), "delete from this move (u: back)"),
     Command("comment", ("Enter",), "the move's comment box"),
+    Command("tree_view", ("w",), "the game tree on/off"),
+    Command("game_info", ("Ctrl+I",), "the players' and event names"),
     Command("setup", ("b",), "set-up mode on/off"),
     Command("setup_side", ("x",), "set-up: the side to move"),
     Command("reset", ("r",), "reset: a new game like this one"),
@@ -112,7 +114,7 @@ HUD_ROWS: tuple[HelpRow, ...] = (
     HelpRow(
         "c / o", "control map (dark Black, light White) / ownership", ("toggle_control", "toggle_ownership")
     ),
-    HelpRow("e", "evaluate: heat map of move values, best move ringed", ("evaluate",)),
+    HelpRow("e", "evaluate: best ringed, others: points vs it; again: hide", ("evaluate",)),
     HelpRow("v", "live MCTS thinking view", ("toggle_thinking",)),
     HelpRow("f", "move model: moves strong players would choose", ("toggle_policy",)),
     HelpRow("r", "reset: new game", ("reset",)),
@@ -126,6 +128,8 @@ HUD_ROWS: tuple[HelpRow, ...] = (
     HelpRow(
         "l / Delete", "this line as main line / delete from here (u: undo)", ("promote", "delete_branch")
     ),
+    HelpRow("w", "game tree: click a move to go there", ("tree_view",)),
+    HelpRow("Ctrl+I", "game info: players' and event names", ("game_info",)),
     HelpRow("Enter", "comment box (Enter, Esc: done;  Shift+Enter: new line)", ("comment",)),
     HelpRow("b / x", "set-up: left click Black, right White / side to move", ("setup", "setup_side")),
     HelpRow("p", "pass", ("pass",)),
@@ -157,7 +161,9 @@ DOC_ROWS: tuple[HelpRow, ...] = (
     HelpRow(
         "",
         "evaluate every legal move in the background; a heat map (green good, red bad), the best move "
-        "ringed, the top moves labelled, and how many points the last move lost",
+        "ringed and labelled with its win rate, the five next labelled on one scale: their points against "
+        "the best (-1.5: 1.5 points worse; Gomoku: win rate in %); the panel's legend says so, and how "
+        "many points the last move lost. Again: hide the labels (and show them again), no new evaluation",
         ("evaluate",),
     ),
     HelpRow(
@@ -184,6 +190,20 @@ DOC_ROWS: tuple[HelpRow, ...] = (
         "the previous / next variation at the nearest branching point above (the line below follows that "
         "variation as far as it goes)",
         ("previous_variation", "next_variation"),
+    ),
+    HelpRow(
+        "",
+        "the game tree on/off, below the board: every move a node (black or white), each variation a "
+        "row of its own, the current move ringed; a click on a node shows that move, the scroll wheel "
+        "scrolls it, it follows the current move. On the board, letters (A, B, ...) mark the next moves "
+        "of the variations that branch here",
+        ("tree_view",),
+    ),
+    HelpRow(
+        "",
+        "the game info: Black's, White's and the event's names (SGF `PB`, `PW`, `EV`), Tab between the "
+        "rows, Enter keeps them, Esc cancels; a click on a player's name in the panel opens it too",
+        ("game_info",),
     ),
     HelpRow("", "make the current line the main line", ("promote",)),
     HelpRow("", "delete the current move and everything after it (`u` puts it back)", ("delete_branch",)),
@@ -224,7 +244,9 @@ DOC_ROWS: tuple[HelpRow, ...] = (
         "",
         "analyse every move of the current line in the background (1000 MCTS playouts a position); again:"
         " cancel. The panel's graph shows Black's win rate (blue) and score lead (orange) over the move "
-        "number, moves that lost the threshold or more marked red, the current move as a white line; a "
+        "number (win rate 0-100% on the left, the score lead's ticks on the right, the move numbers along "
+        "the bottom, a legend above), moves that lost the threshold or more marked red, the current move as"
+        " a white line with dots on the curves; a "
         "click on the graph shows that move. Above it: the current move's points lost, win rate, score "
         "and the engine's best line",
         ("analyse",),

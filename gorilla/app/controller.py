@@ -64,6 +64,7 @@ class EvaluationView:
     evaluation: Any  # gorilla.ai.evaluator.Evaluation
     points_lost: float | None
     move_number: int
+    unit: str = "points"  # the labels' scale: the moves' scores (points)
 
 
 def player_label(spec: str | Agent) -> str:

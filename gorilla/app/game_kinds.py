@@ -171,7 +171,7 @@ class GomokuLoading(NeutralTable, PlayersState):
         return False
 
     click = pass_turn = resign = undo = redo = reset = advance = set_continuous = _wait
-    evaluate = toggle_control = toggle_thinking = toggle_pause = save = load = _wait
+    evaluate = toggle_eval = toggle_control = toggle_thinking = toggle_pause = save = load = _wait
     new_game = _wait
 
 

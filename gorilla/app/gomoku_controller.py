@@ -89,6 +89,7 @@ class EvaluationView:
     evaluation: Evaluation
     points_lost: float | None
     move_number: int
+    unit: str = "win rate"  # the labels' scale: the engine's scores are no points
 
 
 def evaluate_moves(game: GomokuGame) -> Evaluation:

@@ -151,6 +151,7 @@ class NewGameForm:
         ]
         self.focus = 0
         self.error = ""
+        self.typed = ""  # digits typed on the size row, chosen when the row is left or the form sent
         if remembered:
             self.restore(remembered)
 
@@ -166,26 +167,54 @@ class NewGameForm:
         return self.fields[self.focus]
 
     def move_focus(self, step: int) -> None:
-        """Up (-1) / Down (+1), wrapping; Tab and Shift+Tab do the same."""
+        """Up (-1) / Down (+1), wrapping; Tab and Shift+Tab do the same (a typed size is chosen)."""
+        self.commit_typed()
         self.focus = (self.focus + step) % len(self.fields)
+
+    def commit_typed(self) -> bool:
+        """Choose the board size typed on the size row; False (and the row's error) when it is
+        not one of the sizes offered."""
+        if not self.typed:
+            return True
+        n, self.typed = int(self.typed), ""
+        if self["size"].select(n):
+            self.error = ""
+            return True
+        sizes = [v for _, v in self["size"].choices]
+        self.error = f"Board size: {min(sizes)} to {max(sizes)}, got {n}"
+        return False
+
+    def row_text(self, i: int) -> str:
+        """What row i shows: its value, the digits being typed on the size row, a cursor on a
+        focused text row."""
+        f = self.fields[i]
+        if i == self.focus and f.key == "size" and self.typed:
+            return self.typed + "_"
+        return f.shown + ("_" if f.editable and i == self.focus else "")
 
     def cycle(self, step: int) -> None:
         """Left (-1) / Right (+1) on the focused row; a new rule set brings its komi."""
         f = self.focused
+        if f.key == "size":
+            self.typed = ""
         f.cycle(step)
         if f.key == "rules" and not is_gomoku(f.value):
             self["komi"].text = f"{get_ruleset(f.value).komi:g}"
 
     def type_text(self, text: str) -> None:
-        """Typed characters go into the focused editable row."""
+        """Typed characters go into the focused editable row; digits on the size row type a size."""
         f = self.focused
-        if f.editable:
+        if f.key == "size":
+            self.typed = (self.typed + "".join(ch for ch in text if ch.isdigit()))[-2:].lstrip("0")
+        elif f.editable:
             f.text += "".join(ch for ch in text if ch.isprintable() and ch not in "\r\n")
 
     def backspace(self) -> None:
         """Delete the last character of the focused editable row."""
         f = self.focused
-        if f.editable:
+        if f.key == "size":
+            self.typed = self.typed[:-1]
+        elif f.editable:
             f.text = f.text[:-1]
 
     def set(self, key: str, value: Any) -> None:
@@ -206,6 +235,8 @@ class NewGameForm:
 
     def result(self) -> NewGame:
         """The new game the rows describe; raises FormError (one line) for a bad row."""
+        if not self.commit_typed():
+            raise FormError(self.error)
         size = self["size"].value
         try:
             komi = float(self["komi"].text)

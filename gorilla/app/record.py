@@ -304,6 +304,15 @@ class RecordActions:
         self.say(f"Set-up: {len(stones)} stones, {COLOR_WORD[to_move]} to move")
         return True
 
+    def set_game_info(self, black: str, white: str, event: str) -> bool:
+        """The record's player and event names (SGF PB, PW, EV), kept in the autosave and Ctrl+S."""
+        from gorilla.app.record_info import set_names
+
+        set_names(self.tree, self.game, black, white, event)
+        self._autosave()
+        self.say("Names saved in the record (PB, PW, EV)")
+        return True
+
     # --- what the panel shows ---------------------------------------------------------------------
     def branch_summary(self) -> tuple[int, int, int, list[str]]:
         """(the current move number, the length of the current line, how many variations branch

@@ -80,7 +80,7 @@ class Table(Protocol):
     players: dict[int, str]  # colour -> the player's label
     progress: Any  # the AI's search (candidates, best move, win rate) or None
     eval_progress: Any  # the evaluator's progress or None
-    evaluation: Any  # ``e``: .evaluation.values / .best, .points_lost; or None
+    evaluation: Any  # ``e``: .evaluation.values / .best, .points_lost, .unit ("points", "win rate"); or None
     show_control: bool
     show_eval: bool
     show_thinking: bool
@@ -182,6 +182,7 @@ class Table(Protocol):
     advance: Callable[[], Any]
     set_continuous: Callable[[bool], Any]
     evaluate: Callable[[], Any]
+    toggle_eval: Callable[[], Any]
     toggle_control: Callable[[], Any]
     toggle_thinking: Callable[[], Any]
     toggle_policy: Callable[[], Any]
@@ -203,6 +204,8 @@ class Table(Protocol):
     toggle_mistake_dots: Callable[[], Any]
     save: Callable[[str], Any]
     load: Callable[[str], Any]
+    set_game_info: Callable[[str, str, str], Any]  # the record's names: Black, White, the event
+    go_to_node: Callable[[Any], Any]  # a node of ``tree`` (the tree view's click)
 
 
 # what a game without Go's record, analysis and estimates answers: it says so and changes nothing
@@ -212,6 +215,8 @@ LACKING: dict[str, str] = {
     "go_start": "moving through the record",
     "go_end": "moving through the record",
     "goto_move": "moving through the record",
+    "go_to_node": "moving through the record",
+    "set_game_info": "the record's names",
     "switch_variation": "variations",
     "promote_variation": "variations",
     "delete_branch": "variations",

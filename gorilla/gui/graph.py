@@ -74,8 +74,36 @@ def graph_data(controller) -> GraphData:
     return GraphData(pts, mistakes, n, len(evs) - 1, rv.running, rv.fraction, rv.threshold, info)
 
 
+AXIS_FONT = 7  # the axes' numbers, inside the plot's edges
+SCORE_STEPS = (5.0, 10.0, 20.0, 50.0, 100.0)  # the score lead's tick spacing: the first giving <= 2 a side
+
+
+def score_span(points: list[tuple[int, float, float]]) -> float:
+    """The score lead at the plot's top edge (and, negated, its bottom): 10 at least."""
+    return max([10.0] + [abs(s) for _, _, s in points])
+
+
+def score_step(span: float) -> float:
+    """The distance between two score ticks: at most two ticks each side of the 50% line."""
+    return next((st for st in SCORE_STEPS if span / st <= 2.0), SCORE_STEPS[-1])
+
+
+def move_step(total: int) -> int:
+    """The distance between two move-number ticks along the bottom: about five ticks."""
+    for st in (1, 2, 5, 10, 20, 25, 50, 100):
+        if total / st <= 5:
+            return st
+    return 100
+
+
 class Graph:
-    """The win-rate and score graph widget; ``layout``, ``update``, ``hit``, ``draw``."""
+    """The win-rate and score graph widget; ``layout``, ``update``, ``hit``, ``draw``.
+
+    The plot: Black's win rate (blue, 0% at the bottom, 100% at the top, the 50% line across)
+    and Black's score lead (orange, 0 on the 50% line, its ticks and numbers on the right),
+    the move numbers along the bottom, the current move as a white line with its values,
+    moves that lost the threshold or more as red lines; the legend above it.
+    """
 
     def __init__(self) -> None:
         self.batch = pyglet.graphics.Batch()
@@ -84,6 +112,11 @@ class Graph:
         self.bg = shapes.Rectangle(0, 0, 10, 10, color=BG, batch=self.batch, group=self.bg_group)
         self.title = text_label(self.batch, self.fg_group, 9, LABEL, text="")
         self.info = text_label(self.batch, self.fg_group, 9, CURRENT, 300, font=MONO)
+        self.keys = [  # the legend: a swatch and a word per curve
+            (shapes.Rectangle(0, 0, 12, 3, color=colour, batch=self.batch, group=self.fg_group),
+             text_label(self.batch, self.fg_group, 8, LABEL, text=word))
+            for colour, word in ((WINRATE, "win rate"), (SCORE, "score lead"), (MISTAKE, "lost"))
+        ]  # fmt: skip
         self.shapes: list = []
         self.rect = (0, 0, 10, 10)
         self.total = 0
@@ -113,52 +146,112 @@ class Graph:
             return
         self._key = key
         self.total = data.total
+        for old in self.shapes:
+            old.delete()  # a label stays in the batch until deleted
+        self.shapes = self._axes(data) + self._curves(data)
+        self._legend(data)
+        if self.info.text != data.info:
+            self.info.text = data.info
+
+    # --- the parts --------------------------------------------------------------------------------
+    def _px(self, k: float, total: int) -> float:
+        gx, _, w, _ = self.rect
+        return gx + w * k / max(1, total)
+
+    def _py(self, frac: float) -> float:
+        _, gy, _, h = self.rect
+        return gy + h * min(1.0, max(0.0, frac))
+
+    def _text(self, x: float, y: float, text: str, colour: tuple, anchor_x: str, anchor_y: str):
+        lab = text_label(self.batch, self.fg_group, AXIS_FONT, colour, text=text)
+        lab.anchor_x, lab.anchor_y = anchor_x, anchor_y
+        lab.position = (x, y, 0)
+        return lab
+
+    def _axes(self, data: GraphData) -> list:
+        """The 50% line, the win rate's numbers (left), the score's ticks and numbers (right),
+        the move numbers (bottom)."""
         gx, gy, w, h = self.rect
         b, g = self.batch, self.fg_group
+        out: list = [
+            shapes.Line(gx, self._py(0.5), gx + w, self._py(0.5), thickness=1, color=GRID, batch=b, group=g)
+        ]
+        if not data.points:
+            return out
+        ends = ((1.0, "100%", "top"), (0.5, "50%", "bottom"), (0.0, "0%", "bottom"))
+        out += [self._text(gx + 2, self._py(f), t, WINRATE, "left", a) for f, t, a in ends]
+        span = score_span(data.points)
+        step = score_step(span)
+        k = 1
+        while k * step <= span:
+            for sign in (1, -1):
+                y = self._py(0.5 + 0.5 * sign * k * step / span)
+                out.append(shapes.Line(gx + w - 6, y, gx + w, y, thickness=1, color=SCORE, batch=b, group=g))
+                out.append(self._text(gx + w - 8, y, f"{sign * k * step:+g}", SCORE, "right", "center"))
+            k += 1
+        mstep = move_step(data.total)
+        for m in range(mstep, data.total, mstep):
+            x = self._px(m, data.total)
+            out.append(shapes.Line(x, gy, x, gy + 4, thickness=1, color=LABEL, batch=b, group=g))
+            out.append(self._text(x, gy + 5, str(m), LABEL, "center", "bottom"))
+        return out
+
+    def _curves(self, data: GraphData) -> list:
+        """The mistakes, the two curves, the current move, the progress bar."""
+        gx, gy, w, h = self.rect
+        b, g = self.batch, self.fg_group
+        n = data.total
         out: list = []
-        n = max(1, data.total)
-
-        def px(k: float) -> float:
-            return gx + w * k / n
-
-        def py(frac: float) -> float:
-            return gy + h * min(1.0, max(0.0, frac))
-
-        out.append(shapes.Line(gx, py(0.5), gx + w, py(0.5), thickness=1, color=GRID, batch=b, group=g))
-        span = max([10.0] + [abs(s) for _, _, s in data.points])
+        span = score_span(data.points)
         for number, lost in data.mistakes:
-            out.append(
-                shapes.Line(px(number), gy, px(number), gy + h, thickness=2,
-                            color=BLUNDER_C if lost >= BLUNDER else MISTAKE, batch=b, group=g)
-            )  # fmt: skip
+            x = self._px(number, n)
+            colour = BLUNDER_C if lost >= BLUNDER else MISTAKE
+            out.append(shapes.Line(x, gy, x, gy + h, thickness=2, color=colour, batch=b, group=g))
         pts = sorted(data.points)
         for (k0, w0, s0), (k1, w1, s1) in zip(pts, pts[1:], strict=False):
             if k1 != k0 + 1:
                 continue  # a gap: positions not analysed yet
-            out.append(shapes.Line(px(k0), py(0.5 + 0.5 * s0 / span), px(k1), py(0.5 + 0.5 * s1 / span),
+            x0, x1 = self._px(k0, n), self._px(k1, n)
+            out.append(shapes.Line(x0, self._py(0.5 + 0.5 * s0 / span), x1, self._py(0.5 + 0.5 * s1 / span),
                                    thickness=2, color=SCORE, batch=b, group=g))  # fmt: skip
             out.append(
-                shapes.Line(px(k0), py(w0), px(k1), py(w1), thickness=2, color=WINRATE, batch=b, group=g)
+                shapes.Line(x0, self._py(w0), x1, self._py(w1), thickness=2, color=WINRATE, batch=b, group=g)
             )
         if len(pts) == 1:
             k, wr, _ = pts[0]
-            out.append(shapes.Circle(px(k), py(wr), 2, color=WINRATE, batch=b, group=g))
-        if data.total > 0:
-            x = px(data.current)
+            out.append(shapes.Circle(self._px(k, n), self._py(wr), 2, color=WINRATE, batch=b, group=g))
+        if n > 0:
+            x = self._px(data.current, n)
             out.append(shapes.Line(x, gy, x, gy + h, thickness=1, color=CURRENT, batch=b, group=g))
+            here = next((p for p in pts if p[0] == data.current), None)
+            if here is not None:  # the current move's values as dots on the curves
+                out.append(shapes.Circle(x, self._py(here[1]), 3, color=WINRATE, batch=b, group=g))
+                out.append(
+                    shapes.Circle(x, self._py(0.5 + 0.5 * here[2] / span), 3, color=SCORE, batch=b, group=g)
+                )
         if data.running:
             out.append(shapes.Rectangle(gx, gy, w * data.fraction, 3, color=WINRATE, batch=b, group=g))
-        self.shapes = out
+        return out
+
+    def _legend(self, data: GraphData) -> None:
+        """The title above the plot, and the legend's swatches when there are curves."""
+        gx, gy, w, h = self.rect
         if data.running:
-            title = f"Analysing... {100 * data.fraction:.0f}%  (g cancels)"
+            title = f"Analysing... {100 * data.fraction:.0f}%  (g cancels)   Black:"
         elif data.points:
-            title = f"Black: win rate (blue), score (orange); {data.threshold:g}+ lost: red"
+            title = "Black:"
         else:
             title = "g: analyse the game (win rate and score graph)"
         if self.title.text != title:
             self.title.text = title
-        if self.info.text != data.info:
-            self.info.text = data.info
+        x = gx + self.title.content_width + 8
+        for rect, word in self.keys:
+            rect.visible = word.visible = bool(data.points)
+            if word is self.keys[2][1]:
+                word.text = f"lost {data.threshold:g}+"
+            rect.position = (x, gy + h + 9)
+            word.position = (x + 15, gy + h + 6, 0)
+            x += 15 + word.content_width + 10
 
     def draw(self) -> None:
         """Draw the graph."""

@@ -11,9 +11,10 @@ from pyglet import shapes
 from pyglet.text import Label
 
 from gorilla.app.commands import HUD_ROWS
+from gorilla.app.record_info import record_info, shown_name
 from gorilla.app.status_text import status_lines
 from gorilla.app.table import Table
-from gorilla.gui.overlay import candidate_lines
+from gorilla.gui.overlay import candidate_lines, eval_legend
 from gorilla.gui.toolbar import FONT, text_label
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import format_vertex
@@ -65,6 +66,7 @@ class Hud:
             )
         text_w = panel_width - 32
         self.info = text_label(self.batch, fg, 11, TEXT, text_w)
+        self.legend = text_label(self.batch, fg, 9, DIM, text_w)
         self.bar_bg = shapes.Rectangle(0, 0, 10, 8, color=(50, 56, 64, 255), batch=self.batch, group=mid)
         self.bar = shapes.Rectangle(0, 0, 0, 8, color=ACCENT, batch=self.batch, group=fg)
         self.ai_text = text_label(self.batch, fg, 10, DIM, text_w)
@@ -89,6 +91,12 @@ class Hud:
         self.prompt = Label(
             "", font_name=MONO, font_size=12, color=TEXT, anchor_y="center", batch=self.prompt_batch, group=fg
         )
+        # the tooltip: a player's full spec while the pointer is over the name
+        self.tip_batch = pyglet.graphics.Batch()
+        self.tip_bg = shapes.Rectangle(0, 0, 10, 22, color=(14, 16, 19, 240), batch=self.tip_batch, group=bg)
+        self.tip = text_label(self.tip_batch, fg, 10, TEXT, anchor_y="center")
+        self.pointer: tuple[float, float] | None = None  # the mouse in the window, for the tooltip
+        self._tip_on = False
         self.board_labels: list[Label] = []
         self._text_cache: dict[str, str] = {}
         self.layout(window.width, window.height)
@@ -175,6 +183,7 @@ class Hud:
         self._set(self.subtitle, f"{game.size}x{game.size}{ai_vs}")
 
         msg, y = self._update_info(controller, views, notice)
+        y = self._update_legend(controller, y)
         y = self._update_ai(controller, y)
         cand = ""
         p = controller.progress
@@ -215,7 +224,34 @@ class Hud:
                 caps.visible = False
                 self._set(caps, "")
                 caps.x = self._width - self._pad - clock.content_width
-            self._set_elided(name, f"{'Black' if c == BLACK else 'White'}   ", who, self._name_room(caps))
+            self._set_elided(name, "", shown_name(controller.tree, c, who), self._name_room(caps))
+        self._update_tip(controller)
+
+    def name_row_at(self, x: float, y: float) -> int | None:
+        """The colour whose player row is under window pixel (x, y), or None."""
+        if x < self._x0:
+            return None
+        return next((c for c, ry in self._row_y.items() if abs(y - ry) <= 16), None)
+
+    def _update_tip(self, controller: Table) -> None:
+        """The full player spec, and the record's name, of the row under the pointer."""
+        color = None if self.pointer is None else self.name_row_at(*self.pointer)
+        self._tip_on = color is not None
+        if color is None:
+            return
+        side = "Black" if color == BLACK else "White"
+        who = controller.players.get(color, "human")
+        name = record_info(controller.tree).name(color)
+        text = f"{side}: {who}" + (f"  (record: {name})" if name and name != who else "")
+        if controller.tree is not None:
+            text += "   click: edit the names"
+        self._set(self.tip, text)
+        w = self.tip.content_width + 16
+        x = max(4, self._x0 - w - 6)
+        y = self._row_y[color]
+        self.tip_bg.position = (x, y - 11)
+        self.tip_bg.width = w
+        self.tip.position = (x + 8, y, 0)
 
     def _update_info(self, controller: Table, views, notice: str) -> tuple[str, float]:
         """The game's text below the players; (the message, the height below the text)."""
@@ -235,9 +271,23 @@ class Hud:
                 thinking_line = ln
         if thinking_line is not None:
             lines.remove(thinking_line)
+        event = record_info(controller.tree).event
+        if event:
+            lines.insert(0, f"Event: {event}")
         self._set(self.info, "\n".join(lines))
         y = self._height - 142 - self.info.content_height - 14
         return msg, y
+
+    def _update_legend(self, controller: Table, y: float) -> float:
+        """The key to the evaluation's labels on the board while they show; the height below."""
+        ev = controller.evaluation
+        text = ""
+        if controller.show_eval and ev is not None:
+            e = ev.evaluation
+            text = eval_legend(e.values, e.best, controller.game.size, ev.unit)
+        self.legend.position = (self._x0 + self._pad, y, 0)
+        self._set(self.legend, text)
+        return y - self.legend.content_height - 8 if text else y
 
     def _update_ai(self, controller: Table, y: float) -> float:
         """The AI's (or the compile's, or the evaluator's) progress bar and line; the height below."""
@@ -275,7 +325,12 @@ class Hud:
                         f"   {p.playouts} playouts   {p.elapsed:.1f}s"
                     )
             elif compiling:
-                ai = "Compiling the engine; you can play meanwhile"
+                # Go takes moves while it compiles; the stand-in for a Gomoku game takes none
+                ai = (
+                    "Compiling the engine; you can play meanwhile"
+                    if controller.gomoku_wait is None
+                    else "Compiling the Gomoku engine: the game starts when it is ready"
+                )
             else:
                 ai = "Evaluating moves..."
             y -= 20
@@ -327,5 +382,7 @@ class Hud:
         self.batch.draw()
         if self._prompt_on:
             self.prompt_batch.draw()
+        if self._tip_on:
+            self.tip_batch.draw()
         if show_help:
             self.help_batch.draw()

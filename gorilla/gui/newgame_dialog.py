@@ -6,7 +6,8 @@ driven from the keyboard. So the rows are drawn here (labels and shapes: a
 label, ``<  value  >``) over the headless form, and Start / Cancel are
 ``pyglet.gui.PushButton``s (the toolbar's). Keys: Up/Down or Tab/Shift+Tab move
 between rows, Left/Right change the choice (on a text row they pick a preset),
-typing edits a text row (komi, clock, GTP commands), Enter starts, Esc cancels.
+typing edits a text row (komi, clock, GTP commands) or types the board size (digits, then
+Tab, Enter or another row), Enter starts, Esc cancels.
 """
 
 from __future__ import annotations
@@ -108,7 +109,7 @@ class NewGameDialog:
         """Show the form's values, its focus and its error."""
         form = self.form
         for i, f in enumerate(form.fields):
-            shown = f.shown + ("_" if f.editable and i == form.focus else "")
+            shown = form.row_text(i)
             if self.values[i].text != shown:
                 self.values[i].text = shown
             for a in self.arrows[i]:

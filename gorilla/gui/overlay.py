@@ -48,41 +48,71 @@ def ramp(t: float) -> tuple[float, float, float]:
     return (0.86 - 0.66 * u, 0.70 + 0.10 * u, 0.14 + 0.16 * u)
 
 
-def heat_markers(values: dict, best: int | None, size: int, y: float) -> tuple[list[list[float]], list]:
+BEST_INK = (120, 200, 255, 255)  # the best move's label: the colour of its ring
+DELTA_INK = (255, 255, 255, 255)  # the other labels: how far each is from the best
+LABELLED = 6  # moves labelled on the board: the best and the five next
+
+
+def move_scale(value, unit: str) -> float:
+    """A move's value on the one scale of the labels: its score (points) or its win rate (%)."""
+    if unit == "points":
+        s = value.score
+        if s is not None and not math.isnan(s):
+            return float(s)
+    return 100.0 * float(value.winrate)
+
+
+def delta_text(d: float) -> str:
+    """A short signed difference: '-1.2', '+0.4', '-12' (four characters at most under 100)."""
+    if abs(d) < 9.95:
+        return f"{d:+.1f}"
+    return f"{d:+.0f}"
+
+
+def heat_markers(values: dict, best: int | None, size: int, y: float,
+                 unit: str = "points") -> tuple[list[list[float]], list]:  # fmt: skip
     """Discs on every evaluated point coloured by how good it is, the best one ringed.
 
-    values: point -> MoveValue(winrate, score) for the side to move. Colour uses the
-    score when the evaluator gives one, else the win rate. Returns (markers, labels)
-    where labels are (point, text) for the best few moves.
+    values: point -> a move value (.winrate, .score) for the side to move; unit: the labels'
+    scale, "points" (the score) or "win rate". Returns (markers, labels), labels as
+    (point, text, rgba): the best move its win rate in the ring's colour, the next best few
+    their difference from it on the one scale (-1.2: 1.2 points worse than the best).
     """
     pts = [p for p in values if isinstance(p, int | np.integer) and p >= 0]
     if not pts:
         return [], []
-
-    def val(p: int) -> float:
-        mv = values[p]
-        s = mv.score
-        return float(s) if s is not None and not math.isnan(s) else float(mv.winrate)
-
-    uses_score = any(values[p].score for p in pts)
-    vals = {p: (val(p) if uses_score else float(values[p].winrate)) for p in pts}
+    vals = {p: move_scale(values[p], unit) for p in pts}
     hi, lo = max(vals.values()), min(vals.values())
     span = hi - lo if hi > lo else 1.0
     out = []
     for p, v in vals.items():
         t = (v - lo) / span
         out.append(marker(p, size, y, 0.20 + 0.17 * t, (*ramp(t), 0.82), DISC))
-    labels = []
-    if best is not None and best >= 0:
-        out.append(marker(best, size, y + 0.001, 0.47, BEST_RING, THICK_RING))
-    ranked = sorted(vals, key=lambda p: -vals[p])[:5]
-    for p in ranked:
-        mv = values[p]
-        text = f"{100 * mv.winrate:.0f}%"
-        if uses_score:
-            text = f"{vals[p] - hi:+.1f}" if p != ranked[0] else f"{vals[p]:+.1f}"
-        labels.append((p, text))
+    if best is None or best not in vals:
+        return out, []
+    out.append(marker(best, size, y + 0.001, 0.47, BEST_RING, THICK_RING))
+    labels = [(best, f"{100 * values[best].winrate:.0f}%", BEST_INK)]
+    others = sorted((p for p in vals if p != best), key=lambda p: -vals[p])[: LABELLED - 1]
+    labels += [(p, delta_text(vals[p] - vals[best]), DELTA_INK) for p in others]
     return out, labels
+
+
+def eval_legend(values: dict, best: int | None, size: int, unit: str = "points") -> str:
+    """The panel's key to the evaluation's labels (empty without a best move)."""
+    if best is None or best not in values:
+        return ""
+    b = values[best]
+    lead = f", lead {b.score:+.1f}" if unit == "points" and b.score is not None else ""
+    scale = "points" if unit == "points" else "win rate in %"
+    return (
+        f"Evaluation: ringed {format_vertex(best, size)} is the best move (win {100 * b.winrate:.0f}%{lead});"
+        f" the numbers on other moves: {scale} against it (-1.5: 1.5 worse). e hides"
+    )
+
+
+def label_font_size(spacing: float, chars: int = 4) -> int:
+    """Points of a board label that fits between two grid points spacing pixels apart."""
+    return int(max(6, min(10, 0.95 * spacing / (0.85 * max(3, chars)))))
 
 
 def thinking_markers(candidates: Iterable, size: int, y: float, limit: int = 30) -> tuple[list, list]:

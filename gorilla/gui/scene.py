@@ -40,7 +40,8 @@ class Scene:
     over: np.ndarray  # (j, 9) markers drawn after the stones (last move, dead crosses)
     overlay: np.ndarray | None  # (size, size, 4) uint8 colour field or None
     occupancy: np.ndarray  # (size, size) uint8, 255 under a live stone, row 0 = bottom: the shadows
-    labels: list[tuple[int, str]] = field(default_factory=list)  # (point, text) projected over the board
+    # (point, text) or (point, text, rgba) projected over the board
+    labels: list[tuple] = field(default_factory=list)
     notice: str = ""  # a GUI-side problem to show (e.g. an overlay that could not be computed)
 
 
@@ -89,7 +90,7 @@ def _overlays(controller: Table, under: list, over: list) -> tuple[np.ndarray | 
     live view): markers appended to under and over; (colour field, labels, notice)."""
     game = controller.game
     size, pos, over_game = game.size, game.position, game.over
-    labels: list[tuple[int, str]] = []
+    labels: list[tuple] = []
     notice = ""
     overlay = None
     if controller.show_control:
@@ -111,7 +112,7 @@ def _overlays(controller: Table, under: list, over: list) -> tuple[np.ndarray | 
         over += ov.mistake_dots(review.reviews(game), game.moves, pos.color_at, size, STONE_TOP + 0.005)
     ev = controller.evaluation
     if controller.show_eval and ev is not None and not over_game:
-        rows, labels = ov.heat_markers(ev.evaluation.values, ev.evaluation.best, size, SURFACE)
+        rows, labels = ov.heat_markers(ev.evaluation.values, ev.evaluation.best, size, SURFACE, ev.unit)
         under += rows
     if controller.show_policy and not over_game:
         rows, labels = ov.policy_markers(controller.policy_map(), size, SURFACE)
@@ -155,8 +156,14 @@ def _board_marks(game, dead_pts: list[int], under: list, over: list) -> None:
                     (over if p in dead else under).append(ov.marker(p, size, y, 0.17, rgba, ov.FILLED_SQUARE))
 
 
-def build_scene(controller: Table, hover: int | None = None) -> Scene:
-    """The frame's scene from the controller's state (and the point under the mouse)."""
+def flash_marker(point: int, size: int) -> list[float]:
+    """The brief red mark on an occupied point that was clicked (a thick ring on the stone)."""
+    return ov.marker(point, size, STONE_TOP + 0.006, 0.46, (0.92, 0.1, 0.08, 0.95), ov.THICK_RING)
+
+
+def build_scene(controller: Table, hover: int | None = None, extra: list[list[float]] | None = None) -> Scene:
+    """The frame's scene from the controller's state, the point under the mouse and extra
+    markers the window adds over the stones (the red mark of a click on a stone)."""
     game = controller.game
     size = game.size
     live_pts, live_cols, dead_pts, dead_cols = _split_stones(game)
@@ -170,6 +177,7 @@ def build_scene(controller: Table, hover: int | None = None) -> Scene:
     over: list[list[float]] = []
     overlay, labels, notice = _overlays(controller, under, over)
     _board_marks(game, dead_pts, under, over)
+    over += extra or []
     if (
         hover is not None
         and not game.over

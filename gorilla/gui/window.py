@@ -22,18 +22,24 @@ from pyglet import gl
 from pyglet.window import key, mouse
 
 from gorilla.app.commands import BUTTONS, COMMANDS, split_key
+from gorilla.app.record_info import record_info
 from gorilla.app.table import Table
 from gorilla.gui.camera import PANEL_WIDTH, Camera
 from gorilla.gui.graph import Graph, graph_data
 from gorilla.gui.hud import Hud
+from gorilla.gui.info_dialog import InfoDialog
 from gorilla.gui.meshes import STONE_HALF_HEIGHT
 from gorilla.gui.modal import CommentBox, Confirm, DialogInput, LoadPrompt, Modal
 from gorilla.gui.newgame_dialog import NewGameDialog
+from gorilla.gui.overlay import label_font_size
 from gorilla.gui.renderer import BACKGROUND, Renderer
-from gorilla.gui.scene import build_scene
+from gorilla.gui.scene import build_scene, flash_marker
 from gorilla.gui.sounds import Sounds
 from gorilla.gui.toolbar import Toolbar
+from gorilla.gui.tree_view import CELL as TREE_CELL
+from gorilla.gui.tree_view import TreeView
 from gorilla.rules.board import WHITE
+from gorilla.rules.coords import to_index, to_xy
 
 CLICK_SLOP = 6  # pixels a click may move and still be a click, not a drag
 ORBIT_SPEED = 0.008  # radians per pixel
@@ -45,6 +51,9 @@ GRAPH_HEIGHT = 90  # the analysis graph, above the toolbar
 MARK_GLYPHS = {"TR": "\u25b3", "SQ": "\u25a1", "CR": "\u25cb", "MA": "\u00d7"}  # SGF markup as drawn
 MARK_INK = (200, 20, 20, 255)  # markup on an empty point: red against the wood and its lines
 MARK_SIZE = 14  # points
+VARIATION_INK = (30, 90, 230, 255)  # the letters of the variations' next moves
+FLASH_SECONDS = 0.6  # the red mark on an occupied point that was clicked
+TREE_HEIGHT = 150  # the game tree's box (w), at most
 M = TypeVar("M", bound="Modal")
 
 
@@ -164,6 +173,7 @@ class GorillaWindow(pyglet.window.Window):
         self.renderer = Renderer(controller.game.size)
         self.hud = Hud(self, PANEL_WIDTH)
         self.graph = Graph()
+        self.tree_view = TreeView()
         self.settings = settings  # gorilla.app.settings.Settings, or None: nothing is remembered
         self.sounds = Sounds(settings)
         self.sounds.load()
@@ -190,6 +200,7 @@ class GorillaWindow(pyglet.window.Window):
         self._last_draw = 0.0
         self._press: tuple[int, int, int, int] | None = None  # x, y, button, modifiers
         self._dragging = False
+        self._flash: tuple[int, float] | None = None  # (point, until): a click on an occupied point
         # GORILLA_FRAME_LOG=FILE: one wall-clock time per frame drawn (for tests and profiling)
         log = os.environ.get("GORILLA_FRAME_LOG")
         self._frame_log = open(log, "a", encoding="utf-8") if log else None  # noqa: SIM115
@@ -209,6 +220,8 @@ class GorillaWindow(pyglet.window.Window):
         self.hud.layout(width, height)
         self.toolbar.layout(width - PANEL_WIDTH + 16, 30 + self.toolbar.height)
         self.graph.layout(width - PANEL_WIDTH + 16, 44 + self.toolbar.height, PANEL_WIDTH - 32, GRAPH_HEIGHT)
+        view = max(1, width - PANEL_WIDTH)
+        self.tree_view.layout(10, 10, max(40, view - 20), min(TREE_HEIGHT, max(40, height // 4)))
         for m in self.modals:
             m.layout(max(1, width - PANEL_WIDTH), height)
         self._dirty = True
@@ -239,7 +252,11 @@ class GorillaWindow(pyglet.window.Window):
         for kind, data in c.drain_events():
             self.sounds.on_event(kind, data)
         self._follow_board()
+        compiler = c.compiler
+        busy = c.thinking or c.evaluating or (compiler is not None and compiler.compiling)
+        busy = busy or (c.review is not None and c.review.running)
         state = (
+            busy,  # the end of a search or a compile redraws (its bar and line go) without input
             c.version,
             self.camera.state(),
             self.hover,
@@ -249,11 +266,11 @@ class GorillaWindow(pyglet.window.Window):
             self.move_numbers,
             self.renderer.show_coordinates,
             self._clock_text(),
+            self.tree_view.visible,
+            tuple(self.tree_view.offset),
+            self._flash_on(),
         )
         now = time.monotonic()
-        compiler = c.compiler
-        busy = c.thinking or c.evaluating or (compiler is not None and compiler.compiling)
-        busy = busy or (c.review is not None and c.review.running)
         if state != self._seen or (busy and now - self._last_draw >= 1.0 / THINKING_FPS):
             self._dirty = True
         if self._dirty:
@@ -282,7 +299,7 @@ class GorillaWindow(pyglet.window.Window):
         self._last_draw = time.monotonic()
         self._follow_board()  # pyglet may draw before the tick has seen a new board
         c = self.controller
-        scene = build_scene(c, self.hover)
+        scene = build_scene(c, self.hover, self._flash_marks())
         self.renderer.upload(scene)
         fw, fh = self.get_framebuffer_size()
         scale = fw / max(1, self.width)
@@ -293,21 +310,16 @@ class GorillaWindow(pyglet.window.Window):
         gl.glViewport(0, 0, fw, fh)
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
-        items = []
-        for p, text in scene.labels:
-            x, y = self.camera.point_to_screen(p)
-            items.append((x, y, text))
-        marks = self._markup_items()
-        marked = {(round(m[0]), round(m[1])) for m in marks}
-        items.extend(i for i in self._move_number_items() if (round(i[0]), round(i[1])) not in marked)
-        items.extend(marks)
-        self.hud.set_board_labels(items)
+        if self.tree_view.visible:
+            self.tree_view.update(c.tree, c.version)
+        self.hud.set_board_labels(self._label_items(scene))
         self.hud.update(c, scene.notice)
         prompts = [line for m in self.modals if (line := m.prompt_line()) is not None]
         self.hud.set_prompt(prompts[-1] if prompts else None)
         if c.review is not None:  # whole-game analysis: Go only
             self.graph.update(graph_data(c))
         self.hud.draw(self.show_help)
+        self.tree_view.draw()
         if not self.show_help and c.review is not None:
             self.graph.draw()
         self.toolbar.draw()
@@ -360,7 +372,8 @@ class GorillaWindow(pyglet.window.Window):
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
         """Track the board point under the mouse (the hover stone)."""
         self._mouse = (x, y)
-        p = self.screen_to_point(x, y)
+        self.hud.pointer = (x, y)
+        p = None if self.tree_view.contains(x, y) else self.screen_to_point(x, y)
         if p != self.hover:
             self.hover = p
         self.toolbar.on_mouse_motion(x, y, dx, dy)
@@ -369,6 +382,7 @@ class GorillaWindow(pyglet.window.Window):
     def on_mouse_leave(self, x: int, y: int) -> None:
         """No hover point while the mouse is outside the window."""
         self._mouse = None
+        self.hud.pointer = None
         self.hover = None
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
@@ -380,6 +394,8 @@ class GorillaWindow(pyglet.window.Window):
             n = self.graph.hit(x, y)
             if n is not None:
                 self.controller.goto_move(n)  # a click on the graph shows that move
+            if self.hud.name_row_at(x, y) is not None:
+                self.edit_game_info()  # a click on a player's name edits the names
             self.toolbar.on_mouse_press(x, y, button, modifiers)
             self._dirty = True
 
@@ -416,6 +432,11 @@ class GorillaWindow(pyglet.window.Window):
             return
         if press is not None and press[3] & (key.MOD_CTRL | key.MOD_SHIFT) and button == mouse.LEFT:
             return  # a modifier-click without movement: neither a move nor a drag
+        if self.tree_view.contains(x, y):
+            node = self.tree_view.hit(x, y) if button == mouse.LEFT else None
+            if node is not None:
+                self.controller.go_to_node(node)  # a click on the tree shows that move
+            return
         if self.show_help:
             self.show_help = False
             return
@@ -430,6 +451,7 @@ class GorillaWindow(pyglet.window.Window):
             if number is not None and not c.editing and not c.game.over:
                 c.goto_move(number)  # a click on a numbered stone goes to its move
             elif p is not None:
+                self._flash_if_occupied(p)
                 c.click(p)
             elif c.ai_vs_ai:
                 c.advance()
@@ -443,7 +465,11 @@ class GorillaWindow(pyglet.window.Window):
         self.hover = self.screen_to_point(x, y)
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
-        """Zoom: scrolling up zooms in."""
+        """Zoom: scrolling up zooms in; over the game tree, the wheel scrolls the tree."""
+        if self.tree_view.contains(x, y):
+            self.tree_view.scroll((scroll_x - scroll_y) * 3 * TREE_CELL, 0)
+            self._dirty = True
+            return
         self.camera.zoom(0.9**scroll_y)
 
     # --- keys ----------------------------------------------------------------------------------
@@ -472,7 +498,7 @@ class GorillaWindow(pyglet.window.Window):
 
         return {
             "toggle_control": lambda: c().toggle_control(),
-            "evaluate": lambda: c().evaluate(),
+            "evaluate": self.evaluate,
             "toggle_thinking": lambda: c().toggle_thinking(),
             "toggle_policy": lambda: c().toggle_policy(),
             "toggle_ownership": lambda: c().toggle_ownership(),
@@ -490,6 +516,8 @@ class GorillaWindow(pyglet.window.Window):
             "delete_branch": lambda: c().delete_branch(),
             "comment": self.edit_comment,
             "setup": lambda: c().toggle_setup(),
+            "tree_view": self.toggle_tree,
+            "game_info": self.edit_game_info,
             "setup_side": lambda: c().setup_side_to_move(),
             "reset": lambda: c().reset(),
             "new_game": self.new_game,
@@ -522,6 +550,35 @@ class GorillaWindow(pyglet.window.Window):
             "close_help": self.close_help,
             "quit": self.close,
         }
+
+    def evaluate(self) -> None:
+        """``e``: evaluate every move; with an evaluation of this position, hide or show its labels."""
+        c = self.controller
+        if c.evaluation is None:
+            c.evaluate()
+            return
+        c.toggle_eval()
+        c.say("Evaluation shown (e hides it)" if c.show_eval else "Evaluation hidden (e shows it again)")
+
+    def edit_game_info(self) -> None:
+        """Ctrl+I (or a click on a name in the panel): the record's players' and event names."""
+        c = self.controller
+        if c.tree is None:
+            c.set_game_info("", "", "")  # a game without a record says so
+            return
+        info = record_info(c.tree)
+        m = self.open_modal(
+            InfoDialog(
+                self, (info.black, info.white, info.event), lambda *v: self.controller.set_game_info(*v)
+            )
+        )
+        m.layout(max(1, self.width - PANEL_WIDTH), self.height)
+
+    def toggle_tree(self) -> None:
+        """``w``: the game tree below the board on or off."""
+        self.tree_view.visible = not self.tree_view.visible
+        if self.controller.tree is None and self.tree_view.visible:
+            self.controller.say("No game tree here (Go only)")
 
     def close_help(self) -> None:
         """Esc: close the help (Esc never closes the window; Ctrl+Q does)."""
@@ -583,6 +640,67 @@ class GorillaWindow(pyglet.window.Window):
         """The clocks as shown (a new second redraws the panel)."""
         views = self.controller.clock_views()
         return "" if views is None else " ".join(v.text() for v in views.values())
+
+    def _label_items(self, scene) -> list[tuple]:
+        """Every label drawn over the board: the overlay's (sized to the grid's spacing where
+        each stands, so that neighbours never overlap), the move numbers and the markup."""
+        items: list[tuple] = []
+        for p, text, *ink in scene.labels:
+            x, y = self.camera.point_to_screen(p)
+            items.append(
+                (x, y, text, ink[0] if ink else (255, 255, 255, 255), self._label_size(p, len(text)))
+            )
+        marks = self._markup_items()
+        marked = {(round(m[0]), round(m[1])) for m in marks}
+        items.extend(i for i in self._move_number_items() if (round(i[0]), round(i[1])) not in marked)
+        items.extend(marks)
+        items.extend(self._variation_items())
+        return items
+
+    def _label_size(self, point: int, chars: int) -> int:
+        """The font size of a label of chars characters on point: from the pixels between the
+        point and its neighbours on screen (across and along the board's perspective)."""
+        size = self.controller.game.size
+        x, y = to_xy(point, size)
+        sx, sy = self.camera.point_to_screen(point)
+        nx = to_index(x + 1 if x + 1 < size else x - 1, y, size)
+        ny = to_index(x, y + 1 if y + 1 < size else y - 1, size)
+        ax, ay = self.camera.point_to_screen(nx)
+        bx, by = self.camera.point_to_screen(ny)
+        across = max(abs(ax - sx), abs(bx - sx))
+        along = max(abs(ay - sy), abs(by - sy))
+        return min(label_font_size(across, chars), label_font_size(2.2 * along, 4))
+
+    def _variation_items(self) -> list[tuple]:
+        """Letters (A, B, ...) on the points where the variations branching here play next."""
+        tree = self.controller.tree
+        if tree is None or len(tree.current.children) < 2:
+            return []
+        pos = self.controller.game.position
+        out = []
+        for i, child in enumerate(tree.current.children[:26]):
+            if pos.on_board(child.point) and pos.color_at(child.point) == 0:
+                x, y = self.camera.point_to_screen(child.point)
+                out.append((x, y, chr(ord("A") + i), VARIATION_INK, MARK_SIZE))
+        return out
+
+    # --- the red mark on an occupied point ---------------------------------------------------------
+    def _flash_if_occupied(self, point: int) -> None:
+        """A click on a stone (not to mark the dead, not in set-up): a brief red mark on it."""
+        c = self.controller
+        if c.editing or c.over or c.game.position.color_at(point) not in (1, 2):
+            return
+        self._flash = (point, time.monotonic() + FLASH_SECONDS)
+
+    def _flash_on(self) -> bool:
+        return self._flash is not None and time.monotonic() < self._flash[1]
+
+    def _flash_marks(self) -> list[list[float]]:
+        """The red mark's marker row while it lasts."""
+        if not self._flash_on():
+            self._flash = None
+            return []
+        return [flash_marker(self._flash[0], self.controller.game.size)]
 
     def _markup_items(self) -> list[tuple[float, float, str, tuple, int]]:
         """(x, y, text, colour) of the current move's markup from the record: triangles, squares,
