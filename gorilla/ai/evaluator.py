@@ -44,12 +44,14 @@ MCTS_MAX_NODES = 300_000
 
 @dataclass
 class Evaluation:
-    """Every evaluated move's value (mover's view) and the best move (PASS if none)."""
+    """Every evaluated move's value (mover's view) and the best move (PASS if none); a searching
+    engine's principal variation of each searched move (the move first; none from ``flat``)."""
 
     values: dict[int, MoveValue] = field(default_factory=dict)
     best: int = PASS
     engine: str = "flat"
     playouts: int = 0
+    pvs: dict[int, list[int]] = field(default_factory=dict)
 
 
 def _check_engine(engine: str) -> str:
@@ -117,14 +119,16 @@ def _searched(
     komi = float(game.komi or 0.0)
     adjust = komi if game.to_move == BLACK else -komi
     values: dict[int, MoveValue] = {}
+    pvs: dict[int, list[int]] = {}
     best = PASS
     for c in cands:  # most visited first
         if c.move < 0 or c.visits <= 0:
             continue
         values[c.move] = MoveValue(c.move, c.score + adjust, c.winrate, c.score, c.visits)
+        pvs[c.move] = [int(m) for m in (c.pv or [c.move])]
         if best == PASS:
             best = c.move
-    return Evaluation(values, best, engine, sum(v.samples for v in values.values()))
+    return Evaluation(values, best, engine, sum(v.samples for v in values.values()), pvs)
 
 
 def _net(

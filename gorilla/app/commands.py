@@ -116,6 +116,7 @@ HUD_ROWS: tuple[HelpRow, ...] = (
     ),
     HelpRow("e", "evaluate: best ringed, others: points vs it; again: hide", ("evaluate",)),
     HelpRow("v", "live MCTS thinking view", ("toggle_thinking",)),
+    HelpRow("Pointer on a candidate", "its best line as numbered stones (e, v, g)"),
     HelpRow("f", "move model: moves strong players would choose", ("toggle_policy",)),
     HelpRow("r", "reset: new game", ("reset",)),
     HelpRow("u, Ctrl+Z / Ctrl+Y", "undo / redo (the moves stay in the record)", ("undo", "redo")),
@@ -169,7 +170,9 @@ DOC_ROWS: tuple[HelpRow, ...] = (
     HelpRow(
         "",
         "live thinking view on/off: while an AI searches, its candidates as discs (size by visits, colour"
-        " by win rate), the best ringed, and its top moves with principal variations in the panel",
+        " by win rate), the best ringed, and its top moves with principal variations in the panel; the "
+        "pointer on a candidate (here, after `e` with a searching engine, or on the review's ringed best "
+        "move) draws its line as numbered translucent stones",
         ("toggle_thinking",),
     ),
     HelpRow(

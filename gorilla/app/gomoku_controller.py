@@ -80,6 +80,7 @@ class Evaluation:
 
     values: dict[int, MoveValue] = field(default_factory=dict)
     best: int | None = None
+    pvs: dict[int, list[int]] = field(default_factory=dict)  # no line from the one-ply evaluation
 
 
 @dataclass

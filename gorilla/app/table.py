@@ -80,7 +80,9 @@ class Table(Protocol):
     players: dict[int, str]  # colour -> the player's label
     progress: Any  # the AI's search (candidates, best move, win rate) or None
     eval_progress: Any  # the evaluator's progress or None
-    evaluation: Any  # ``e``: .evaluation.values / .best, .points_lost, .unit ("points", "win rate"); or None
+    # ``e``: .evaluation.values / .best / .pvs (move -> its line), .points_lost, .unit ("points",
+    # "win rate"); or None
+    evaluation: Any
     show_control: bool
     show_eval: bool
     show_thinking: bool

@@ -204,6 +204,14 @@ def policy_markers(probs: dict[int, float], size: int, y: float, floor: float = 
     return out, labels
 
 
+def candidate_line(candidates: Iterable, point: int) -> list[int]:
+    """The line of the searched candidate on point (that move first), or []."""
+    for c in candidates:
+        if c.move == point and c.visits > 0:
+            return list(c.pv or [c.move])
+    return []
+
+
 def candidate_lines(candidates: Iterable, size: int, limit: int = 5) -> list[str]:
     """Top candidates as HUD lines: 'D4  57.1%  1234 v  pv D4 Q16 ...'."""
     cands = sorted((c for c in candidates if c.move is not None), key=lambda c: -c.visits)[:limit]

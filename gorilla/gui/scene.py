@@ -14,6 +14,7 @@ from gorilla.app.table import Table
 from gorilla.gui import overlay as ov
 from gorilla.gui.camera import board_to_world
 from gorilla.gui.meshes import STONE_HALF_HEIGHT
+from gorilla.gui.pv import hover_line, line_stones, review_best
 from gorilla.rules.board import BLACK, EMPTY, WHITE
 from gorilla.rules.coords import to_index, to_xy
 
@@ -27,6 +28,7 @@ SHADOW_OFFSET = (
 )
 STONE_TOP = 2 * STONE_HALF_HEIGHT
 SURFACE = 0.004  # markers lie this far above the wood
+PV_ALPHA = 0.62  # the stones of the line under the pointer
 
 
 @dataclass
@@ -43,6 +45,8 @@ class Scene:
     # (point, text) or (point, text, rgba) projected over the board
     labels: list[tuple] = field(default_factory=list)
     notice: str = ""  # a GUI-side problem to show (e.g. an overlay that could not be computed)
+    # (point, text, rgba) drawn on the stones' tops: the numbers of the line under the pointer
+    stone_labels: list[tuple] = field(default_factory=list)
 
 
 def _stone_rows(points: list[int], colors: list[int], size: int, alpha: float) -> np.ndarray:
@@ -110,6 +114,9 @@ def _overlays(controller: Table, under: list, over: list) -> tuple[np.ndarray | 
     review = controller.review
     if review is not None and review.show_dots:
         over += ov.mistake_dots(review.reviews(game), game.moves, pos.color_at, size, STONE_TOP + 0.005)
+        best = review_best(controller)
+        if best is not None and not over_game and pos.color_at(best[0]) == EMPTY:
+            under.append(ov.marker(best[0], size, SURFACE, 0.47, ov.BEST_RING, ov.RING))  # its candidate
     ev = controller.evaluation
     if controller.show_eval and ev is not None and not over_game:
         rows, labels = ov.heat_markers(ev.evaluation.values, ev.evaluation.best, size, SURFACE, ev.unit)
@@ -178,8 +185,16 @@ def build_scene(controller: Table, hover: int | None = None, extra: list[list[fl
     overlay, labels, notice = _overlays(controller, under, over)
     _board_marks(game, dead_pts, under, over)
     over += extra or []
+    line = line_stones(
+        hover_line(controller, hover), game.to_move, lambda p: game.position.color_at(p) == EMPTY
+    )
+    stone_labels = []
+    for p, color, number in line:  # the line under the pointer: translucent numbered stones
+        ghosts.append(_stone_rows([p], [color], size, PV_ALPHA))
+        stone_labels.append((p, str(number), (255, 255, 255, 255) if color == BLACK else (20, 20, 20, 255)))
     if (
-        hover is not None
+        not line
+        and hover is not None
         and not game.over
         and controller.is_human(game.to_move)
         and game.position.color_at(hover) == EMPTY
@@ -198,4 +213,5 @@ def build_scene(controller: Table, hover: int | None = None, extra: list[list[fl
         occupancy=occupancy,
         labels=labels,
         notice=notice,
+        stone_labels=stone_labels,
     )

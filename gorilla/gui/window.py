@@ -645,11 +645,14 @@ class GorillaWindow(pyglet.window.Window):
         """Every label drawn over the board: the overlay's (sized to the grid's spacing where
         each stands, so that neighbours never overlap), the move numbers and the markup."""
         items: list[tuple] = []
-        for p, text, *ink in scene.labels:
+        for p, text, *ink in [] if scene.stone_labels else scene.labels:  # a line shown hides them
             x, y = self.camera.point_to_screen(p)
             items.append(
                 (x, y, text, ink[0] if ink else (255, 255, 255, 255), self._label_size(p, len(text)))
             )
+        for p, text, ink in scene.stone_labels:  # the numbers of the line under the pointer
+            x, y = self.camera.point_to_screen(p, STONE_HALF_HEIGHT * 2)
+            items.append((x, y, text, ink, self._label_size(p, 2)))
         marks = self._markup_items()
         marked = {(round(m[0]), round(m[1])) for m in marks}
         items.extend(i for i in self._move_number_items() if (round(i[0]), round(i[1])) not in marked)
