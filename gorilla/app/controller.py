@@ -1,11 +1,27 @@
-"""The game controller: owns the game, runs the AIs on worker threads, autosaves.
+"""The Go game controller: a facade over the parts that own the game's state.
 
 The window (or the terminal front end) only turns input into requests —
 ``click``, ``pass_turn``, ``undo``, ``reset``, ``advance`` ... — and draws
-what the controller exposes: ``game``, ``message``, ``progress``,
-``evaluation``, ``control_map()``, ``score()``; the panel's text is
-:func:`gorilla.app.status_text.status_lines`. Files and the autosave thread are
-in :mod:`gorilla.app.files`, the worker-thread task in :mod:`gorilla.app.tasks`.
+what the controller exposes (:class:`gorilla.app.table.Table`): ``game``, ``message``,
+``progress``, ``evaluation``, ``control_map()``, ``score()``; the panel's text is
+:func:`gorilla.app.status_text.status_lines`.
+
+The parts, each a class that owns its state (the names the controller hands them are
+listed in its class body, one :class:`gorilla.app.parts.Part` a name):
+
+- ``record`` (:class:`gorilla.app.record.Record`): the game tree, the game on the board,
+  navigation, variations, comments, the set-up mode;
+- ``seats`` (:class:`gorilla.app.players.Players`): who plays each colour;
+- ``feed`` (:class:`gorilla.app.feed.Feed`): the message, the events (sounds), the version;
+- ``workers`` (:class:`gorilla.app.tasks.Workers`): the background tasks and their generation;
+- ``clocks`` (:class:`gorilla.app.clocks.Clocks`), ``overlays``
+  (:class:`gorilla.app.overlays.Overlays`: ``c``, ``o``, ``f``), ``values`` and ``dead``
+  (:mod:`gorilla.app.move_values`: ``e``, the dead stones at the end), ``review``
+  (:class:`gorilla.app.review.Review`: ``g``). Files and the autosave thread are in
+  :mod:`gorilla.app.files`.
+
+The controller itself keeps what ties them together: playing a move, the AI's turn, undo and
+redo, a new game, loading and saving, the end of the game.
 
 Threading model: every long computation (an AI move, an evaluation, the
 dead-stone estimate) runs on its own daemon worker thread against a
@@ -19,29 +35,32 @@ No pyglet here: plain Python, usable from the terminal and from tests.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
-from gorilla.ai.agent import Agent, Progress, make_agent
+from gorilla.ai.agent import Agent, Progress
 from gorilla.ai.warmup import groups_for
-from gorilla.app.clock import NO_CLOCK, GameClock, TimeControl
+from gorilla.app.analysis import Analysis
+from gorilla.app.clock import NO_CLOCK, TimeControl
 from gorilla.app.clocks import Clocks
 from gorilla.app.compiler import Compiler
+from gorilla.app.feed import Feed
 from gorilla.app.files import Autosaver, game_to_sgf, reason, tree_from_sgf, write_atomic
-from gorilla.app.gtp_player import GtpEngineAgent, engine_label, is_gtp_spec
+from gorilla.app.gtp_player import GtpEngineAgent
+from gorilla.app.move_values import (
+    DeadStones,
+    MoveValues,
+)
 from gorilla.app.overlays import Overlays
-from gorilla.app.players_state import PlayersState
-from gorilla.app.record import RecordActions
-from gorilla.app.review import Review, next_mistake
+from gorilla.app.parts import Part, Shared
+from gorilla.app.players import Players
+from gorilla.app.record import Record
+from gorilla.app.review import Review
 from gorilla.app.status_text import go_status_lines
-from gorilla.app.tasks import Task
+from gorilla.app.tasks import Task, Workers
 from gorilla.rules.board import BLACK, EMPTY, PASS, RESIGN, WHITE
 from gorilla.rules.coords import format_vertex
 from gorilla.rules.game import Game
@@ -52,38 +71,62 @@ from gorilla.rules.sgf import Timing
 
 COLOR_NAME = {BLACK: "Black", WHITE: "White"}
 
-DEFAULT_EVAL_GAMES = 10
-DEFAULT_EVAL_TURNS = 3
-DEAD_STONE_PLAYOUTS = 200
 
-
-@dataclass
-class EvaluationView:
-    """What the HUD shows after ``e``: the evaluation and the points the last move lost."""
-
-    evaluation: Any  # gorilla.ai.evaluator.Evaluation
-    points_lost: float | None
-    move_number: int
-    unit: str = "points"  # the labels' scale: the moves' scores (points)
-
-
-def player_label(spec: str | Agent) -> str:
-    """How the HUD names a player: 'human', 'random', 'montecarlo:5,5' (seeds left out)."""
-    if isinstance(spec, Agent):
-        return spec.name
-    if is_gtp_spec(spec):
-        return engine_label(spec)
-    name, sep, rest = spec.strip().partition(":")
-    keep = [s for s in rest.split(",") if s.strip() and not s.strip().startswith("seed=")]
-    return name + (sep + ",".join(keep) if keep else "")
-
-
-class Controller(PlayersState, RecordActions):
-    """Owns the game (the current line of its record ``tree``); see the module docstring for the
-    threading rules and :mod:`gorilla.app.record` for the tree. A :class:`gorilla.app.table.Table`."""
+class Controller(Shared):
+    """Owns the game through its parts (see the module docstring for the parts and the
+    threading rules). A :class:`gorilla.app.table.Table`."""
 
     shows_captures = True  # the panel counts each side's captures
     gomoku_wait = None  # only the stand-in for a compiling Gomoku game waits for one
+
+    # --- what the parts answer (gorilla.app.parts.Part) ---------------------------------------
+    game = Part("record")
+    tree = Part("record")
+    editing = Part("record")
+    reviewing = Part("record")
+    comment = Part("record")
+    adopt_tree = Part("record")
+    go_to_node = Part("record")
+    go_back = Part("record")
+    go_forward = Part("record")
+    go_start = Part("record")
+    go_end = Part("record")
+    goto_move = Part("record")
+    switch_variation = Part("record")
+    promote_variation = Part("record")
+    delete_branch = Part("record")
+    set_comment = Part("record")
+    toggle_setup = Part("record")
+    setup_click = Part("record")
+    setup_side_to_move = Part("record")
+    branch_summary = Part("record")
+    set_game_info = Part("record")
+    clock = Part("clocks")
+    time_control = Part("clocks")
+    clock_started = Part("clocks", "started")
+    clock_views = Part("clocks", "views")
+    evaluation = Part("values")
+    eval_progress = Part("values")
+    show_eval = Part("values")
+    eval_games = Part("values")
+    eval_turns = Part("values")
+    eval_engine = Part("values")
+    eval_enabled = Part("values")
+    toggle_eval = Part("values")
+    dead_estimated = Part("dead")
+    show_ownership = Part("overlays")
+    show_policy = Part("overlays")
+    toggle_ownership = Part("overlays")
+    toggle_policy = Part("overlays")
+    control_map = Part("overlays")
+    ownership_map = Part("overlays")
+    policy_map = Part("overlays")
+    toggle_analysis = Part("analysis")
+    next_mistake = Part("analysis")
+    review_line = Part("analysis")
+    cycle_mistake_threshold = Part("analysis")
+    toggle_mistake_dots = Part("analysis")
+    estimating = Part("dead")
 
     def __init__(
         self,
@@ -102,85 +145,36 @@ class Controller(PlayersState, RecordActions):
         now: Callable[[], float] = time.monotonic,
         tree: GameTree | None = None,
     ) -> None:
-        self.game = game
-        self._init_record(tree)
+        self.feed = Feed()
+        self.workers = Workers()
+        self.threads = max(1, int(threads))
+        self.seats = Players.for_go(black, white, self.threads)
+        self.record = Record(game, self, tree)
         self.now = now  # the monotonic time the clocks read (tests inject their own)
-        self.clocks = Clocks(clock or NO_CLOCK, now)  # the clocks' part (gorilla.app.clocks)
+        self.clocks = Clocks(clock or NO_CLOCK, now)
+        self.values = MoveValues(self.workers, self.feed, eval_engine, eval_games, eval_turns)
+        self.dead = DeadStones(self.workers, self.feed, self.autosave_now)
+        self.overlays = Overlays(self.kernels_ready, self.feed, lambda: (self.game, self.workers.gen))
+        self.review = Review(threads=self.threads)  # whole-game analysis (g), kept across navigation
+        self.analysis = Analysis(self.review, self.record, self.feed, self._waiting_for)
         self.ended: str | None = None  # 'time', 'forfeit' or 'record': an end the rules do not see
-        self.events: list[tuple[str, dict]] = []  # sounds and the like, drained by the window
         self.compiler = compiler  # None: every kernel is usable at once (tests, the terminal)
         self.pending_move: int | None = None  # a human move clicked before the rules were loaded
-        self._specs = {BLACK: _spec(black), WHITE: _spec(white)}
-        self.threads = max(1, int(threads))
-        self.players: dict[int, str] = {BLACK: player_label(black), WHITE: player_label(white)}
-        self.agents: dict[int, Agent | None] = {
-            BLACK: self._make_agent(black),
-            WHITE: self._make_agent(white),
-        }
-        self.eval_games = DEFAULT_EVAL_GAMES if eval_games is None else int(eval_games)
-        self.eval_turns = DEFAULT_EVAL_TURNS if eval_turns is None else int(eval_turns)
-        self.eval_enabled = eval_games is not None or eval_turns is not None
-        self.eval_engine = eval_engine
         self.autosave = autosave
         self._autosaver = Autosaver(autosave) if autosave else None
-        self.version = 0
-        self.message = ""
-        self.message_time = 0.0
         self.progress: Progress | None = None
-        self.evaluation: EvaluationView | None = None
-        self.eval_progress: Any = None
-        self.show_control = False
-        self.show_eval = False
-        self.show_thinking = False
-        self.show_policy = False
         self.continuous = continuous
         self.steps = 0  # AI-vs-AI moves requested by advance()
         self.ai_error: str | None = None
-        self.dead_estimated = False
         self.closed = False
-        self._gen = 0  # bumps whenever the game changes: stale results are dropped
-        self._ai: Task | None = None
-        self._eval: Task | None = None
-        self._dead: Task | None = None
-        self._retired: list[Task] = []  # cancelled tasks still winding down
         self._seen_progress: object = None
-        self.overlays = Overlays(lambda group: self.kernels_ready(group))  # c, o, f: gorilla.app.overlays
-        self.review = Review(threads=self.threads)  # whole-game analysis (g), kept across navigation
         self._review_seen = 0
-        self.show_ownership = False
-        self._start_settings = (game.size, game.ruleset, game.komi, game.handicap)
-        self._handicap_points: list[int] | None = None
-        # a human Black placing free handicap stones: how many are still to come
-        self.handicap_to_place = 0
-        self._name_players(game)
+        self.handicap_to_place = 0  # a human Black placing free handicap stones: how many are to come
+        self.seats.name_game(game.info)
         self._adopt_result(game)
         self.clocks.tell(self.agents)
 
-    # --- players ------------------------------------------------------------------------------
-    def _make_agent(self, spec: str | Agent) -> Agent | None:
-        if isinstance(spec, Agent):
-            return spec
-        if spec.strip().lower() == "human":
-            return None
-        if is_gtp_spec(spec):
-            return GtpEngineAgent(spec)
-        name = spec.split(":", 1)[0].strip().lower()
-        overrides = {"threads": self.threads} if name == "mcts" and "threads" not in spec else {}
-        return make_agent(spec, **overrides)
-
-    def _name_players(self, game: Game) -> None:
-        """PB/PW for the SGF when the game has no names yet."""
-        for color, attr in ((BLACK, "black_name"), (WHITE, "white_name")):
-            if not getattr(game.info, attr):
-                label = self.players[color]
-                if label == "human":
-                    name = "Human"
-                elif is_gtp_spec(self._specs[color]):
-                    name = label
-                else:
-                    name = f"Gorilla ({label})"
-                setattr(game.info, attr, name)
-
+    # --- what the window reads ------------------------------------------------------------------
     def status_lines(self) -> list[str]:
         """The panel's text (:func:`gorilla.app.status_text.go_status_lines`)."""
         return go_status_lines(self)
@@ -193,8 +187,8 @@ class Controller(PlayersState, RecordActions):
             "rules": game.ruleset.name,
             "komi": f"{game.komi:g}",
             "handicap": game.handicap,
-            "black": self._specs[BLACK],
-            "white": self._specs[WHITE],
+            "black": self.seats.specs[BLACK],
+            "white": self.seats.specs[WHITE],
             "clock": self.time_control.spec(),
         }
 
@@ -205,9 +199,8 @@ class Controller(PlayersState, RecordActions):
     def groups_needed(self, heat_map: bool = True) -> list[str]:
         """Every kernel group this game can use: the players', the evaluator's, dead stones, control
         map, and the move model's heat map (the window's; not in the terminal: heat_map False)."""
-        evaluator = ("mcts",) if self.eval_engine == "mcts" else ("control", "flat")
-        extra = (*evaluator, "ownership", "control", *(("policy",) if heat_map else ()))
-        return groups_for(self._specs.values(), extra=extra)
+        extra = (*self.values.groups, "ownership", "control", *(("policy",) if heat_map else ()))
+        return groups_for(self.seats.specs.values(), extra=extra)
 
     def _waiting_for(self, *groups: str) -> bool:
         """True (and a word in the panel) when the groups are still compiling."""
@@ -232,40 +225,53 @@ class Controller(PlayersState, RecordActions):
         """The result ('B+R', 'W+T', 'B+F', 'B+3.5') once the game is over."""
         return self.game.result if self.over else None
 
-    @property
-    def estimating(self) -> bool:
-        """Whether the dead stones at the end are being estimated."""
-        return self._dead is not None
+    def score(self) -> Score | None:
+        """The score of a game ended by passes or the move cap (None before, or after a resignation)."""
+        game = self.game
+        if not game.over or game.resigned or self.ended is not None:
+            return None
+        return game.score()
 
-    # --- bookkeeping --------------------------------------------------------------------------
-    def _cancel(self, task: Task | None) -> None:
-        if task is not None:
-            task.cancel.set()
-            if task.alive():
-                self._retired.append(task)
-
-    def _cancel_all(self) -> None:
-        self._cancel(self._ai)
-        self._cancel(self._eval)
-        self._cancel(self._dead)
-        self._ai = self._eval = self._dead = None
+    # --- what the record asks (gorilla.app.record.RecordHost) ---------------------------------
+    def stop_work(self) -> None:
+        """Cancel the AI's search, the evaluation and the dead-stone estimate."""
+        self.workers.cancel_all()
         self.progress = None
-        self.eval_progress = None
+        self.values.eval_progress = None
 
-    def _game_changed(self, autosave: bool = True) -> None:
+    def touch(self) -> None:
+        """Something visible changed (redraw)."""
+        self.feed.touch()
+
+    def changed(self, autosave: bool = True) -> None:
         """After any change of the game: the record follows, stale work and results go, autosave."""
-        self._sync_tree()
-        self._gen += 1
-        self._cancel_all()
-        self.evaluation = None
-        self.show_eval = False
+        self.record.sync()
+        self.workers.changed()
+        self.progress = None
+        self.values.forget()
         self.ai_error = None
-        self.dead_estimated = False
+        self.dead.dead_estimated = False
         self.version += 1
         if autosave:
-            self._autosave()
+            self.autosave_now()
 
-    def _autosave(self) -> None:
+    def restarted(self, game: Game) -> None:
+        """The game on the board was replaced by the record's: its end as the record says."""
+        self.ended = None
+        self._adopt_result(game)
+        self.changed()
+
+    def arrived(self) -> None:
+        """The board shows another node: the AI waits (one move at a time), the clock follows."""
+        self.ended = None
+        self._adopt_result(self.game)
+        self.continuous = False
+        self.steps = 0
+        self.message = ""
+        self._clock_follows_turn()
+        self.changed()
+
+    def autosave_now(self) -> None:
         """Hand a snapshot of the record to the autosave thread (an empty board never overwrites a
         saved game); its main line is the current line, so a resume goes on where play was."""
         saver = self._autosaver
@@ -287,72 +293,70 @@ class Controller(PlayersState, RecordActions):
         """Called every frame on the GUI thread: apply finished work, start the next AI turn."""
         if self.closed:
             return
-        self._retired = [t for t in self._retired if t.alive()]
+        self.workers.prune()
         saver = self._autosaver
         if saver is not None and saver.error is not None:
             self.say(f"Autosave failed: {saver.error}")
             saver.error = None
-        c = self.compiler
-        if c is not None:
-            if c.error and self.message != c.error:
-                self.say(c.error)
-            if self.pending_move is not None and self.kernels_ready("rules"):
-                point, self.pending_move = self.pending_move, None
-                if not self.game.over and self.is_human(self.game.to_move):
-                    self._human_move(point)
-        ai = self._ai
-        if ai is not None:
-            p = self.progress
-            if p is not self._seen_progress:
-                self._seen_progress = p
-                self.version += 1
-            if ai.done.is_set():
-                self._ai = None
-                self._finish_ai(ai)
-        ev = self._eval
-        if ev is not None:
-            if self.eval_progress is not self._seen_progress:
-                self._seen_progress = self.eval_progress
-                self.version += 1
-            if ev.done.is_set():
-                self._eval = None
-                self._finish_eval(ev)
+        self._compiler_tick()
+        if self.workers.thinking:
+            self._saw(self.progress)
+        task = self.workers.finished("ai")
+        if task is not None:
+            self._finish_ai(task)
+        if self.workers.evaluating:
+            self._saw(self.eval_progress)
+        task = self.workers.finished("eval")
+        if task is not None:
+            self.values.finish(task, self.game.size)
         done = self.review.poll()
         if done is not None:
             self.say(done)
         if self.review.version != self._review_seen:
             self._review_seen = self.review.version
             self.version += 1
-        dead = self._dead
-        if dead is not None and dead.done.is_set():
-            self._dead = None
-            self._finish_dead(dead)
+        task = self.workers.finished("dead")
+        if task is not None:
+            self.dead.finish(task, self.game)
         self._watch_clock()
         self._start_work()
+
+    def _saw(self, progress: object) -> None:
+        """A search's progress changed since the last frame: redraw."""
+        if progress is not self._seen_progress:
+            self._seen_progress = progress
+            self.version += 1
+
+    def _compiler_tick(self) -> None:
+        """The compile's error in the panel; a move clicked while the rules loaded is played."""
+        c = self.compiler
+        if c is None:
+            return
+        if c.error and self.message != c.error:
+            self.say(c.error)
+        if self.pending_move is not None and self.kernels_ready("rules"):
+            point, self.pending_move = self.pending_move, None
+            if not self.game.over and self.is_human(self.game.to_move):
+                self._human_move(point)
 
     def _start_work(self) -> None:
         game = self.game
         if self.ended is not None:
             return
         if game.over:
-            if (
-                game.end_reason == "passes"
-                and not self.dead_estimated
-                and self._dead is None
-                and game.ruleset.scoring != "stones"
-            ):
-                self._start_dead()
+            if self.dead.due(game) and self.kernels_ready("ownership"):
+                self.dead.start(game)  # else poll() asks again every frame
             return
-        if self._ai is not None or self.ai_error is not None or self.reviewing or self.editing:
+        if self.workers.thinking or self.ai_error is not None or self.reviewing or self.editing:
             return  # reviewing the record: the AI waits for a move or for space
         agent = self.agents[game.to_move]
         if agent is None:
             return
         if self.ai_vs_ai and not self.continuous and self.steps <= 0:
             return
-        if any(t.data.get("agent") is agent for t in self._retired):
+        if self.workers.winding_down(agent):
             return  # the agent's cancelled search is still winding down (≤ 50 ms)
-        if not self.kernels_ready(*groups_for([self._specs[game.to_move]])):
+        if not self.kernels_ready(*groups_for([self.seats.specs[game.to_move]])):
             running = self.clocks.clock.clocks[game.to_move]
             if running.running:
                 running.running_since = self.now()  # loading the engine costs the AI no time
@@ -365,23 +369,19 @@ class Controller(PlayersState, RecordActions):
         snap = self.game.copy()
         color = self.game.to_move
         self.clocks.feed(agent, color)
-        gen = self._gen
-        holder: list[Task] = []
 
         def on_progress(p: Progress) -> None:
-            if holder and self._ai is holder[0] and not holder[0].cancel.is_set():
+            if self.workers.current(task):
                 self.progress = p
 
-        budget = self.clocks.budget(self._specs[color], color)
+        budget = self.clocks.budget(self.seats.specs[color], color)
 
         def run(cancel: threading.Event) -> int:
             return agent.select_move(snap, budget, cancel, on_progress)
 
-        task = Task("ai", gen, run, agent=agent, color=color, move_number=self.game.move_number)
-        holder.append(task)
+        task = self.workers.task("ai", run, agent=agent, color=color, move_number=self.game.move_number)
         self.progress = None
-        self._ai = task
-        task.start()
+        self.workers.launch(task)
         self.version += 1
 
     def _finish_ai(self, task: Task) -> None:
@@ -389,21 +389,20 @@ class Controller(PlayersState, RecordActions):
         self.version += 1
         game = self.game
         if (
-            task.gen != self._gen
-            or task.cancel.is_set()
+            not self.workers.fresh(task)
             or game.to_move != task.data["color"]
             or game.move_number != task.data["move_number"]
         ):
             return  # stale: never play a late answer
         name = COLOR_NAME[task.data["color"]]
+        agent = task.data["agent"]
         if task.error is not None:
-            if isinstance(task.data["agent"], GtpEngineAgent):  # its messages name the engine
+            if isinstance(agent, GtpEngineAgent):  # its messages name the engine
                 self.ai_error = f"{name}: {reason(task.error)}"
             else:
                 self.ai_error = f"{name} AI failed: {reason(task.error)}"
             self.say(self.ai_error)
             return
-        agent = task.data["agent"]
         if isinstance(agent, GtpEngineAgent):
             name = f"{name} ({agent.label})"
         move = int(task.result)
@@ -422,7 +421,7 @@ class Controller(PlayersState, RecordActions):
             return
         self.message = ""
         self._moved(color)
-        self._game_changed()
+        self.changed()
 
     # --- input --------------------------------------------------------------------------------
     def click(self, point: int) -> bool:
@@ -464,13 +463,12 @@ class Controller(PlayersState, RecordActions):
             self.say(f"Black: place {self.handicap_to_place} more handicap stone(s)")
         else:
             fresh.set_handicap(placed)
-            self._start_settings = (fresh.size, fresh.ruleset, fresh.komi, fresh.handicap)
-            self._handicap_points = placed
+            self.record.started(fresh, placed)
             self.say("Handicap placed: White to move")
-        self._name_players(fresh)
+        self.seats.name_game(fresh.info)
         self.game = fresh
         self.emit("stone", stones=0, move=0)
-        self._game_changed(autosave=False)
+        self.changed(autosave=False)
         return True
 
     def play(self, point: int) -> bool:
@@ -508,7 +506,7 @@ class Controller(PlayersState, RecordActions):
         self.message = ""
         self.reviewing = False
         self._moved(color)
-        self._game_changed()
+        self.changed()
         return True
 
     def pass_turn(self) -> bool:
@@ -521,32 +519,12 @@ class Controller(PlayersState, RecordActions):
 
     def toggle_dead(self, point: int) -> bool:
         """Mark the group at point dead, or alive again if it was dead (after two passes)."""
-        game = self.game
-        if game.end_reason != "passes":
-            self.say("Dead stones are marked after two passes")
-            return False
-        if game.position.color_at(point) not in (BLACK, WHITE):
-            self.say("Click a group to mark it dead or alive")
-            return False
-        self._cancel(self._dead)
-        self._dead = None
-        self.dead_estimated = True  # the user's marking wins over the estimate
-        group = game.position.group(point)
-        if all(p in game.dead for p in group):
-            game.dead.difference_update(group)
-            state = "alive"
-        else:
-            game.dead.update(group)
-            state = "dead"
-        name = COLOR_NAME[game.position.color_at(point)]
-        self.say(f"{name} group at {format_vertex(point, game.size)} {state}")
-        self._autosave()  # RE follows the marking
-        return True
+        return self.dead.toggle(self.game, point)
 
     def undo(self) -> bool:
         """Take back a move (right after a deleted branch: put it back); against an AI, back to the
         human's turn. The move stays in the record: redo or the arrows bring it back."""
-        if self.restore_branch() or self.restore_record():
+        if self.record.restore_branch() or self.record.restore_record():
             return True
         game = self.game
         if self.ended == "time":
@@ -558,14 +536,14 @@ class Controller(PlayersState, RecordActions):
         self.ended = None
         self.continuous = False
         self.steps = 0
-        self._cancel_all()
+        self.stop_work()
         game.undo()
         # against an AI, take back its reply too so the human has the move again
         while game.moves and not self.ai_vs_ai and not self.is_human(game.to_move):
             game.undo()
         self.message = ""
         self._clock_follows_turn()
-        self._game_changed()
+        self.changed()
         return True
 
     def redo(self) -> bool:
@@ -577,7 +555,7 @@ class Controller(PlayersState, RecordActions):
         if not game.redo_stack:
             self.say("Nothing to redo")
             return False
-        self._cancel_all()
+        self.stop_work()
         try:
             game.redo()
         except (IllegalMove, ValueError) as e:
@@ -590,79 +568,66 @@ class Controller(PlayersState, RecordActions):
             self.clocks.stop()
         else:
             self._clock_follows_turn()
-        self._game_changed()
+        self.changed()
         return True
 
     def reset(self) -> None:
         """A new game with the same size, rules, komi, handicap and players."""
-        self._cancel_all()
-        self.editing = self.reviewing = False
-        size, ruleset, komi, handicap = self._start_settings
-        info = self.game.info
-        points = getattr(self, "_handicap_points", None)
+        self.stop_work()
+        size, ruleset, komi, handicap = self.record.start_settings
+        points = self.record.handicap_points
         if points:
-            self.game = Game(size, ruleset, komi)
-            self.game.set_handicap(points)
+            game = Game(size, ruleset, komi)
+            game.set_handicap(points)
         else:
-            self.game = Game.new(size, ruleset, komi, handicap)
-        self.game.info.black_name, self.game.info.white_name = info.black_name, info.white_name
-        for agent in self.agents.values():
-            if agent is not None:
-                agent.new_game()
-        self._new_clock()
-        self.steps = 0
-        self.message = ""
-        self._game_changed(autosave=False)
+            game = Game.new(size, ruleset, komi, handicap)
+        game.info.black_name, game.info.white_name = self.game.info.black_name, self.game.info.white_name
+        self.seats.new_game()
+        self._begin(game, points)
         self.say("New game")
 
     def new_game(self, ng: Any) -> bool:
         """Start the game a new-game form made (gorilla.app.newgame.NewGame): size, rules, komi,
         handicap, players, clock. A player that cannot be made is one message; nothing changes."""
         try:
-            agents = {BLACK: self._make_agent(ng.black), WHITE: self._make_agent(ng.white)}
+            seats = Players.for_go(ng.black, ng.white, self.threads)
         except (ValueError, ImportError, TypeError) as e:
             self.say(f"Cannot start that game: {reason(e)}")
             return False
         try:
             game = Game(ng.size, ng.rules, ng.komi)
             # free placement by a human Black: the stones come from clicks (see click)
-            by_hand = bool(ng.handicap) and ng.placement == "free" and agents[BLACK] is None
+            by_hand = bool(ng.handicap) and ng.placement == "free" and seats.is_human(BLACK)
             points = [] if by_hand else ng.handicap_points()
             if points:
                 game.set_handicap(points)
         except (ValueError, IllegalMove) as e:
-            for agent in agents.values():
-                if agent is not None:
-                    with contextlib.suppress(Exception):
-                        agent.close()
+            seats.close()
             self.say(f"Cannot start that game: {reason(e)}")
             return False
-        self._cancel_all()
-        self.editing = self.reviewing = False
-        for agent in self.agents.values():
-            if agent is not None:
-                with contextlib.suppress(Exception):
-                    agent.close()
-        self._specs = {BLACK: _spec(ng.black), WHITE: _spec(ng.white)}
-        self.agents = agents
-        self.players = {BLACK: player_label(ng.black), WHITE: player_label(ng.white)}
-        self.game = game
-        self._start_settings = (game.size, game.ruleset, game.komi, game.handicap)
-        self._handicap_points = points
+        self.stop_work()
+        self.seats.close()
+        self.seats = seats
         self.handicap_to_place = ng.handicap if by_hand else 0
-        self._name_players(game)
+        seats.name_game(game.info)
         self.time_control = ng.clock
-        self._new_clock()
-        self.steps = 0
         self.continuous = False
         self._ensure_compiling()
-        self.message = ""
-        self._game_changed(autosave=False)
+        self._begin(game, points)
         self.say(
             f"New game: {game.size}x{game.size}, Black {self.players[BLACK]}, White {self.players[WHITE]}"
             + (f"; Black: place {ng.handicap} handicap stones" if by_hand else "")
         )
         return True
+
+    def _begin(self, game: Game, handicap_points: list[int] | None) -> None:
+        """game on the board, a new one (reset, new game): fresh clocks, no AI move asked for yet."""
+        self.editing = self.reviewing = False
+        self.record.started(game, handicap_points)
+        self._new_clock()
+        self.steps = 0
+        self.message = ""
+        self.changed(autosave=False)
 
     def _ensure_compiling(self) -> None:
         """The window's compiler covers the groups the new players need (a fresh one when not)."""
@@ -683,7 +648,7 @@ class Controller(PlayersState, RecordActions):
         if not self.ai_to_move:
             self.say(f"{COLOR_NAME[self.game.to_move]} is played by a human")
             return
-        if self._ai is not None:
+        if self.workers.thinking:
             self.say(f"{COLOR_NAME[self.game.to_move]} is still thinking")
             return
         self.ai_error = None  # after a failure, a click tries again
@@ -697,26 +662,7 @@ class Controller(PlayersState, RecordActions):
         self.steps = 0
         self.say("Continuous play" if on else "Step mode: click for the next move")
 
-    # --- clocks (their state: gorilla.app.clocks.Clocks) -------------------------------------
-    @property
-    def clock(self) -> GameClock:
-        """Both players' clocks."""
-        return self.clocks.clock
-
-    @property
-    def time_control(self) -> TimeControl:
-        """The game's time control."""
-        return self.clocks.time_control
-
-    @time_control.setter
-    def time_control(self, tc: TimeControl) -> None:
-        self.clocks.time_control = tc
-
-    @property
-    def clock_started(self) -> bool:
-        """Whether the clocks run (from the first move)."""
-        return self.clocks.started
-
+    # --- clocks (their state: gorilla.app.clocks.Clocks) ---------------------------------------
     def _new_clock(self) -> None:
         """Fresh clocks for a new or loaded game; they start with its first move."""
         self.clocks.new()
@@ -785,7 +731,7 @@ class Controller(PlayersState, RecordActions):
         self.ended = ended
         self.game.info.extra_result = f"{'W' if loser == BLACK else 'B'}+{how}"
         self.continuous = False
-        self._game_changed()
+        self.changed()
         self.say(f"{why}: {self.game.info.extra_result}")
         self.emit("game_end", result=self.game.info.extra_result)
 
@@ -801,176 +747,22 @@ class Controller(PlayersState, RecordActions):
         self.say("Paused: Ctrl+P goes on" if paused else "Clocks running")
         return True
 
-    def clock_views(self) -> dict[int, Any] | None:
-        """Both clocks as shown now (gorilla.app.clock.ClockView), None without a clock."""
-        return self.clocks.views()
-
     def sgf_timing(self) -> Timing | None:
         """TM/OT and the time left after each move, for the SGF (None without a clock)."""
         return self.clocks.sgf_timing(len(self.game.moves))
 
-    # --- views --------------------------------------------------------------------------------
-    def toggle_eval(self) -> None:
-        """Show or hide the evaluator's move values on the board."""
-        self.show_eval = not self.show_eval and self.evaluation is not None
-        self.version += 1
-
-    def toggle_policy(self) -> None:
-        """Show or hide the move model's heat map (``l``): the moves strong players would consider."""
-        self.show_policy = not self.show_policy
-        self.version += 1
-
-    def policy_map(self) -> dict[int, float]:
-        """The move model's probability of each legal move of the side to move (PASS left out),
-        cached per position; empty while its kernels compile, or without a usable model."""
-        from gorilla.ai.policy.model import ModelError
-
-        try:
-            return self.overlays.policy_map(self.game, self._gen)
-        except ModelError as e:
-            self.show_policy = False
-            self.say(str(e))
-            return {}
-
-    def control_map(self) -> np.ndarray:
-        """The control map of the current position (-1 Black .. +1 White, row 0 on top), cached."""
-        return self.overlays.control_map(self.game, self._gen)
-
-    def toggle_ownership(self) -> None:
-        """Show or hide the ownership estimate overlay (``o``)."""
-        self.show_ownership = not self.show_ownership
-        self.version += 1
-
-    def ownership_map(self) -> np.ndarray:
-        """Who owns each point at the end, from playouts (-1 Black .. +1 White, row 0 on top), cached."""
-        return self.overlays.ownership_map(self.game, self._gen)
-
-    # --- whole-game analysis (gorilla.app.review) ---------------------------------------------
-    def toggle_analysis(self) -> None:
-        """Start analysing every move of the current line in the background, or cancel (``g``)."""
-        if self.review.running:
-            self.review.cancel()
-            self.say("Cancelling the analysis")
-            return
-        if self._waiting_for("mcts"):
-            return
-        self.review.start(self.game)
-        self.say(f"Analysing the game ({self.review.playouts} playouts a position; g cancels)")
-
-    def next_mistake(self, step: int = 1) -> bool:
-        """Jump to the next (step 1) or previous (-1) analysed move that lost the threshold or more."""
-        rv = self.review
-        n = next_mistake(rv.reviews(self.game), len(self.game.moves), rv.threshold, step)
-        if n is None:
-            way = "after" if step > 0 else "before"
-            self.say(f"No mistake of {rv.threshold:g}+ points {way} this move (g analyses the game)")
-            return False
-        self.goto_move(n)
-        self.say(f"Move {n}: {self.review_line(n)}")
-        return True
-
-    def review_line(self, n: int) -> str:
-        """One line about analysed move n of the current line ('' if not analysed)."""
-        for r in self.review.reviews(self.game):
-            if r.number == n:
-                best = format_vertex(r.best, self.game.size)
-                return f"lost {r.points_lost:.1f} points, best {best}, Black {100 * r.winrate_after:.0f}%"
-        return ""
-
-    def cycle_mistake_threshold(self) -> None:
-        """The next mistake threshold for ``n`` / Shift+``n`` (Alt+``n``)."""
-        self.say(f"Mistakes: {self.review.cycle_threshold():g}+ points lost")
-
-    def toggle_mistake_dots(self) -> None:
-        """Show or hide the dots coloured by points lost on the analysed stones (``d``)."""
-        self.review.show_dots = not self.review.show_dots
-        self.version += 1
-
-    # --- evaluation ---------------------------------------------------------------------------
+    # --- evaluation (gorilla.app.move_values) ---------------------------------------------------
     def evaluate(self) -> None:
         """Evaluate every move of the current position in the background (the ``e`` key)."""
-        if self._eval is not None:
+        if self.workers.evaluating:
             self.say("Already evaluating")
             return
         if self.over:
             self.say("The game is over")
             return
-        if self._waiting_for(*(("mcts",) if self.eval_engine == "mcts" else ("control", "flat"))):
+        if self._waiting_for(*self.values.groups):
             return
-        from gorilla.ai import evaluator
-
-        snap = self.game.copy()
-        engine, games, turns = self.eval_engine, self.eval_games, self.eval_turns
-        holder: list[Task] = []
-
-        def on_progress(p: Any) -> None:
-            if holder and self._eval is holder[0] and not holder[0].cancel.is_set():
-                self.eval_progress = p
-
-        def run(cancel: threading.Event) -> EvaluationView:
-            ev = evaluator.evaluate(
-                snap, engine=engine, games=games, turns=turns, cancel=cancel, progress=on_progress
-            )
-            lost = None
-            n = snap.move_number
-            if n and snap.moves[-1].point >= 0 and not cancel.is_set():
-                try:
-                    lost = float(
-                        evaluator.points_lost(snap, n, engine=engine, games=games, turns=turns, cancel=cancel)
-                    )
-                except Exception:
-                    lost = None
-            return EvaluationView(ev, lost, n)
-
-        task = Task("eval", self._gen, run)
-        holder.append(task)
-        self._eval = task
-        task.start()
-        self.say(f"Evaluating ({engine}, G={games}, T={turns})")
-
-    def _finish_eval(self, task: Task) -> None:
-        self.eval_progress = None
-        if task.gen != self._gen or task.cancel.is_set():
-            return
-        if task.error is not None:
-            self.say(f"Evaluation failed: {reason(task.error)}")
-            return
-        self.evaluation = task.result
-        self.show_eval = True
-        best = getattr(task.result.evaluation, "best", PASS)
-        self.say(f"Best move: {format_vertex(best, self.game.size)}")
-
-    # --- end of game --------------------------------------------------------------------------
-    def _start_dead(self) -> None:
-        if not self.kernels_ready("ownership"):
-            return  # poll() asks again every frame
-        from gorilla.ai import ownership
-
-        snap = self.game.copy()
-
-        def run(cancel: threading.Event) -> list[int]:
-            return list(ownership.dead_stones(snap, playouts=DEAD_STONE_PLAYOUTS, cancel=cancel))
-
-        self._dead = Task("dead", self._gen, run).start()
-        self.version += 1
-
-    def _finish_dead(self, task: Task) -> None:
-        self.dead_estimated = True
-        self.version += 1
-        if task.gen != self._gen or task.cancel.is_set():
-            return
-        if task.error is not None:
-            self.say(f"Dead-stone estimate failed: {reason(task.error)}")
-            return
-        self.game.dead = {int(p) for p in task.result}
-        self._autosave()
-
-    def score(self) -> Score | None:
-        """The score of a game ended by passes or the move cap (None before, or after a resignation)."""
-        game = self.game
-        if not game.over or game.resigned or self.ended is not None:
-            return None
-        return game.score()
+        self.values.start(self.game)
 
     # --- waiting (terminal mode and tests) ----------------------------------------------------
     def wait(self, timeout: float | None = None) -> bool:
@@ -979,17 +771,7 @@ class Controller(PlayersState, RecordActions):
         For the terminal front end and tests; False on timeout. The poll() at the end may
         start the next AI turn, which a later wait() waits for.
         """
-        deadline = None if timeout is None else time.monotonic() + timeout
-        tasks = [t for t in (self._ai, self._eval, self._dead) if t is not None]
-        if not tasks:
-            self.poll()
-            tasks = [t for t in (self._ai, self._eval, self._dead) if t is not None]
-        for t in tasks:
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            if not t.done.wait(left):
-                return False
-        self.poll()
-        return True
+        return self.workers.wait(self.poll, timeout)
 
     # --- files --------------------------------------------------------------------------------
     def save(self, path: str) -> None:
@@ -1012,20 +794,16 @@ class Controller(PlayersState, RecordActions):
         except Exception as e:
             self.say(f"Cannot load {path}: {reason(e)}")
             return
-        self._cancel_all()
+        self.stop_work()
         self.review.cancel()  # its results stay: they belong to the lines they analysed
         self.adopt_tree(tree, game)
-        self._start_settings = (game.size, game.ruleset, game.komi, game.handicap)
-        self._handicap_points = None
-        for agent in self.agents.values():
-            if agent is not None:
-                agent.new_game()
+        self.seats.new_game()
         self._new_clock()
         self._restore_clock(text)
         self._adopt_result(game)
         self.steps = 0
         self.message = ""
-        self._game_changed()
+        self.changed()
         self.say(f"Loaded {path}")
 
     def close(self) -> None:
@@ -1033,25 +811,12 @@ class Controller(PlayersState, RecordActions):
         if self.closed:
             return
         self.closed = True
-        tasks = [t for t in (self._ai, self._eval, self._dead) if t is not None] + self._retired
-        self._gen += 1
-        self._cancel_all()
-        for t in tasks:
-            t.cancel.set()
-        for t in tasks:
-            t.thread.join(0.5)
-        self._retired = []
+        self.workers.close()
+        self.progress = None
+        self.values.eval_progress = None
         self.review.close()
-        for agent in self.agents.values():
-            if agent is not None:
-                with contextlib.suppress(Exception):
-                    agent.close()
+        self.seats.close()
         if self._autosaver is not None:
             self._autosaver.close()
         if self.compiler is not None:
             self.compiler.close()
-
-
-def _spec(player: str | Agent) -> str:
-    """The agent spec of a player ('human' for a human)."""
-    return player.name if isinstance(player, Agent) else player.strip()

@@ -17,13 +17,16 @@ import numpy as np
 from gorilla.ai import warmup
 from gorilla.app.compiler import Compiler
 from gorilla.app.controller import Controller
+from gorilla.app.feed import Feed
 from gorilla.app.gomoku_controller import GomokuController
 from gorilla.app.newgame import NewGame
-from gorilla.app.players_state import BLACK, WHITE, PlayersState
+from gorilla.app.parts import Shared
+from gorilla.app.players import Players
 from gorilla.app.table import NeutralTable
+from gorilla.app.tasks import Workers
 from gorilla.gomoku.agents import warm_up
 from gorilla.gomoku.game import GomokuGame
-from gorilla.rules.board import EMPTY
+from gorilla.rules.board import BLACK, EMPTY, WHITE
 from gorilla.rules.coords import to_index
 from gorilla.rules.game import Game
 
@@ -104,7 +107,7 @@ class EmptyBoard:
 WAIT = "The Gomoku game starts when its engine is ready"
 
 
-class GomokuLoading(NeutralTable, PlayersState):
+class GomokuLoading(NeutralTable, Shared):
     """Stands in for a Gomoku game while its engine compiles: an empty board of the game's
     size, the compile's progress in the panel (its ``compiler``), no captures, no moves. The
     window starts the game (``gomoku_wait``: the compiler and the :class:`GomokuStart`) when
@@ -117,15 +120,13 @@ class GomokuLoading(NeutralTable, PlayersState):
         self.compiler = compiler
         self.gomoku_wait = (compiler, start)
         self.start = start
-        self.players = {BLACK: start.black, WHITE: start.white}
-        self.agents: dict[int, Any] = {BLACK: None, WHITE: None}  # nobody moves before the game starts
-        self._ai = self._eval = None
-        self.events: list[tuple[str, dict]] = []
-        self.version = 0
-        self.message_time = 0.0
+        self.feed = Feed()
+        self.workers = Workers()  # nothing runs before the game starts
+        # nobody moves before the game starts
+        self.seats = Players({BLACK: None, WHITE: None}, {BLACK: start.black, WHITE: start.white}, {})
         self.message = "Compiling the Gomoku engine: the game starts when it is ready"
         self.progress = self.evaluation = None
-        self.show_control = self.show_eval = self.show_thinking = False
+        self.show_eval = False
         self.continuous = start.continuous
         self.autosave: str | None = None
         self.over = False

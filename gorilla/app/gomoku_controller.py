@@ -22,14 +22,16 @@ from typing import Any
 import numpy as np
 
 from gorilla.ai.agent import Candidate, Progress
+from gorilla.app.feed import Feed
 from gorilla.app.gomoku_view import GomokuView, from_view, to_view
-from gorilla.app.players_state import PlayersState
+from gorilla.app.parts import Shared
+from gorilla.app.players import Players
 from gorilla.app.table import NeutralTable
-from gorilla.app.tasks import Task
+from gorilla.app.tasks import Task, Workers
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
 from gorilla.gomoku import sgf
-from gorilla.gomoku.agents import AGENTS, GomokuAgent, make_agent, warm_up
+from gorilla.gomoku.agents import AGENTS, make_agent, warm_up
 from gorilla.gomoku.game import GomokuGame
 from gorilla.gomoku.patterns import P_33, P_43, P_F4, P_FIVE, P_FOUR, P_THREE
 from gorilla.rules.coords import format_vertex
@@ -120,7 +122,7 @@ def evaluate_moves(game: GomokuGame) -> Evaluation:
     return ev
 
 
-class GomokuController(PlayersState, NeutralTable):
+class GomokuController(Shared, NeutralTable):
     """Owns a Gomoku game; a :class:`gorilla.app.table.Table` (see the module docstring). What
     it lacks of Go's (no captures, clock, record tree, set-up, whole-game analysis, ownership,
     move model) answers as :class:`gorilla.app.table.NeutralTable` does: the request says so."""
@@ -134,37 +136,30 @@ class GomokuController(PlayersState, NeutralTable):
         continuous: bool = False,
         autosave: str | None = None,
     ) -> None:
+        self.feed = Feed(show_thinking=True)
+        self.workers = Workers()  # the AI's search ('ai') and the evaluation ('eval')
         self._specs = {R.BLACK: black, R.WHITE: white}
         self._players = {c: parse_player(s) for c, s in self._specs.items()}
-        self.agents: dict[int, GomokuAgent | None] = {}
         self._set_game(game)
         self.continuous = continuous
         self.autosave = autosave
-        self.version = 0
-        self.message = ""
-        self.show_control = False
-        self.show_thinking = True
         self.show_eval = True
         self.progress: Progress | None = None
         self.evaluation: EvaluationView | None = None
-        self.events: list[tuple[str, dict]] = []
         self._redo: list[tuple[int, int]] = []
-        self._gen = 0
-        self._ai: Task | None = None
-        self._eval: Task | None = None
         self._lock = threading.Lock()
         self._pending: Progress | None = None
         self._stepped = False  # AI vs AI: one move asked for (click or space)
-        self._stale: list[Task] = []  # cancelled searches still returning (they share the agent's tables)
 
     # --- state --------------------------------------------------------------------------------
     def _set_game(self, game: GomokuGame) -> None:
         self.gomoku = game
         self.game = GomokuView(game)
-        self.agents = {c: None if n == "human" else make_agent(n) for c, (n, _) in self._players.items()}
-        self.players = {
-            c: "human" if n == "human" else f"{n} {secs:g}s" for c, (n, secs) in self._players.items()
-        }
+        self.seats = Players(
+            {c: None if n == "human" else make_agent(n) for c, (n, _) in self._players.items()},
+            {c: "human" if n == "human" else f"{n} {secs:g}s" for c, (n, secs) in self._players.items()},
+            self._specs,
+        )
 
     @property
     def over(self) -> bool:
@@ -186,20 +181,16 @@ class GomokuController(PlayersState, NeutralTable):
 
     # --- the game loop ----------------------------------------------------------------------
     def _changed(self) -> None:
-        self._gen += 1
+        self.workers.gen += 1
         self.evaluation = None
         self.progress = None
         self.version += 1
 
     def _cancel(self) -> None:
-        for task in (self._ai, self._eval):
-            if task is not None:
-                task.cancel.set()
-                self._stale.append(task)
+        self.workers.cancel_all()  # cancelled searches winding down share the agent's tables
         for agent in self.agents.values():
             if agent is not None:
                 agent.stop()
-        self._ai = self._eval = None
 
     def _played(self, p: int, color: int) -> None:
         self.emit("stone", move=len(self.gomoku.moves))
@@ -217,19 +208,18 @@ class GomokuController(PlayersState, NeutralTable):
             if self._pending is not None:
                 self.progress, self._pending = self._pending, None
                 self.version += 1
-        if self._ai is not None and self._ai.done.is_set():
-            task, self._ai = self._ai, None
+        task = self.workers.finished("ai")
+        if task is not None:
             self._finish_ai(task)
-        if self._eval is not None and self._eval.done.is_set():
-            task, self._eval = self._eval, None
-            if task.error is None and task.gen == self._gen:
-                self.evaluation = EvaluationView(task.result, None, len(self.gomoku.moves))
-                best = task.result.best
-                self.say("Evaluated every move" + ("" if best is None else f": best {self._name(best)}"))
-        self._stale = [t for t in self._stale if t.alive()]
+        task = self.workers.finished("eval")
+        if task is not None and task.error is None and task.gen == self.workers.gen:
+            self.evaluation = EvaluationView(task.result, None, len(self.gomoku.moves))
+            best = task.result.best
+            self.say("Evaluated every move" + ("" if best is None else f": best {self._name(best)}"))
+        self.workers.prune()
         ai_turn = not self.over and not self.is_human(self.gomoku.to_move)
         stepped = not self.ai_vs_ai or self.continuous or self._stepped
-        if ai_turn and stepped and self._ai is None and not self._stale:
+        if ai_turn and stepped and not self.thinking and not self.workers.retired:
             self._stepped = False
             self._start_ai()
 
@@ -258,7 +248,7 @@ class GomokuController(PlayersState, NeutralTable):
         def run(cancel: threading.Event) -> int:
             return agent.select(snapshot, seconds, on_depth).move
 
-        self._ai = Task("ai", self._gen, run, color=color).start()
+        self.workers.launch(self.workers.task("ai", run, color=color))
         self.version += 1
 
     @staticmethod
@@ -276,7 +266,7 @@ class GomokuController(PlayersState, NeutralTable):
         return out[:6]
 
     def _finish_ai(self, task: Task) -> None:
-        if task.gen != self._gen or task.cancel.is_set():
+        if not self.workers.fresh(task):
             return
         if task.error is not None:
             self.say(f"The AI failed: {task.error}")
@@ -298,7 +288,7 @@ class GomokuController(PlayersState, NeutralTable):
         while True:
             self.poll()
             due = not self.over and not self.is_human(self.gomoku.to_move) and not self.ai_vs_ai
-            if self._ai is None and self._eval is None and not self._stale and not due:
+            if not self.workers.slots and not self.workers.retired and not due:
                 return True
             if end is not None and time.monotonic() > end:
                 return False
@@ -338,7 +328,7 @@ class GomokuController(PlayersState, NeutralTable):
 
     def advance(self) -> None:
         """AI vs AI: play the next move (space or a click)."""
-        if self.ai_vs_ai and not self.over and self._ai is None:
+        if self.ai_vs_ai and not self.over and not self.thinking:
             self._stepped = True
             self.version += 1
 
@@ -459,7 +449,7 @@ class GomokuController(PlayersState, NeutralTable):
             self.say("The game is over")
             return
         snapshot = self.gomoku.copy()
-        self._eval = Task("eval", self._gen, lambda cancel: evaluate_moves(snapshot)).start()
+        self.workers.launch(self.workers.task("eval", lambda cancel: evaluate_moves(snapshot)))
         self.version += 1
 
     # --- files ----------------------------------------------------------------------------------

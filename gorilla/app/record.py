@@ -1,18 +1,19 @@
-"""The record in the app: moving through the game tree, variations, comments and the set-up mode.
+"""The record in the app, as a part that owns it: the game tree, the game on the board (always
+the current line of the tree), moving through the tree, variations, comments and the set-up mode.
 
-:class:`RecordActions` is a part of :class:`gorilla.app.controller.Controller` (a mixin):
-the controller's ``game`` is always the current line of its ``tree``
-(:class:`gorilla.rules.gametree.GameTree`): the position at the current node, the rest
-of the line on its redo list. Whatever changes the game (a move, undo, redo, an AI
-move) ends in ``_game_changed``, which tells the tree (a move that differs from the
-record becomes a variation); the methods here move the current node and rebuild the
-game to match. No pyglet here.
+:class:`Record` keeps ``tree`` (:class:`gorilla.rules.gametree.GameTree`) and ``game``: the
+position at the current node, the rest of the line on the game's redo list, and the settings
+the game started from (what a new game with the same settings uses). Whatever changes the game
+(a move, undo, redo, an AI move) ends in the controller's ``_game_changed``, which calls
+:meth:`Record.sync` (a move that differs from the record becomes a variation); the methods here
+move the current node and rebuild the game to match, and tell the controller through
+:class:`RecordHost`, the few things of the controller's a record asks for. No pyglet here.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from gorilla.rules.board import BLACK, EMPTY, WHITE
 from gorilla.rules.coords import format_vertex
@@ -23,51 +24,70 @@ from gorilla.rules.position import IllegalMove
 COLOR_WORD = {BLACK: "Black", WHITE: "White"}
 
 
-class RecordActions:
-    """Navigation, variations, comments and set-up; mixed into the controller (see the module docstring)."""
+class RecordHost(Protocol):
+    """What a :class:`Record` asks of the controller that holds it."""
 
-    game: Game
-    tree: GameTree
-    editing: bool
-    reviewing: bool
-    _tree_game: Game | None
-    _deleted: tuple[int, Branch] | None
-    _previous_record: tuple[GameTree, Game] | None  # the record a set-up replaced, while it lasts
+    def say(self, text: str) -> None:
+        """Show text as the panel's message."""
+        ...
 
-    if TYPE_CHECKING:  # the controller's own state and helpers
-        ended: str | None
-        continuous: bool
-        steps: int
-        message: str
-        version: int
-        _gen: int
-        _start_settings: tuple
-        _handicap_points: list[int] | None
+    def stop_work(self) -> None:
+        """Cancel the background work (the AI's search, the evaluation) before the game changes."""
+        ...
 
-        def say(self, text: str) -> None: ...
-        def _cancel_all(self) -> None: ...
-        def _game_changed(self, autosave: bool = True) -> None: ...
-        def _clock_follows_turn(self) -> None: ...
-        def _adopt_result(self, game: Game) -> None: ...
-        def _autosave(self) -> None: ...
+    def restarted(self, game: Game) -> None:
+        """The game on the board was replaced (a set-up, a record brought back): its end as the
+        record says, then as after any change."""
+        ...
+
+    def arrived(self) -> None:
+        """The board shows another node of the tree: the AI waits, the clock follows the turn."""
+        ...
+
+    def changed(self, autosave: bool = True) -> None:
+        """After any change of the game (see the controller's ``_game_changed``)."""
+        ...
+
+    def touch(self) -> None:
+        """Something visible changed (redraw)."""
+        ...
+
+    def autosave_now(self) -> None:
+        """Save the record in the background."""
+        ...
+
+
+class Record:
+    """The tree, the game on the board and the set-up mode (see the module docstring)."""
+
+    def __init__(self, game: Game, host: RecordHost, tree: GameTree | None = None) -> None:
+        self.host = host
+        self.game = game
+        self.tree = tree if tree is not None else GameTree.from_game(game)
+        self._tree_game = game
+        self.tree.sync(game)
+        self.editing = False  # the set-up mode
+        self.reviewing = False  # the board shows a node the players have not reached by playing
+        self.changes = 0  # bumps at every sync: a deleted branch comes back only right after
+        self._deleted: tuple[int, Branch] | None = None
+        self._previous_record: tuple[GameTree, Game] | None = None  # the record a set-up replaced
+        self.start_settings = (game.size, game.ruleset, game.komi, game.handicap)
+        self.handicap_points: list[int] | None = None  # free handicap stones where they were put
 
     # --- keeping the tree and the game together -------------------------------------------------
-    def _init_record(self, tree: GameTree | None) -> None:
-        """The tree beside the controller's game (a one-line tree from the game when none is given)."""
-        self.tree = tree if tree is not None else GameTree.from_game(self.game)
-        self._tree_game = self.game
-        self.tree.sync(self.game)
-        self.editing = False
-        self.reviewing = False
-        self._deleted = None
-        self._previous_record = None
-
-    def _sync_tree(self) -> None:
+    def sync(self) -> None:
         """After the game changed: a new game object starts a new tree, the same one adds its moves."""
         if self._tree_game is not self.game:
             self.tree = GameTree.from_game(self.game)
             self._tree_game = self.game
         self.tree.sync(self.game)
+        self.changes += 1
+
+    def started(self, game: Game, handicap_points: list[int] | None = None) -> None:
+        """A new game on the board (new, reset, loaded, handicap placed): its start settings."""
+        self.game = game
+        self.start_settings = (game.size, game.ruleset, game.komi, game.handicap)
+        self.handicap_points = handicap_points
 
     def adopt_tree(self, tree: GameTree, game: Game | None = None) -> None:
         """Show tree (a loaded record) at its current node; game: its line_game() when made already."""
@@ -77,38 +97,33 @@ class RecordActions:
         self.editing = False
         self.reviewing = False
         self._deleted = None
+        self.started(self.game)
 
     # --- moving through the record -----------------------------------------------------------------
     def go_to_node(self, node: Node) -> bool:
         """Make node the current move: the board shows its position (the AI waits: reviewing)."""
         if self.editing:
-            self.say("Leave the set-up mode first (b)")
+            self.host.say("Leave the set-up mode first (b)")
             return False
         if node is self.tree.current:
             return False
-        self._cancel_all()
+        self.host.stop_work()
         try:
             self.tree.goto(self.game, node)
         except (IllegalMove, ValueError) as e:  # the tree only holds legal moves: never expected
-            self.say(f"Cannot go there: {e}")
+            self.host.say(f"Cannot go there: {e}")
             self.game = self.tree.line_game()
             self._tree_game = self.game
             return False
-        self.ended = None
-        self._adopt_result(self.game)
         self.reviewing = True
-        self.continuous = False
-        self.steps = 0
-        self.message = ""
-        self._clock_follows_turn()
-        self._game_changed()
+        self.host.arrived()
         return True
 
     def go_back(self, steps: int = 1) -> bool:
         """Back along the line (←, Shift+← ten moves)."""
         node = self.tree.back(steps)
         if node is self.tree.current:
-            self.say("At the start")
+            self.host.say("At the start")
             return False
         return self.go_to_node(node)
 
@@ -116,7 +131,7 @@ class RecordActions:
         """On along the current line (→, Shift+→ ten moves)."""
         node = self.tree.ahead(steps)
         if node is self.tree.current:
-            self.say("At the end of this line")
+            self.host.say("At the end of this line")
             return False
         return self.go_to_node(node)
 
@@ -132,7 +147,7 @@ class RecordActions:
         """To move number of the current line (0: the start); the graph and move numbers use it."""
         line = self.tree.path()[:1] + self.tree.line()
         if not 0 <= number < len(line):
-            self.say(f"No move {number} on this line")
+            self.host.say(f"No move {number} on this line")
             return False
         node = line[number]
         return node is self.tree.current or self.go_to_node(node)
@@ -141,7 +156,7 @@ class RecordActions:
         """To the next (1, ↓) or previous (-1, ↑) variation at the nearest branching point."""
         node = self.tree.sibling(delta)
         if node is None:
-            self.say("No other variation" if not self._branching() else "No more variations that way")
+            self.host.say("No other variation" if not self._branching() else "No more variations that way")
             return False
         return self.go_to_node(node)
 
@@ -151,41 +166,41 @@ class RecordActions:
     def promote_variation(self) -> bool:
         """Make the current line the main line (l)."""
         if not self.tree.promote():
-            self.say("This line is the main line already")
+            self.host.say("This line is the main line already")
             return False
-        self._game_changed()
-        self.say("This line is now the main line")
+        self.host.changed()
+        self.host.say("This line is now the main line")
         return True
 
     def delete_branch(self) -> bool:
         """Delete the current move and everything after it (Delete); undo (u, Ctrl+Z) puts it back."""
         if self.editing:
-            self.say("Leave the set-up mode first (b)")
+            self.host.say("Leave the set-up mode first (b)")
             return False
         node = self.tree.current
         if node.parent is None:
-            self.say("Nothing to delete at the start")
+            self.host.say("Nothing to delete at the start")
             return False
         parent = node.parent
         self.go_to_node(parent)
         branch = self.tree.delete(node)
         self.game.redo_stack = [n.move for n in reversed(self.tree.continuation())]
-        self._game_changed()
-        self._deleted = (self._gen, branch)
+        self.host.changed()
+        self._deleted = (self.changes, branch)
         where = format_vertex(node.point, self.game.size)
-        self.say(f"Deleted move {parent.depth + 1} ({where}) and what follows: u puts it back")
+        self.host.say(f"Deleted move {parent.depth + 1} ({where}) and what follows: u puts it back")
         return True
 
     def restore_branch(self) -> bool:
         """Put back the branch deleted last, if nothing changed since; True when it did."""
         deleted = self._deleted
-        if deleted is None or deleted[0] != self._gen:
+        if deleted is None or deleted[0] != self.changes:
             return False
         self._deleted = None
         branch = deleted[1]
         self.tree.restore(branch)
         self.go_to_node(branch.node)
-        self.say("Branch restored")
+        self.host.say("Branch restored")
         return True
 
     # --- comments ------------------------------------------------------------------------------
@@ -206,8 +221,8 @@ class RecordActions:
             i = node.depth - 1
             if 0 <= i < len(self.game.moves):
                 self.game.moves[i] = replace(self.game.moves[i], comment=text)
-        self.version += 1
-        self._autosave()
+        self.host.touch()
+        self.host.autosave_now()
 
     # --- set-up ----------------------------------------------------------------------------------
     def toggle_setup(self) -> bool:
@@ -220,9 +235,9 @@ class RecordActions:
         if self.editing:
             self.editing = False
             self._previous_record = None
-            self.say(f"Set-up done: {COLOR_WORD[self.game.to_move]} to move")
+            self.host.say(f"Set-up done: {COLOR_WORD[self.game.to_move]} to move")
             return True
-        self._cancel_all()
+        self.host.stop_work()
         if self.tree.root.children:
             old = (self.tree, self.game)
             pos = self.game.position
@@ -234,11 +249,13 @@ class RecordActions:
             self.game.info.comment = ""
             self._previous_record = old
             self.editing = True
-            self.say(f"Set-up from move {number}: a new record (u brings the old one back)")
+            self.host.say(f"Set-up from move {number}: a new record (u brings the old one back)")
             return True
         self.editing = True
         self._previous_record = None
-        self.say("Set-up: left click Black, right click White, a stone again removes it; x: side to move")
+        self.host.say(
+            "Set-up: left click Black, right click White, a stone again removes it; x: side to move"
+        )
         return True
 
     def restore_record(self) -> bool:
@@ -248,15 +265,12 @@ class RecordActions:
             return False
         self._previous_record = None
         self.editing = False
-        self._cancel_all()
-        self.tree, self.game = old
-        self._tree_game = self.game
-        g = self.game
-        self._start_settings = (g.size, g.ruleset, g.komi, g.handicap)
-        self.ended = None
-        self._adopt_result(g)
-        self._game_changed()
-        self.say("Set-up cancelled: the record is back")
+        self.host.stop_work()
+        self.tree, game = old
+        self._tree_game = game
+        self.started(game)
+        self.host.restarted(game)
+        self.host.say("Set-up cancelled: the record is back")
         return True
 
     def setup_click(self, point: int, color: int) -> bool:
@@ -276,7 +290,7 @@ class RecordActions:
     def setup_side_to_move(self, color: int | None = None) -> bool:
         """In set-up mode: who moves first (default: the other side)."""
         if not self.editing:
-            self.say("x chooses the side to move in the set-up mode (b)")
+            self.host.say("x chooses the side to move in the set-up mode (b)")
             return False
         to_move = self.game.positions[0].to_move
         return self._new_start(dict(self.game.setup), color or (WHITE if to_move == BLACK else BLACK))
@@ -290,18 +304,15 @@ class RecordActions:
             else:
                 game.positions[0].to_move = to_move
         except (IllegalMove, ValueError) as e:
-            self.say(f"Not there: {e}")
+            self.host.say(f"Not there: {e}")
             return False
         comment = self.tree.root.comment
-        self.game = game
         self.tree = GameTree.from_game(game)
         self.tree.root.comment = comment
         self._tree_game = game
-        self._start_settings = (game.size, game.ruleset, game.komi, 0)
-        self._handicap_points = None
-        self.ended = None
-        self._game_changed()
-        self.say(f"Set-up: {len(stones)} stones, {COLOR_WORD[to_move]} to move")
+        self.started(game)
+        self.host.restarted(game)
+        self.host.say(f"Set-up: {len(stones)} stones, {COLOR_WORD[to_move]} to move")
         return True
 
     def set_game_info(self, black: str, white: str, event: str) -> bool:
@@ -309,8 +320,8 @@ class RecordActions:
         from gorilla.app.record_info import set_names
 
         set_names(self.tree, self.game, black, white, event)
-        self._autosave()
-        self.say("Names saved in the record (PB, PW, EV)")
+        self.host.autosave_now()
+        self.host.say("Names saved in the record (PB, PW, EV)")
         return True
 
     # --- what the panel shows ---------------------------------------------------------------------
@@ -328,4 +339,4 @@ class RecordActions:
         return node.depth, node.depth + len(tree.continuation()), len(node.children), moves
 
 
-__all__ = ["RecordActions"]
+__all__ = ["Record", "RecordHost"]

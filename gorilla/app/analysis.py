@@ -1,0 +1,68 @@
+"""Whole-game analysis in the Go controller, as a part: ``g`` starts or cancels the analysis of
+every move of the current line (:class:`gorilla.app.review.Review`, which owns the results),
+``n`` / Shift+``n`` jump to the next or previous mistake, Alt+``n`` cycles the threshold, ``d``
+shows the dots coloured by points lost."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gorilla.app.feed import Feed
+from gorilla.app.record import Record
+from gorilla.app.review import Review, next_mistake
+from gorilla.rules.coords import format_vertex
+
+
+class Analysis:
+    """The analysis requests over one review and one record (see the module docstring).
+
+    ``waiting_for(*groups)`` is True (and says so) while the kernels the analysis needs compile.
+    """
+
+    def __init__(self, review: Review, record: Record, feed: Feed, waiting_for: Callable[..., bool]) -> None:
+        self.review = review
+        self.record = record
+        self.feed = feed
+        self.waiting_for = waiting_for
+
+    def toggle_analysis(self) -> None:
+        """Start analysing every move of the current line in the background, or cancel (``g``)."""
+        if self.review.running:
+            self.review.cancel()
+            self.feed.say("Cancelling the analysis")
+            return
+        if self.waiting_for("mcts"):
+            return
+        self.review.start(self.record.game)
+        self.feed.say(f"Analysing the game ({self.review.playouts} playouts a position; g cancels)")
+
+    def next_mistake(self, step: int = 1) -> bool:
+        """Jump to the next (step 1) or previous (-1) analysed move that lost the threshold or more."""
+        rv = self.review
+        game = self.record.game
+        n = next_mistake(rv.reviews(game), len(game.moves), rv.threshold, step)
+        if n is None:
+            way = "after" if step > 0 else "before"
+            self.feed.say(f"No mistake of {rv.threshold:g}+ points {way} this move (g analyses the game)")
+            return False
+        self.record.goto_move(n)
+        self.feed.say(f"Move {n}: {self.review_line(n)}")
+        return True
+
+    def review_line(self, n: int) -> str:
+        """One line about analysed move n of the current line ('' if not analysed)."""
+        game = self.record.game
+        for r in self.review.reviews(game):
+            if r.number == n:
+                best = format_vertex(r.best, game.size)
+                return f"lost {r.points_lost:.1f} points, best {best}, Black {100 * r.winrate_after:.0f}%"
+        return ""
+
+    def cycle_mistake_threshold(self) -> None:
+        """The next mistake threshold for ``n`` / Shift+``n`` (Alt+``n``)."""
+        self.feed.say(f"Mistakes: {self.review.cycle_threshold():g}+ points lost")
+
+    def toggle_mistake_dots(self) -> None:
+        """Show or hide the dots coloured by points lost on the analysed stones (``d``)."""
+        self.review.show_dots = not self.review.show_dots
+        self.feed.touch()
