@@ -358,41 +358,43 @@ def test_ctrl_s_saves_next_to_the_autosave_and_ctrl_o_loads_it_back(make, tmp_pa
         h.click_point(v)
     saved = [(m.color, m.point) for m in h.c.game.moves]
     assert h.c.flush_autosave() and (tmp_path / "autosave.sgf").is_file()
-    h.press(k.O, k.MOD_CTRL)  # nothing saved yet: the field offers the folder, not the autosave
-    assert h.w.prompt == os.path.join(str(tmp_path), "")
+    h.press(k.O, k.MOD_CTRL)  # nothing saved yet: the picker shows the folder, the autosave not selected
+    b = h.w.picker.browser
+    assert b.folder == str(tmp_path) and [e.name for e in b.entries if e.kind == "file"] == ["autosave.sgf"]
+    assert b.selected.kind == "parent"
     h.press(k.ESCAPE)
-    h.press(k.S, k.MOD_CTRL)
+    h.press(k.S, k.MOD_CTRL)  # the picker, a time-stamped name typed in: Enter saves
+    assert h.w.picker.browser.mode == "save" and h.w.prompt.startswith("gorilla-")
+    h.press(k.ENTER)
     files = sorted(p for p in tmp_path.glob("gorilla-*.sgf"))
     assert len(files) == 1, list(tmp_path.iterdir())
-    assert h.c.message == f"Saved {files[0]}"
+    assert h.w.picker is None and h.c.message == f"Saved {files[0]}"
     assert [(m.color, m.point) for m in game_from_sgf(files[0].read_text()).moves] == saved
 
     h.press(k.R)
     h.click_point("G7")
     assert h.c.game.move_number == 1
-    # Ctrl+O opens a path field with the latest save filled in; Enter loads it
+    # Ctrl+O opens the picker with the latest save selected; Enter loads it
     h.press(k.O, k.MOD_CTRL)
-    assert h.w.prompt == str(files[0])
+    assert h.w.picker.browser.selected.path == str(files[0])
     h.press(k.ENTER)
-    assert h.w.prompt is None
+    assert h.w.picker is None
     assert [(m.color, m.point) for m in h.c.game.moves] == saved
     assert h.c.message == f"Loaded {files[0]}"
     assert is_black_stone(h.patch("C3")) and is_white_stone(h.patch("E5"))
 
-    # typing another path: backspace clears the field, text goes in, a bad path is one message
+    # a typed path that is not there: one line in the picker, which stays open, the game stays
     h.press(k.O, k.MOD_CTRL)
-    for _ in range(len(h.w.prompt)):
-        h.press(k.BACKSPACE)
-    assert h.w.prompt == ""
     h.type_text(str(tmp_path / "missing.sgf"))
     h.press(k.RETURN)
-    assert h.c.message == f"Cannot load {tmp_path / 'missing.sgf'}: no such file"
+    assert h.w.picker is not None and h.w.picker.browser.error == f"No such file: {tmp_path / 'missing.sgf'}"
     assert [(m.color, m.point) for m in h.c.game.moves] == saved
-    # Esc leaves the field without loading; keys typed into the field are not commands
+    h.press(k.ESCAPE)
+    # keys typed into the picker are not commands
     h.press(k.O, k.MOD_CTRL)
     h.press(k.R)
     h.type_text("r")
-    assert h.c.game.move_number == 3
+    assert h.c.game.move_number == 3 and h.w.prompt == "r"
     h.press(k.ESCAPE)
     assert h.w.prompt is None and h.c.game.move_number == 3
 

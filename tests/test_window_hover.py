@@ -84,9 +84,9 @@ def test_loading_a_9x9_record_from_a_19x19_board_with_the_pointer_over_it(window
     assert game_from_sgf(path.read_text()).size == 9
     x, y = pointer_over_board(h, "K10")
     h.press(h.key.O, h.key.MOD_CTRL)
-    assert h.w.prompt == str(path)
+    assert h.w.picker.browser.selected.path == str(path)
     h.press(h.key.ENTER)
-    assert h.w.prompt is None and h.c.game.size == 9 and h.c.game.move_number == 1
+    assert h.w.picker is None and h.c.game.size == 9 and h.c.game.move_number == 1
     assert_hover_follows_the_board(h, x, y)
 
 

@@ -15,7 +15,7 @@ RECORD = (
 
 
 def open_file(h: Harness, path: str) -> None:
-    """Ctrl+O, the path typed, Enter: as a person opens a file."""
+    """Ctrl+O, the path typed into the file picker, Enter: as a person opens a file."""
     h.press(h.key.O, h.key.MOD_CTRL)
     for _ in range(len(h.w.prompt or "")):
         h.press(h.key.BACKSPACE)
@@ -86,6 +86,7 @@ def test_open_a_record_and_move_through_its_variations_with_the_keys(app_window,
     h.press(k.ENTER)
     assert c.comment == "a better mover" and h.w.comment is None
     h.press(k.S, k.MOD_CTRL)
+    h.press(k.ENTER)  # the picker's time-stamped name
     saved = [p for p in tmp_path.iterdir() if p.name.startswith("gorilla-")]
     assert saved and "C[a better mover]" in saved[0].read_text()
 

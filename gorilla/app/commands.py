@@ -146,8 +146,8 @@ HUD_ROWS: tuple[HelpRow, ...] = (
     HelpRow("d", "points-lost dots (green <1, yellow, orange 3+, red 10+)", ("mistake_dots",)),
     HelpRow("i / k", "move numbers (off, last 10, all) / coordinates", ("move_numbers", "coordinates")),
     HelpRow("m, [ / ]", "sound on-off, volume down / up", ("mute", "volume_down", "volume_up")),
-    HelpRow("Ctrl+S", "save SGF (next to the autosave, time-stamped)", ("save",)),
-    HelpRow("Ctrl+O", "load SGF (type a path; Enter loads, Esc cancels)", ("load",)),
+    HelpRow("Ctrl+S", "save SGF: file picker, a time-stamped name typed in", ("save",)),
+    HelpRow("Ctrl+O", "load SGF: file picker (folders, SGF files, recent)", ("load",)),
     HelpRow("h, F1", "this help;  Esc closes it", ("help", "close_help")),
     HelpRow("Ctrl+Q", "quit", ("quit",)),
 )
@@ -280,15 +280,20 @@ DOC_ROWS: tuple[HelpRow, ...] = (
     HelpRow("", "AI vs AI: continuous play on/off (move after move without clicks)", ("continuous",)),
     HelpRow(
         "",
-        "save the game as SGF, time-stamped (`gorilla-YYYYMMDD-HHMMSS.sgf`) in the autosave file's "
-        "folder; the panel says where",
+        "save the game as SGF: the file picker opens in the autosave file's folder with a time-stamped "
+        "name typed in (`gorilla-YYYYMMDD-HHMMSS.sgf`); Enter saves, or type another name (`.sgf` is "
+        "added), pick a folder or a file; an existing file is replaced after a second Enter. The panel "
+        "says where",
         ("save",),
     ),
     HelpRow(
         "",
-        "load an SGF: a path field opens at the bottom, filled with the latest Ctrl+S save (or the save "
-        "folder); type or edit the path, Backspace deletes, Enter loads, Esc cancels. Keys typed into the"
-        " field are not commands",
+        "load an SGF: the file picker: the recent files first, then `..`, the folders and the `.sgf` files"
+        " of the save folder, sorted, the latest save selected. Up/Down (Page Up/Down, Home/End) choose, "
+        "Enter opens a folder or loads the file, Backspace goes up a folder, typing a name or a path and "
+        "Enter goes there; a click selects, a double click (or Open) loads, the wheel scrolls; Esc "
+        "cancels. A bad path is one line in the picker and nothing changes. Keys typed into it are not "
+        "commands",
         ("load",),
     ),
     HelpRow(

@@ -1,4 +1,5 @@
-"""Remembered settings (the last new game, volume, mute, move numbers, coordinates) and where they live.
+"""Remembered settings (the last new game, volume, mute, move numbers, coordinates, recent files)
+and where they live.
 
 Settings are one JSON object in ``settings.json`` in the platform's user config
 folder (platformdirs; ``$GORILLA_CONFIG_DIR`` overrides it, for tests). A file
@@ -27,6 +28,7 @@ DEFAULTS: dict[str, Any] = {
     "move_numbers": "off",  # off, last10, all
     "coordinates": True,
     "new_game": {},  # the new-game dialog's last choices
+    "recent_files": [],  # the SGF files last opened or saved through the file picker, newest first
 }
 MOVE_NUMBER_MODES = ("off", "last10", "all")
 

@@ -1,16 +1,16 @@
-"""Modal input as pushed event handlers: the new-game dialog, the comment box, the Ctrl+O path
-field and the resignation's confirmation.
+"""Modal input as pushed event handlers: the new-game dialog, the comment box and the
+resignation's confirmation (the file picker, :mod:`gorilla.gui.file_picker`, and the game-info
+dialog, :mod:`gorilla.gui.info_dialog`, are modals of their own modules).
 
 Each is pushed on the window's handler stack (``window.push_handlers``) when it opens and
 removed when it closes; the events it handles stop there (pyglet's ``EVENT_HANDLED``), so the
 window's own handlers never see them and hold no branch per modal state. A modal handles only
-the events it defines: the comment box and the path field take the keys and the typed text
+the events it defines: the comment box takes the keys and the typed text
 but not the mouse; the confirmation takes the next key only.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Protocol
 
@@ -104,23 +104,6 @@ class TextField(Modal):
     def prompt_line(self) -> str:
         """The label and the text with a cursor."""
         return f"{self.label}{self.text}_"
-
-
-class LoadPrompt(TextField):
-    """Ctrl+O: a path; Enter loads it, Esc cancels."""
-
-    label = "Load SGF: "
-
-    def __init__(self, window: Host, text: str, load: Callable[[str], object]) -> None:
-        super().__init__(window, text)
-        self.load = load
-
-    def enter(self, modifiers: int) -> None:
-        """Load the file (a blank field loads nothing)."""
-        self.close()
-        path = self.text.strip()
-        if path:
-            self.load(os.path.expanduser(path))
 
 
 class CommentBox(TextField):

@@ -22,14 +22,16 @@ from pyglet import gl
 from pyglet.window import key, mouse
 
 from gorilla.app.commands import BUTTONS, COMMANDS, split_key
+from gorilla.app.file_browser import FileBrowser, recent_files, remember_file
 from gorilla.app.record_info import record_info
 from gorilla.app.table import Table
 from gorilla.gui.camera import PANEL_WIDTH, Camera
+from gorilla.gui.file_picker import FilePicker
 from gorilla.gui.graph import Graph, graph_data
 from gorilla.gui.hud import Hud
 from gorilla.gui.info_dialog import InfoDialog
 from gorilla.gui.meshes import STONE_HALF_HEIGHT
-from gorilla.gui.modal import CommentBox, Confirm, DialogInput, LoadPrompt, Modal
+from gorilla.gui.modal import CommentBox, Confirm, DialogInput, Modal
 from gorilla.gui.newgame_dialog import NewGameDialog
 from gorilla.gui.overlay import label_font_size
 from gorilla.gui.renderer import BACKGROUND, Renderer
@@ -612,10 +614,15 @@ class GorillaWindow(pyglet.window.Window):
         return None if m is None else m.dialog
 
     @property
+    def picker(self) -> FilePicker | None:
+        """The file picker (Ctrl+O, Ctrl+S) while it is open."""
+        return self._modal(FilePicker)
+
+    @property
     def prompt(self) -> str | None:
-        """The text of the Ctrl+O path field while it is open."""
-        m = self._modal(LoadPrompt)
-        return None if m is None else m.text
+        """The name (or path) typed into the file picker while it is open."""
+        m = self._modal(FilePicker)
+        return None if m is None else m.browser.name
 
     @property
     def comment(self) -> str | None:
@@ -883,28 +890,39 @@ class GorillaWindow(pyglet.window.Window):
             cam.yaw, cam.pitch = 0.0, math.radians(89.5)
             cam.target_x = cam.target_z = 0.0
 
-    def save(self) -> str:
-        """Save the game time-stamped next to the autosave file; the controller reports it."""
+    def save(self) -> FilePicker:
+        """Ctrl+S: the file picker in the save folder (next to the autosave file), a time-stamped
+        name typed in; Enter saves there (the controller reports it)."""
         directory = save_dir(self.controller)
-        path = os.path.join(directory, time.strftime("gorilla-%Y%m%d-%H%M%S.sgf"))
+        name = time.strftime("gorilla-%Y%m%d-%H%M%S.sgf")
         n = 1
-        while os.path.exists(path):
+        while os.path.exists(os.path.join(directory, name)):
             n += 1
-            path = os.path.join(directory, time.strftime("gorilla-%Y%m%d-%H%M%S") + f"-{n}.sgf")
-        self.controller.save(path)
-        return path
+            name = time.strftime("gorilla-%Y%m%d-%H%M%S") + f"-{n}.sgf"
+        return self._open_picker(FileBrowser("save", directory, name), self._save_to)
 
-    def open_prompt(self) -> None:
-        """Ctrl+O: a path field pre-filled with the most recent Ctrl+S save (Enter loads it).
-
-        The autosave file is left out (it is the game on the board); without a save the
-        field starts with the save folder.
-        """
+    def open_prompt(self) -> FilePicker:
+        """Ctrl+O: the file picker in the save folder, the most recent save selected (Enter loads
+        it), the recent files first. The autosave file is left out (it is the game on the board)."""
         directory = save_dir(self.controller)
         latest = latest_sgf(directory, exclude=self.controller.autosave)
-        self.open_modal(
-            LoadPrompt(self, latest or os.path.join(directory, ""), lambda p: self.controller.load(p))
-        )
+        browser = FileBrowser("open", directory, recent=recent_files(self.settings), select=latest)
+        return self._open_picker(browser, self._load_from)
+
+    def _open_picker(self, browser: FileBrowser, done: Callable[[str], None]) -> FilePicker:
+        m = self.open_modal(FilePicker(self, browser, done))
+        m.layout(max(1, self.width - PANEL_WIDTH), self.height)
+        return m
+
+    def _load_from(self, path: str) -> None:
+        self.controller.load(path)
+        if self.controller.message.startswith("Loaded"):
+            remember_file(self.settings, path)
+
+    def _save_to(self, path: str) -> None:
+        self.controller.save(path)
+        if self.controller.message.startswith("Saved"):
+            remember_file(self.settings, path)
 
     def close(self) -> None:
         """Stop the tick and close the window."""
