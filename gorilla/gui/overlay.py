@@ -48,7 +48,7 @@ def ramp(t: float) -> tuple[float, float, float]:
     return (0.86 - 0.66 * u, 0.70 + 0.10 * u, 0.14 + 0.16 * u)
 
 
-BEST_INK = (120, 200, 255, 255)  # the best move's label: the colour of its ring
+BEST_INK = (255, 236, 140, 255)  # the best move's label: light yellow, readable on its ring and disc
 DELTA_INK = (255, 255, 255, 255)  # the other labels: how far each is from the best
 LABELLED = 6  # moves labelled on the board: the best and the five next
 

@@ -39,6 +39,7 @@ class TreeView:
         self.top_group = pyglet.graphics.Group(order=2)
         self.box = shapes.Rectangle(0, 0, 10, 10, color=BOX, batch=self.batch, group=self.bg_group)
         self.rect = (0, 0, 10, 10)
+        self.max_height = 10
         self.offset = [0.0, 0.0]  # the view's scroll: pixels of the tree left of / above the box
         self.places: list[Place] = []
         self.shapes: list = []
@@ -46,11 +47,24 @@ class TreeView:
         self._current: Any = None  # the node the view last followed
 
     def layout(self, x: int, y: int, width: int, height: int) -> None:
-        """Place the box at (x, y), width x height pixels."""
+        """Place the box at (x, y), width pixels wide and at most height pixels high (less for a
+        tree of few rows)."""
+        self.max_height = height
+        self._fit(x, y, width, height)
+
+    def _fit(self, x: int, y: int, width: int, height: int) -> None:
         self.rect = (x, y, width, height)
         self.box.position = (x, y)
         self.box.width, self.box.height = width, height
         self._key = None
+
+    def _fit_rows(self) -> None:
+        """The box as high as the tree's rows need, up to the most it may take."""
+        rows = max((p.row for p in self.places), default=0)
+        x, y, w, _ = self.rect
+        h = min(self.max_height, 2 * PAD + rows * CELL + 4)
+        if h != self.rect[3]:
+            self._fit(x, y, w, h)
 
     def contains(self, x: float, y: float) -> bool:
         """Whether window pixel (x, y) is on the box while it shows."""
@@ -110,6 +124,7 @@ class TreeView:
             return
         if key[:3] != (self._key or (None,) * 3)[:3] or not self.places:
             self.places = layout_tree(tree.root)
+            self._fit_rows()
         here = next((p for p in self.places if p.node is current), None)
         if here is not None and current is not self._current:
             self._follow(here)
@@ -138,6 +153,7 @@ class TreeView:
                 out.append(shapes.Rectangle(x - 5, y - 5, 10, 10, color=EDGE, batch=b, group=fg))
                 continue
             fill = (18, 18, 20, 255) if p.node.color == BLACK else (236, 234, 226, 255)
+            out.append(shapes.Circle(x, y, RADIUS + 1, color=EDGE, batch=b, group=self.bg_group))  # its rim
             out.append(shapes.Circle(x, y, RADIUS, color=fill, batch=b, group=fg))
             if p.col % 10 == 0:
                 lab = text_label(b, top, 7, NUMBER, text=str(p.col))

@@ -320,8 +320,8 @@ class GorillaWindow(pyglet.window.Window):
         self.hud.set_prompt(prompts[-1] if prompts else None)
         if c.review is not None:  # whole-game analysis: Go only
             self.graph.update(graph_data(c))
+        self.tree_view.draw()  # under the panel's prompt and help
         self.hud.draw(self.show_help)
-        self.tree_view.draw()
         if not self.show_help and c.review is not None:
             self.graph.draw()
         self.toolbar.draw()
@@ -665,7 +665,7 @@ class GorillaWindow(pyglet.window.Window):
         items.extend(i for i in self._move_number_items() if (round(i[0]), round(i[1])) not in marked)
         items.extend(marks)
         items.extend(self._variation_items())
-        return items
+        return [i for i in items if not self.tree_view.contains(i[0], i[1])]  # none under the tree
 
     def _label_size(self, point: int, chars: int) -> int:
         """The font size of a label of chars characters on point: from the pixels between the
