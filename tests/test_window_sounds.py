@@ -146,8 +146,10 @@ def test_toolbar_buttons_with_the_mouse_and_resign_with_a_confirmation(window, t
     assert h.c.game.moves[-1].point == -1 and h.c.game.to_move == 1
     h.click(*bar.centre("Undo"))
     assert h.c.game.move_number == 1
-    h.click(*bar.centre("Save"))
-    assert "Saved" in h.c.message
+    h.click(*bar.centre("Save"))  # the file picker, a time-stamped name typed in: Enter saves
+    assert h.w.picker is not None
+    h.press(h.key.ENTER)
+    assert "Saved" in h.c.message and h.w.picker is None
     # the button's face is drawn over the panel where the toolbar says it is
     x, y = bar.centre("Resign")
     img = h.screen()
