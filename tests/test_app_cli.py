@@ -55,6 +55,10 @@ def test_eval_and_long_options():
     assert (opts.eval_games, opts.eval_turns) == (10, 3)
     assert (opts.size, opts.komi, opts.rules, opts.handicap) == (13, 5.5, "japanese", 3)
     assert (opts.threads, opts.seed, opts.continuous) == (2, 7, True)
+    # -eval G T gives the flat evaluator its numbers; without it the net evaluates (e)
+    assert opts.eval_engine == "flat"
+    assert parse_args([]).eval_engine == "net"
+    assert parse_args(["-eval", "10", "3", "--eval-engine", "mcts"]).eval_engine == "mcts"
 
 
 def test_autosave_path_default_env_and_off(tmp_path, monkeypatch):

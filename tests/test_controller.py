@@ -61,12 +61,18 @@ class ScriptedAgent(Agent):
 
 # --- kernel groups -------------------------------------------------------------------------------
 def test_the_window_compiles_the_heat_map_and_the_terminal_does_not():
-    c = Controller(Game.new(9), "human", "mcts:time=1")
-    # the players' groups first, then the evaluator's, dead stones', the control map's, the heat map's
-    assert c.groups_needed() == ["rules", "mcts", "control", "flat", "policy", "ownership"]
-    assert c.groups_needed(heat_map=False) == ["rules", "mcts", "control", "flat", "ownership"]
+    c = Controller(Game.new(9), "human", "mcts:time=1", eval_engine="flat")
+    # the players' groups first, then the evaluator's, dead stones' (the net's), the control map's,
+    # the window's heat map and whole-game analysis (the net's)
+    assert c.groups_needed() == ["rules", "mcts", "control", "flat", "policy", "ownership", "net"]
+    assert c.groups_needed(heat_map=False) == ["rules", "mcts", "control", "flat", "ownership", "net"]
     c = Controller(Game.new(9), "mcts:policy=0", "human", eval_engine="mcts")
-    assert c.groups_needed(heat_map=False) == ["rules", "mcts-plain", "control", "mcts", "ownership"]
+    assert c.groups_needed(heat_map=False) == ["rules", "mcts-plain", "control", "mcts", "ownership", "net"]
+    # the net evaluates by default; where it does not play (Little-Go's 5x5) the MCTS, without it
+    c = Controller(Game.new(9), "human", "human")
+    assert c.eval_engine == "net" and "net" in c.groups_needed(heat_map=False)
+    c = Controller(Game.new(5, "little-go"), "human", "human")
+    assert c.groups_needed() == ["rules", "control", "mcts", "policy", "ownership"]
 
 
 # --- human vs human -----------------------------------------------------------------------------

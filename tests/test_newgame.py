@@ -36,6 +36,22 @@ def test_player_choices_offer_every_kind():
     specs = [s for _, s in player_choices()]
     for want in ("human", "random", "montecarlo:10,3", "mcts", "mcts:time=2", "alphabeta:time=2", GTP_CUSTOM):
         assert want in specs
+    # the net's search is the first AI offered, then the rank AIs, weakest first
+    assert specs[1] == "net" and "net:time=2" in specs
+    ranks = [s for s in specs if s.startswith("rank:")]
+    assert ranks[0] == "rank:25k" and "rank:10k" in ranks and ranks[-1] == "rank:1d"
+
+
+def test_a_rank_ai_is_chosen_in_the_form_and_needs_the_nets_board():
+    f = NewGameForm()
+    f.set("size", 9)
+    f.set("white", "rank:10k")
+    assert f.result().white == "rank:10k"
+    f.set("rules", "little-go")
+    f.set("size", 5)
+    with pytest.raises(FormError, match="^White: rank AIs need the net") as e:
+        f.result()
+    assert "\n" not in str(e.value)
 
 
 @pytest.mark.parametrize(

@@ -115,8 +115,9 @@ def test_damaged_model_files_are_refused_with_one_line(tmp_path, capsys, damage,
 
 
 def test_the_window_heat_map_comes_from_the_model():
-    c = Controller(Game.new(9))
-    c.click(v("E5"))
+    # 21x21 is beyond the net: the move model draws the heat map (the net's: tests/test_net_use.py)
+    c = Controller(Game.new(21))
+    c.click(v("E5", 21))
     probs = c.policy_map()
     assert c.policy_map() is probs  # cached for the position
     legal = set(c.game.legal_moves())
@@ -128,8 +129,8 @@ def test_the_window_heat_map_comes_from_the_model():
     assert len(labels) == 5 and rows
     best = max(probs, key=probs.get)
     assert labels[0][0] == best
-    c.click(v("C3"))
-    assert c.policy_map() is not probs and v("C3") not in c.policy_map()
+    c.click(v("C3", 21))
+    assert c.policy_map() is not probs and v("C3", 21) not in c.policy_map()
 
 
 # the tygem dataset beside the checkout (../shared/datasets/tygem), or where GORILLA_TYGEM says

@@ -2,9 +2,10 @@
 
 ``evaluate`` gives every legal move of the side to move (board points only,
 own-eye fills included) a win rate and an expected score margin, both from
-the mover's point of view, and names the best move. Two engines:
+the mover's point of view, and names the best move. Three engines (the window's ``e``
+uses ``net`` where the net plays the board, ``mcts`` elsewhere: :func:`engine_for`):
 
-* ``flat`` (default): Gorilla's flat Monte-Carlo sampling,
+* ``flat`` (this function's default): Gorilla's flat Monte-Carlo sampling,
   :func:`gorilla.ai.montecarlo.move_values`, G samples of T turns per move
   (T = 0: to the end, area count). Moves are ranked by their mean evaluation,
   as Gorilla's AI ranks them. A budget can only cut it short (``playouts``
@@ -145,6 +146,25 @@ def _net(
     return _searched(game, NetAgent(seed=seed, resign=0.0), "net", budget, cancel, progress)
 
 
+# the kernel groups (gorilla.ai.warmup) each engine needs besides the rules
+ENGINE_GROUPS: dict[str, tuple[str, ...]] = {"flat": ("control", "flat"), "mcts": ("mcts",), "net": ("net",)}
+
+
+def engine_for(game: Game, engine: str) -> tuple[str, str]:
+    """(the engine that evaluates game, a line saying why when it is not ``engine``): ``net``
+    gives way to ``mcts`` on a board the net does not play (beyond 7x7..19x19, Little-Go)."""
+    kind = _check_engine(engine)
+    if kind == "net":
+        from gorilla.ai.puct.evaluator import supports
+
+        if not supports(game):
+            return (
+                "mcts",
+                f"The net does not play {game.size}x{game.size} {game.ruleset.name}: the MCTS evaluates",
+            )
+    return kind, ""
+
+
 def evaluate(
     game: Game,
     engine: str = "flat",
@@ -207,4 +227,4 @@ def points_lost(
     return max(0.0, best - score)
 
 
-__all__ = ["Evaluation", "MoveValue", "evaluate", "points_lost", "ENGINES"]
+__all__ = ["Evaluation", "MoveValue", "evaluate", "engine_for", "points_lost", "ENGINES", "ENGINE_GROUPS"]

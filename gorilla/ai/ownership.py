@@ -399,11 +399,53 @@ __all__ = [
 STATUSES = ("alive", "dead", "seki")
 
 
+NET_DEAD = 0.0  # by the net: a string is dead when the opponent's mean ownership of it is above this
+
+
+def net_dead_stones(game: Game) -> list[int]:
+    """The dead stones (flat points, sorted) by the net: the strings the net gives the opponent
+    more likely than not (their mean :func:`gorilla.ai.puct.estimate.settled_ownership` beyond
+    :data:`NET_DEAD` from the opponent's side); never a pass-alive string. ValueError (one line)
+    on a board the net does not play."""
+    from gorilla.ai.puct.estimate import settled_ownership
+
+    own = settled_ownership(game)  # Black +1
+    pos = game.position
+    w = game.size + 2
+    colors = pos.b[COLOR]
+    safe = {BLACK: pass_alive(pos.b, w, BLACK), WHITE: pass_alive(pos.b, w, WHITE)}
+    dead: list[int] = []
+    seen: set[int] = set()
+    for p in np.flatnonzero((colors == BLACK) | (colors == WHITE)):
+        p = int(p)
+        if p in seen:
+            continue
+        string = pos.group(p)
+        seen.update(string)
+        c = int(colors[p])
+        theirs = float(np.mean(own[string])) * (-1.0 if c == BLACK else 1.0)
+        if theirs > NET_DEAD and not safe[c][p]:
+            dead.extend(int(q) for q in string)
+    return sorted(dead)
+
+
+def estimated_dead_stones(
+    game: Game, playouts: int = DEFAULT_PLAYOUTS, cancel: threading.Event | None = None
+) -> list[int]:
+    """The dead stones by the net's ownership where the net plays the board
+    (:func:`net_dead_stones`), else by playouts (:func:`dead_stones`)."""
+    from gorilla.ai.puct.evaluator import supports
+
+    if supports(game):
+        return net_dead_stones(game)
+    return sorted(int(p) for p in dead_stones(game, playouts, cancel=cancel))
+
+
 def estimate_dead(game: Game) -> list[int]:
-    """Dead stones: the game's marked ones, else the estimate of :func:`dead_stones`."""
+    """Dead stones: the game's marked ones, else :func:`estimated_dead_stones`."""
     if game.dead:
         return sorted(game.dead)
-    return sorted(int(p) for p in dead_stones(game))
+    return estimated_dead_stones(game)
 
 
 def status_lists(game: Game) -> dict[str, list[int]]:

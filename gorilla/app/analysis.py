@@ -31,7 +31,9 @@ class Analysis:
             self.review.cancel()
             self.feed.say("Cancelling the analysis")
             return
-        if self.waiting_for("mcts"):
+        from gorilla.app.review import engine_for
+
+        if self.waiting_for(engine_for(self.record.game)):  # the engine's name is its kernel group's
             return
         self.review.start(self.record.game)
         self.feed.say(f"Analysing the game ({self.review.playouts} playouts a position; g cancels)")

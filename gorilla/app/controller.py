@@ -59,6 +59,7 @@ from gorilla.app.parts import Part, Shared
 from gorilla.app.players import Players
 from gorilla.app.record import Record
 from gorilla.app.review import Review
+from gorilla.app.review import engine_for as review_engine
 from gorilla.app.status_text import go_status_lines
 from gorilla.app.tasks import Task, Workers
 from gorilla.rules.board import BLACK, EMPTY, PASS, RESIGN, WHITE
@@ -138,7 +139,7 @@ class Controller(Shared):
         eval_turns: int | None = None,
         autosave: str | None = None,
         threads: int = 1,
-        eval_engine: str = "flat",
+        eval_engine: str | None = None,
         continuous: bool = False,
         compiler: Compiler | None = None,
         clock: TimeControl | None = None,
@@ -197,9 +198,13 @@ class Controller(Shared):
         return self.compiler is None or self.compiler.ready(*groups)
 
     def groups_needed(self, heat_map: bool = True) -> list[str]:
-        """Every kernel group this game can use: the players', the evaluator's, dead stones, control
-        map, and the move model's heat map (the window's; not in the terminal: heat_map False)."""
-        extra = (*self.values.groups, "ownership", "control", *(("policy",) if heat_map else ()))
+        """Every kernel group this game can use: the players', the evaluator's, dead stones (the
+        net's where it plays the board), control map, and the window's heat map and whole-game
+        analysis (not in the terminal: heat_map False)."""
+        game = self.game
+        net = ("net",) if self.dead.group(game) == "net" else ()
+        window = ("policy", review_engine(game)) if heat_map else ()
+        extra = (*self.values.groups(game), *net, "ownership", "control", *window)
         return groups_for(self.seats.specs.values(), extra=extra)
 
     def _waiting_for(self, *groups: str) -> bool:
@@ -344,7 +349,7 @@ class Controller(Shared):
         if self.ended is not None:
             return
         if game.over:
-            if self.dead.due(game) and self.kernels_ready("ownership"):
+            if self.dead.due(game) and self.kernels_ready(self.dead.group(game)):
                 self.dead.start(game)  # else poll() asks again every frame
             return
         if self.workers.thinking or self.ai_error is not None or self.reviewing or self.editing:
@@ -760,7 +765,7 @@ class Controller(Shared):
         if self.over:
             self.say("The game is over")
             return
-        if self._waiting_for(*self.values.groups):
+        if self._waiting_for(*self.values.groups(self.game)):
             return
         self.values.start(self.game)
 

@@ -37,22 +37,24 @@ class MoveValues:
     its progress, its last answer and whether the board shows it)."""
 
     def __init__(
-        self, workers: Workers, feed: Feed, engine: str, games: int | None, turns: int | None
+        self, workers: Workers, feed: Feed, engine: str | None, games: int | None, turns: int | None
     ) -> None:
         self.workers = workers
         self.feed = feed
-        self.eval_engine = engine
         self.eval_games = DEFAULT_EVAL_GAMES if games is None else int(games)
         self.eval_turns = DEFAULT_EVAL_TURNS if turns is None else int(turns)
         self.eval_enabled = games is not None or turns is not None
+        # the net evaluates unless named otherwise; the flat evaluator's numbers (G, T) pick it
+        self.eval_engine = engine or ("flat" if self.eval_enabled else "net")
         self.evaluation: EvaluationView | None = None
         self.eval_progress: Any = None
         self.show_eval = False
 
-    @property
-    def groups(self) -> tuple[str, ...]:
-        """The kernel groups the evaluator runs on."""
-        return ("mcts",) if self.eval_engine == "mcts" else ("control", "flat")
+    def groups(self, game: Game) -> tuple[str, ...]:
+        """The kernel groups the evaluator runs on for game (the MCTS's where the net does not play)."""
+        from gorilla.ai.evaluator import ENGINE_GROUPS, engine_for
+
+        return ENGINE_GROUPS[engine_for(game, self.eval_engine)[0]]
 
     def forget(self) -> None:
         """The game changed: the last answer is gone."""
@@ -70,7 +72,8 @@ class MoveValues:
         from gorilla.ai import evaluator
 
         snap = game.copy()
-        engine, games, turns = self.eval_engine, self.eval_games, self.eval_turns
+        engine, why = evaluator.engine_for(game, self.eval_engine)  # the MCTS where the net does not play
+        games, turns = self.eval_games, self.eval_turns
 
         def on_progress(p: Any) -> None:
             if self.workers.current(task):
@@ -93,7 +96,8 @@ class MoveValues:
 
         task = self.workers.task("eval", run)
         self.workers.launch(task)
-        self.feed.say(f"Evaluating ({engine}, G={games}, T={turns})")
+        label = f"{engine}, G={games}, T={turns}" if engine == "flat" else engine
+        self.feed.say(why or f"Evaluating ({label})")
 
     def finish(self, task: Task, size: int) -> None:
         """Take the answer of a finished evaluation (on a board of size)."""
@@ -133,14 +137,22 @@ class DeadStones:
             and game.ruleset.scoring != "stones"
         )
 
+    @staticmethod
+    def group(game: Game) -> str:
+        """The kernel group the estimate runs on: the net's where it plays the board, else the playouts'."""
+        from gorilla.ai.puct.evaluator import supports
+
+        return "net" if supports(game) else "ownership"
+
     def start(self, game: Game) -> None:
-        """Estimate the dead stones of game (a copy) on a worker thread."""
+        """Estimate the dead stones of game (a copy) on a worker thread: by the net's ownership
+        where it plays the board, else by playouts."""
         from gorilla.ai import ownership
 
         snap = game.copy()
 
         def run(cancel: threading.Event) -> list[int]:
-            return list(ownership.dead_stones(snap, playouts=DEAD_STONE_PLAYOUTS, cancel=cancel))
+            return ownership.estimated_dead_stones(snap, playouts=DEAD_STONE_PLAYOUTS, cancel=cancel)
 
         self.workers.launch(self.workers.task("dead", run))
         self.feed.touch()

@@ -28,13 +28,20 @@ GOMOKU_PLAYERS = (
     ("Gomoku: MCTS (1 s)", "mcts"),
 )
 KOMI_PRESETS = ("7.5", "6.5", "5.5", "0.5", "0")
+RANK_PRESETS = ("25k", "20k", "15k", "10k", "5k", "2k", "1d")  # the dialog's rank AIs (rank:Nk)
 CLOCK_PRESETS = ("none", "30s+3x10s", "5m+5x30s", "10m+5x30s", "10m+25/5m", "5m+5s", "10m")
 
 
 def player_choices() -> list[tuple[str, str]]:
-    """(label, spec) of every player offered: built-in AIs, the engines installed here, any command."""
+    """(label, spec) of every player offered: the net's search first (the default Go AI), the rank
+    AIs, the other built-in AIs, the engines installed here, any command."""
     out = [
         ("Human", "human"),
+        ("Net, uses the clock", "net"),
+        ("Net fast (100 visits)", "net:visits=100"),
+        ("Net medium (2 s)", "net:time=2"),
+        ("Net strong (8 s)", "net:time=8"),
+        *((f"Rank {r} (the net's policy)", f"rank:{r}") for r in RANK_PRESETS),
         ("Random", "random"),
         ("Monte-Carlo (G=10, T=3)", "montecarlo:10,3"),
         ("Monte-Carlo (G=30, T=0)", "montecarlo:30,0"),
@@ -128,6 +135,17 @@ class NewGame:
 
 class FormError(ValueError):
     """A choice that cannot make a game; the message is one line naming the field."""
+
+
+def _check_rank_players(ng: NewGame) -> None:
+    """A rank AI needs the net: FormError (one line) on a board the net does not play."""
+    for colour, spec in (("Black", ng.black), ("White", ng.white)):
+        if spec.startswith("rank:"):
+            from gorilla.ai.puct.evaluator import supports
+            from gorilla.rules.game import Game
+
+            if not supports(Game.new(ng.size, ng.rules, ng.komi)):
+                raise FormError(f"{colour}: rank AIs need the net, which plays 7x7..19x19 (not Little-Go)")
 
 
 class NewGameForm:
@@ -258,6 +276,8 @@ class NewGameForm:
                 raise FormError(f"{colour}: {spec} plays Go, not Gomoku (choose a human or a Gomoku AI)")
             if ng.game == "go" and spec in gomoku_specs - {"random", "human"} and spec != "mcts":
                 raise FormError(f"{colour}: {spec} plays Gomoku, not Go")
+        if ng.game == "go":
+            _check_rank_players(ng)
         if ng.game == "gomoku":
             if size < 5:
                 raise FormError(f"Board size: Gomoku needs 5x5 or more, got {size}x{size}")

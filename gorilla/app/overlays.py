@@ -1,7 +1,11 @@
 """The Go controller's overlays as a part that owns its state: the control map (``c``), the
-ownership estimate (``o``) and the move model's heat map (``f``), whether each shows, each
-computed for the position on the board when first asked and kept until the game changes (the
-workers' generation)."""
+ownership estimate (``o``) and the policy heat map (``f``), whether each shows, each computed for
+the position on the board when first asked and kept until the game changes (the workers'
+generation).
+
+Where the net plays the board (:func:`gorilla.ai.puct.evaluator.supports`) the ownership is the
+root's over a short search of the net (:func:`gorilla.ai.puct.estimate.ownership_grid`) and the
+heat map the net's policy; elsewhere the playouts' ownership and the move model's policy."""
 
 from __future__ import annotations
 
@@ -58,27 +62,44 @@ class Overlays:
         return cm
 
     def ownership_map(self) -> np.ndarray:
-        """Who owns each point at the end, from playouts (-1 Black .. +1 White, row 0 on top)."""
+        """Who owns each point at the end, by the net or playouts (-1 Black .. +1 White, row 0 on top)."""
         game, gen = self.board()
         if self._ownership is not None and self._ownership[0] == gen:
             return self._ownership[1]
-        if not self.ready("ownership"):
-            return np.zeros((game.size, game.size), dtype=np.float32)
-        from gorilla.ai.ownership import ownership
+        from gorilla.ai.puct.evaluator import supports
 
-        own = np.asarray(ownership(game, playouts=OWNERSHIP_PLAYOUTS, seed=gen), dtype=np.float32)
+        net = supports(game)
+        if not self.ready("net" if net else "ownership"):
+            return np.zeros((game.size, game.size), dtype=np.float32)
+        if net:
+            from gorilla.ai.puct.estimate import ownership_grid
+
+            own = np.asarray(ownership_grid(game), dtype=np.float32)
+        else:
+            from gorilla.ai.ownership import ownership
+
+            own = np.asarray(ownership(game, playouts=OWNERSHIP_PLAYOUTS, seed=gen), dtype=np.float32)
         self._ownership = (gen, own)
         return own
 
     def policy_map(self) -> dict[int, float]:
-        """The move model's probability of each legal move of the side to move (PASS left out);
-        empty while its kernels compile, or without a usable model (the map then hides, and the
-        panel says why)."""
+        """The net's (or, where it does not play, the move model's) probability of each legal move
+        of the side to move (PASS left out); empty while its kernels compile, or without a usable
+        move model (the map then hides, and the panel says why)."""
         game, gen = self.board()
         if self._policy is not None and self._policy[0] == gen:
             return self._policy[1]
-        if not self.ready("policy"):
+        from gorilla.ai.puct.evaluator import supports
+
+        net = supports(game)
+        if not self.ready("net" if net else "policy"):
             return {}
+        if net:
+            from gorilla.ai.puct.estimate import policy_map
+
+            out = policy_map(game)
+            self._policy = (gen, out)
+            return out
         from gorilla.ai.policy.model import ModelError, shipped_model
 
         pos = game.position

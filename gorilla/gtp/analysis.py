@@ -330,13 +330,13 @@ def cmd_gfx_control_map(engine: GtpEngine, args: list[str]) -> str:
 
 
 def cmd_gfx_move_values(engine: GtpEngine, args: list[str]) -> str:
-    """``gorilla-gfx_move_values [flat|mcts] [G] [T]``: win rate labels and heat colours per move."""
+    """``gorilla-gfx_move_values [flat|mcts|net] [G] [T]``: win rate labels and heat colours per move."""
     nargs(args, 0, 3)
     rest = list(args)
     kind = "flat"
     if rest and not rest[0].isdigit():
         kind = rest.pop(0).lower()
-        if kind not in ("flat", "mcts"):
+        if kind not in ("flat", "mcts", "net"):
             raise GtpError("syntax error")
     try:
         games = int(rest[0]) if rest else 10

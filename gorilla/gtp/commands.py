@@ -218,7 +218,8 @@ def cmd_showboard(engine: GtpEngine, args: list[str]) -> str:
 
 
 def cmd_final_score(engine: GtpEngine, args: list[str]) -> str:
-    """``final_score``: the result with the estimated dead stones removed, e.g. B+3.5.
+    """``final_score``: the result with the estimated dead stones (the net's where it plays the
+    board, else the playouts') removed, e.g. B+3.5.
 
     0 for a draw, W+R or B+R after a resignation; 'cannot score' when counting fails.
     """
@@ -235,7 +236,8 @@ def cmd_final_score(engine: GtpEngine, args: list[str]) -> str:
 
 
 def cmd_final_status_list(engine: GtpEngine, args: list[str]) -> str:
-    """``final_status_list alive|dead|seki``: the stones of that status (ownership estimate), as vertices."""
+    """``final_status_list alive|dead|seki``: the stones of that status (the net's ownership where
+    it plays the board, else the playouts'), as vertices."""
     from gorilla.ai.ownership import STATUSES, status_lists
 
     nargs(args, 1)
@@ -386,15 +388,15 @@ def cmd_classic_score(engine: GtpEngine, args: list[str]) -> str:
 
 
 def cmd_evaluate(engine: GtpEngine, args: list[str]) -> str:
-    """``gorilla-evaluate [flat|mcts] [G] [T]``: 'best V', then 'V winrate score' per move, best first."""
-    from gorilla.ai.evaluator import evaluate
+    """``gorilla-evaluate [flat|mcts|net] [G] [T]``: 'best V', then 'V winrate score' per move, best first."""
+    from gorilla.ai.evaluator import ENGINES, evaluate
 
     nargs(args, 0, 3)
     kind = "flat"
     rest = list(args)
     if rest and not rest[0].isdigit():
         kind = rest.pop(0).lower()
-        if kind not in ("flat", "mcts"):
+        if kind not in ENGINES:
             raise GtpError("syntax error")
     games = arg_int(rest[0]) if rest else 10
     turns = arg_int(rest[1]) if len(rest) > 1 else 3

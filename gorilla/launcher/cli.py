@@ -43,7 +43,7 @@ usage: gorilla [-no_gui] [-ai_vs_ai] [-ai_random | -ai_monte_carlo G T]... [-eva
                [--handicap N] [--black SPEC] [--white SPEC] [--clock SPEC]
                [--load FILE.sgf | --resume]
                [--threads N] [--autosave PATH | --no-autosave] [--no-gui] [--continuous]
-               [--seed N] [--eval-engine flat|mcts]
+               [--seed N] [--eval-engine net|flat|mcts]
                [--mc-patterns NAME | --mc-load-patterns FILE] [--mc-list-patterns] [-h]
        gorilla --game gomoku [--rule freestyle|standard|renju|caro] [--size 15]
                [--black SPEC] [--white SPEC] [--load FILE.sgf] [--continuous]"""
@@ -77,7 +77,9 @@ Options:
   --no-gui              same as -no_gui
   --continuous          AI vs AI: play on without clicks (the terminal always does)
   --seed N              seed for the random and Monte-Carlo AIs (reproducible games)
-  --eval-engine E       the evaluator's engine: flat (Gorilla's G, T; default) or mcts
+  --eval-engine E       the evaluator's engine (e): net (the default; the MCTS where the
+                        net does not play the board), flat (Gorilla's G, T; the default
+                        with -eval G T) or mcts
   --mc-patterns NAME    mcts players: playouts from a shipped pattern database
   --mc-load-patterns FILE  mcts players: playouts from a GNU Go Monte-Carlo pattern file
   --mc-list-patterns    list the shipped pattern databases
@@ -98,6 +100,9 @@ Players (--black / --white SPEC):
   human                 you, with the mouse (or typing moves in the terminal)
   random                uniform among reasonable moves
   montecarlo:G,T        flat Monte-Carlo, G games of T turns per candidate (time=S: S seconds)
+  net                   the PUCT search over the neural net (options: visits=N, time=S,
+                        threads=K, batch=B, net=FILE, resign=R; e.g. net:visits=400)
+  rank:10k              plays like a player of that rank (30k..9d), the net's policy sampled
   mcts, mcts:SECONDS    UCT-RAVE tree search with the learned move model (options:
                         playouts=N, time=S, threads=K, resign=F, patterns=NAME,
                         policy=W (0: without the model), widen=S, model=FILE,
@@ -164,7 +169,7 @@ class AppOptions:
     autosave: str | None = None
     eval_games: int | None = None
     eval_turns: int | None = None
-    eval_engine: str = "flat"
+    eval_engine: str = "net"
     continuous: bool = False
     seed: int | None = None
     ai_vs_ai: bool = False
@@ -198,7 +203,7 @@ def _parser() -> _Parser:
     p.add_argument("--no-gui", action="store_true")
     p.add_argument("--continuous", action="store_true")
     p.add_argument("--seed", type=_int_in(0, 2**63 - 1, "--seed"))
-    p.add_argument("--eval-engine", choices=["flat", "mcts"], default="flat")
+    p.add_argument("--eval-engine", choices=["net", "flat", "mcts"], default=None)
     p.add_argument("--game", choices=["go", "gomoku"], default="go")
     p.add_argument("--rule")
     catalog.add_options(p, "mcts players")
@@ -362,7 +367,9 @@ def parse_args(argv: Sequence[str]) -> AppOptions:
     if ns.autosave is not None and ns.no_autosave:
         raise UsageError("--autosave and --no-autosave cannot be used together")
     opts.load, opts.resume, opts.threads = ns.load, ns.resume, ns.threads
-    opts.continuous, opts.seed, opts.eval_engine = ns.continuous, ns.seed, ns.eval_engine
+    opts.continuous, opts.seed = ns.continuous, ns.seed
+    # the net evaluates unless named otherwise; -eval G T (the flat evaluator's numbers) picks flat
+    opts.eval_engine = ns.eval_engine or ("flat" if opts.eval_games is not None else "net")
     if ns.no_autosave:
         opts.autosave = None
     else:
@@ -587,8 +594,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_gui(controller)
         groups = controller.groups_needed()
         if opts.gui:
-            # the window starts it after its first frame; its whole-game analysis (g) needs the MCTS
-            controller.compiler = Compiler([*groups, "mcts"], start=False)
+            # the window starts it after its first frame (groups_needed names the analysis's engine)
+            controller.compiler = Compiler(groups, start=False)
             return run_gui(controller)
         from gorilla.app.terminal import run_terminal
 
