@@ -1,6 +1,7 @@
 """The PUCT search over the shipped KataGo net (the ``net`` agent): tree reuse, visits, cancel and
 time limits measured against the machine's own speed, win rates that follow a blunder, the count
-after two passes, bad settings in one line."""
+after two passes, bad settings in one line, and a short search saving the group that the raw
+policy's first choice loses (a real position)."""
 
 from __future__ import annotations
 
@@ -155,3 +156,40 @@ def test_boards_the_net_does_not_play_go_to_the_mcts_with_one_line(capsys) -> No
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "21x21 is beyond the net" in err[0] and "MCTS" in err[0]
     agent.close()
+
+
+# A real position (rank:10k, Black, against GNU Go level 1, 9x9, move 21): White's stones on the
+# right (H7, H5, H4) have one eye's worth of room. The net's first choice is B6, a big point on
+# the left; Black then plays G3 and the right-side group dies. A search of 150 visits finds a
+# move that keeps it (G3 itself, or F2 or E3 on some seeds: each leaves White the group).
+SAVE_LINE = "E5 C4 D3 D6 F4 G6 F7 H4 G7 C3 D5 H7 C5 C6 B5 D8 G5 H5 F6 D2 E8"
+RIGHT_GROUP = ("H7", "H5", "H4")
+
+
+def _group_owner_after(game: Game, move: int) -> float:
+    """Black's mean ownership of White's right group after move and Black's searched reply."""
+    from gorilla.ai.puct.estimate import net_view
+    from gorilla.ai.puct.search import board_points
+
+    after = game.copy()
+    after.play(move)
+    after.play(NetAgent(visits=64, resign=0.0, seed=1).select_move(after))
+    own = np.zeros(after.position.b.shape[1])
+    own[board_points(9)] = net_view(after).ownership
+    return float(np.mean([own[v(p)] for p in RIGHT_GROUP]))
+
+
+def test_a_short_search_saves_the_group_the_policys_first_choice_loses() -> None:
+    from gorilla.ai.puct.evaluator import shared_net
+
+    game = Game.new(9, komi=7.5)
+    for m in SAVE_LINE.split():
+        game.play(v(m))
+    (raw,) = shared_net().evaluate([game], symmetry="all")
+    first = raw.best(1)[0][0]
+    assert first == v("B6")  # the raw policy's favourite, eight symmetries averaged
+    assert _group_owner_after(game, first) > 0.0  # ... after which Black owns the group more than White
+    for seed in (1, 2):
+        move = NetAgent(visits=150, resign=0.0, seed=seed).select_move(game)
+        assert move != first
+        assert _group_owner_after(game, move) < -0.2, f"seed {seed}: {move}"  # White keeps it
