@@ -262,3 +262,42 @@ def test_gorilla_game_gomoku_opens_the_window_before_the_engine_is_compiled(gui,
     finally:
         proc.terminate()
         proc.communicate(timeout=30)
+
+
+def test_the_dialog_sets_a_gomocup_engine_and_a_clock_and_the_human_loses_on_time(app_window):  # noqa: F811
+    # Gorilla's own `gorilla pbrain` as the external Gomocup engine, typed in White's command row
+    import shlex
+    import sys
+
+    from test_window_newgame import type_row
+
+    from gorilla.app.newgame import PBRAIN_CUSTOM
+    from gorilla.app.pbrain_player import PbrainAgent
+
+    t = [1000.0]
+    h = app_window(9, 1000, 700, now=lambda: t[0])
+    h.press(h.key.N, h.key.MOD_CTRL)
+    rows = (("rules", "gomoku freestyle"), ("size", 15), ("black", "human"), ("white", PBRAIN_CUSTOM))
+    for row, value in rows:
+        choose(h, row, value)
+    type_row(h, "white_cmd", f"{shlex.quote(sys.executable)} -m gorilla pbrain --agent threat1")
+    type_row(h, "clock", "1m")
+    h.press(h.key.ENTER)
+    assert h.w.dialog is None
+    wait_for(h, lambda: isinstance(h.w.controller, GomokuController), 300)
+    old, h.c = h.c, h.w.controller
+    old.close()
+    c: GomokuController = h.c
+    assert isinstance(c.agents[R.WHITE], PbrainAgent) and c.time_control.spec() == "1m"
+    h.frames(0.1)
+    assert h.w.hud.clocks[R.BLACK].visible and h.w.hud.clocks[R.BLACK].text == "1:00"
+    h.click_point(vertex(h, 7, 7))
+    wait_for(h, lambda: len(c.gomoku.moves) == 2, 300)  # the engine starts (and loads its kernels)
+    assert stone(h, 7, 7) == R.BLACK and c.gomoku.moves[1][1] == R.WHITE and not c.over, c.message
+    assert c.clocks.clock.running == R.BLACK
+    t[0] += 61  # Black thinks past its minute
+    h.frames(0.1)
+    assert c.over and c.game.result == "W+T" and "Black lost on time" in c.message
+    assert h.w.hud.clocks[R.BLACK].text != "1:00"
+    h.click_point(vertex(h, 3, 3))
+    assert len(c.gomoku.moves) == 2  # no move after the game is over

@@ -96,14 +96,21 @@ class Clocks:
     def budget(self, spec: str, color: int) -> Budget | None:
         """A shorter think for an AI with a fixed time per move (``mcts:time=8``) whose clock
         cannot afford it; None otherwise (the agent's own settings, or its time manager)."""
-        tc = self.time_control
-        if not tc.enabled:
-            return None
         try:
             seconds = parse_spec(spec)[2].get("time")
         except Exception:
             return None
         if not isinstance(seconds, int | float) or isinstance(seconds, bool) or seconds <= 0:
+            return None
+        share = self.share(float(seconds), color)
+        return None if share is None else Budget(seconds=share)
+
+    def share(self, seconds: float, color: int) -> float | None:
+        """The think (seconds) color's clock affords an AI that wants ``seconds`` a move, when
+        that is less; None when the clock affords it (or there is no clock). In main time a
+        tenth of what is left (plus most of a byo-yomi period), in overtime most of a period."""
+        tc = self.time_control
+        if not tc.enabled:
             return None
         v = self.clock.view(color, self.now())
         if v.overtime:
@@ -114,7 +121,13 @@ class Clocks:
             share = 0.1 * window + (0.8 * tc.period if tc.system == "byoyomi" else 0.0)
         if share >= seconds:
             return None
-        return Budget(seconds=max(0.05, share))
+        return max(0.05, share)
+
+    def to_lose(self, color: int) -> float:
+        """Seconds until color's flag falls if it does not move (inf without a clock)."""
+        if not self.enabled:
+            return math.inf
+        return self.clock.view(color, self.now()).to_lose
 
     def pressed(self, color: int, game: Game) -> None:
         """After color's move: press its clock (the first move starts the clocks)."""

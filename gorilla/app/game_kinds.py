@@ -149,7 +149,7 @@ class GomokuLoading(NeutralTable, Shared):
             "handicap": 0,
             "black": s.black,
             "white": s.white,
-            "clock": "none",
+            "clock": s.clock.spec(),
         }
 
     def kernels_ready(self, *groups: str) -> bool:
@@ -188,7 +188,8 @@ def controller_for(current: Any, ng: Any) -> Any:
     if gomoku:
         warm_up()
         continuous = isinstance(ng, GomokuStart) and ng.continuous
-        return GomokuController(GomokuGame(ng.size), autosave=autosave, continuous=continuous)
+        now = getattr(current, "now", None)  # the clocks read the window's time (tests inject it)
+        return GomokuController(GomokuGame(ng.size), autosave=autosave, continuous=continuous, now=now)
     c = Controller(Game.new(ng.size, ng.rules, ng.komi), autosave=autosave)
     c.compiler = Compiler(c.groups_needed())
     return c

@@ -9,6 +9,12 @@ threes for whom). Legality and fives come from :mod:`gorilla.gomoku`.
 As in the Go controller, an AI move and an evaluation run on a worker thread
 (:class:`gorilla.app.tasks.Task`) against a copy of the game, and their results are
 applied in :meth:`GomokuController.poll` on the GUI thread only if still current.
+
+The clocks are Go's (:class:`gorilla.app.clocks.Clocks`, the same ``--clock`` notation): an
+AI thinks its seconds a move or what its clock affords when that is less, and a fallen flag
+loses (``W+T``). A player ``pbrain:COMMAND`` is an external Gomocup engine
+(:class:`gorilla.app.pbrain_player.PbrainAgent`): its moves are played through Gorilla's
+rules, and an illegal move, a crash or a time-out forfeits the game (``B+F``) with one message.
 """
 
 from __future__ import annotations
@@ -22,18 +28,22 @@ from typing import Any
 import numpy as np
 
 from gorilla.ai.agent import Candidate, Progress
+from gorilla.app.clock import NO_CLOCK, ClockView, TimeControl
+from gorilla.app.clocks import Clocks
 from gorilla.app.feed import Feed
 from gorilla.app.gomoku_view import GomokuView, from_view, to_view
 from gorilla.app.parts import Shared
+from gorilla.app.pbrain_player import EngineForfeit, PbrainAgent, is_pbrain
 from gorilla.app.players import Players
 from gorilla.app.table import NeutralTable
 from gorilla.app.tasks import Task, Workers
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
 from gorilla.gomoku import sgf
-from gorilla.gomoku.agents import AGENTS, make_agent, warm_up
+from gorilla.gomoku.agents import AGENTS, GomokuAgent, make_agent, warm_up
 from gorilla.gomoku.game import GomokuGame
 from gorilla.gomoku.patterns import P_33, P_43, P_F4, P_FIVE, P_FOUR, P_THREE
+from gorilla.match.gomoku_players import check_gomoku_spec, gomoku_label
 from gorilla.rules.coords import format_vertex
 
 COLOR_NAME = {R.BLACK: "Black", R.WHITE: "White"}
@@ -44,7 +54,13 @@ SCORE_SCALE = 400.0  # search score -> win rate: 1 / (1 + exp(-score / SCORE_SCA
 
 
 def parse_player(spec: str) -> tuple[str, float]:
-    """('human', 0) or (agent name, seconds a move) from 'human', 'pvs', 'pvs+vct:2', 'mcts:0.5'."""
+    """('human', 0) or (agent name, seconds a move) from 'human', 'pvs', 'pvs+vct:2', 'mcts:0.5';
+    (the spec, 1 s) for a Gomocup engine 'pbrain:COMMAND' whose program is found."""
+    if is_pbrain(spec):
+        why = check_gomoku_spec(spec)
+        if why is not None:
+            raise ValueError(why)
+        return spec.strip(), DEFAULT_SECONDS
     name, _, secs = spec.strip().lower().partition(":")
     if name == "human":
         return "human", 0.0
@@ -135,11 +151,16 @@ class GomokuController(Shared, NeutralTable):
         *,
         continuous: bool = False,
         autosave: str | None = None,
+        clock: TimeControl | None = None,
+        now: Any = None,
     ) -> None:
         self.feed = Feed(show_thinking=True)
         self.workers = Workers()  # the AI's search ('ai') and the evaluation ('eval')
         self._specs = {R.BLACK: black, R.WHITE: white}
         self._players = {c: parse_player(s) for c, s in self._specs.items()}
+        self.seats: Players | None = None
+        self.now = now  # the monotonic time the clocks read (tests inject their own)
+        self.clocks = Clocks(clock or NO_CLOCK, now)  # Go's clocks (gorilla.app.clocks)
         self._set_game(game)
         self.continuous = continuous
         self.autosave = autosave
@@ -155,11 +176,14 @@ class GomokuController(Shared, NeutralTable):
     def _set_game(self, game: GomokuGame) -> None:
         self.gomoku = game
         self.game = GomokuView(game)
+        if self.seats is not None:
+            self.seats.close()  # a Gomocup engine ends; the built-in agents have nothing to end
         self.seats = Players(
-            {c: None if n == "human" else make_agent(n) for c, (n, _) in self._players.items()},
-            {c: "human" if n == "human" else f"{n} {secs:g}s" for c, (n, secs) in self._players.items()},
+            {c: _make_agent(n) for c, (n, _) in self._players.items()},
+            {c: _player_label(n, secs) for c, (n, secs) in self._players.items()},
             self._specs,
         )
+        self.clocks.new()
 
     @property
     def over(self) -> bool:
@@ -176,7 +200,7 @@ class GomokuController(Shared, NeutralTable):
             "handicap": 0,
             "black": self._specs[R.BLACK],
             "white": self._specs[R.WHITE],
-            "clock": "none",
+            "clock": self.clocks.time_control.spec(),
         }
 
     # --- the game loop ----------------------------------------------------------------------
@@ -194,6 +218,7 @@ class GomokuController(Shared, NeutralTable):
 
     def _played(self, p: int, color: int) -> None:
         self.emit("stone", move=len(self.gomoku.moves))
+        self.clocks.pressed(color, self.gomoku)
         if self.gomoku.over:
             self.emit("game_end", result=self.game.result)
             r = self.gomoku.result
@@ -217,6 +242,7 @@ class GomokuController(Shared, NeutralTable):
             best = task.result.best
             self.say("Evaluated every move" + ("" if best is None else f": best {self._name(best)}"))
         self.workers.prune()
+        self._watch_clock()
         ai_turn = not self.over and not self.is_human(self.gomoku.to_move)
         stepped = not self.ai_vs_ai or self.continuous or self._stepped
         if ai_turn and stepped and not self.thinking and not self.workers.retired:
@@ -231,6 +257,9 @@ class GomokuController(Shared, NeutralTable):
         agent = self.agents[color]
         assert agent is not None
         seconds = self._players[color][1]
+        seconds = self.clocks.share(seconds, color) or seconds  # what the clock affords
+        if isinstance(agent, PbrainAgent):
+            agent.time_left = self.clocks.to_lose(color) if self.clocks.enabled else None
         snapshot = self.gomoku.copy()
         t0 = time.monotonic()
         view_game = self.gomoku
@@ -268,15 +297,25 @@ class GomokuController(Shared, NeutralTable):
     def _finish_ai(self, task: Task) -> None:
         if not self.workers.fresh(task):
             return
+        color = task.data["color"]
+        agent = self.agents[color]
+        name = COLOR_NAME[color] + (f" ({agent.label})" if isinstance(agent, PbrainAgent) else "")
         if task.error is not None:
-            self.say(f"The AI failed: {task.error}")
+            if isinstance(task.error, EngineForfeit):
+                self._lose(color, "F", f"{COLOR_NAME[color]} forfeits: {task.error}")
+            else:
+                self.say(f"The AI failed: {task.error}")
+            return
+        if self._flag_fell(color):
             return
         p = int(task.result)
-        color = task.data["color"]
         try:
             self.gomoku.play(p, color)
         except ValueError as e:
-            self.say(f"The AI played an illegal move ({e})")
+            if isinstance(agent, PbrainAgent):
+                self._lose(color, "F", f"{name} played an illegal move ({e}) and forfeits")
+            else:
+                self.say(f"The AI played an illegal move ({e})")
             return
         self._redo.clear()
         self._changed()
@@ -310,6 +349,8 @@ class GomokuController(Shared, NeutralTable):
         color = self.gomoku.to_move
         if not self.is_human(color) or self.thinking:
             self.say("Wait for the AI's move")
+            return False
+        if self._flag_fell(color):
             return False
         why = self.game.check(q)
         if why is not None:
@@ -346,17 +387,18 @@ class GomokuController(Shared, NeutralTable):
         """The human to move resigns."""
         if self.over or not self.is_human(self.gomoku.to_move):
             return False
-        self._cancel()
-        self.game.resigned_by = self.gomoku.to_move
-        self._changed()
-        self.emit("game_end", result=self.game.result)
-        self.say(f"{COLOR_NAME[self.game.resigned_by]} resigned")
+        self._lose(self.gomoku.to_move, "R", f"{COLOR_NAME[self.gomoku.to_move]} resigned")
         return True
 
     def undo(self) -> bool:
         """Take back the last move (against an AI: back to the human's turn)."""
-        if self.game.resigned_by:
-            self.game.resigned_by = 0
+        lost = self.game.lost
+        if lost is not None and lost[1] == "T":
+            self.say("The game was lost on time: start a new one")
+            return False
+        if lost is not None:  # a resignation or a forfeit is taken back
+            self.game.lost = None
+            self.clocks.follow_turn(self.gomoku.to_move)
             self._changed()
             return True
         if not self.gomoku.moves:
@@ -366,12 +408,16 @@ class GomokuController(Shared, NeutralTable):
         self._redo.append(self.gomoku.undo())
         while self.gomoku.moves and not self.is_human(self.gomoku.to_move) and not self.ai_vs_ai:
             self._redo.append(self.gomoku.undo())
+        self.clocks.follow_turn(self.gomoku.to_move)
         self._changed()
         self.say(f"Undone: move {len(self.gomoku.moves) + 1}")
         return True
 
     def redo(self) -> bool:
         """Play again what undo took back."""
+        if self.game.lost is not None:
+            self.say("The game is over")
+            return False
         if not self._redo:
             self.say("Nothing to redo")
             return False
@@ -381,6 +427,10 @@ class GomokuController(Shared, NeutralTable):
             self.gomoku.play(p, c)
             if self.is_human(self.gomoku.to_move) or self.ai_vs_ai:
                 break
+        if self.gomoku.over:
+            self.clocks.stop()
+        else:
+            self.clocks.follow_turn(self.gomoku.to_move)
         self._changed()
         return True
 
@@ -396,8 +446,8 @@ class GomokuController(Shared, NeutralTable):
         self.say("New game")
 
     def new_game(self, ng: Any) -> bool:
-        """A new Gomoku game from the new-game form's choices (size, rule, players), then the
-        record of ``ng.load`` when there is one (a bad file is one message)."""
+        """A new Gomoku game from the new-game form's choices (size, rule, players, clock), then
+        the record of ``ng.load`` when there is one (a bad file is one message)."""
         try:
             rule = R.rule_from_name(str(getattr(ng, "rules", "freestyle")).removeprefix("gomoku "))
             game = GomokuGame(int(ng.size), rule)
@@ -408,6 +458,7 @@ class GomokuController(Shared, NeutralTable):
         self._cancel()
         self._specs = {R.BLACK: ng.black, R.WHITE: ng.white}
         self._players = players
+        self.clocks.time_control = getattr(ng, "clock", None) or NO_CLOCK
         self._set_game(game)
         self._redo.clear()
         self._changed()
@@ -422,10 +473,58 @@ class GomokuController(Shared, NeutralTable):
         self.show_eval = not self.show_eval
         self.version += 1
 
-    def toggle_pause(self) -> bool:
-        """No clock to pause."""
-        self.say("No clock to pause")
+    # --- clocks (their state: gorilla.app.clocks.Clocks) -------------------------------------
+    @property
+    def time_control(self) -> TimeControl:
+        """The game's time control."""
+        return self.clocks.time_control
+
+    def clock_views(self) -> dict[int, ClockView] | None:
+        """Both clocks as shown now, None without a clock."""
+        return self.clocks.views()
+
+    def _flag_fell(self, color: int) -> bool:
+        """True (and the game lost on time) when color's flag has fallen; checked before a move."""
+        if self.clocks.flag_fell(color):
+            self._lose(color, "T", f"{COLOR_NAME[color]} lost on time")
+            return True
         return False
+
+    def _watch_clock(self) -> None:
+        """Every poll: a fallen flag ends the game; the last seconds are counted down."""
+        if self.over:
+            return
+        flagged, second = self.clocks.watch(len(self.gomoku.moves))
+        if flagged:
+            self._lose(flagged, "T", f"{COLOR_NAME[flagged]} lost on time")
+        elif second:
+            self.emit("countdown", seconds=second, color=self.clocks.clock.running)
+            self.version += 1
+
+    def _lose(self, color: int, how: str, why: str) -> None:
+        """color loses: 'R' resigned, 'T' on time (its flag down), 'F' forfeit."""
+        self._cancel()
+        if how == "T":
+            self.clocks.flag(color)
+        else:
+            self.clocks.stop()
+        self.game.lost = (color, how)
+        self.continuous = False
+        self._changed()
+        self.emit("game_end", result=self.game.result)
+        self.say(f"{why}: {self.game.result}")
+
+    def toggle_pause(self) -> bool:
+        """Pause or resume the clocks; only between two humans, while the game goes on."""
+        if not self.clocks.enabled or not self.clocks.started or self.over:
+            self.say("No clock is running")
+            return False
+        if not self.is_human(R.BLACK) or not self.is_human(R.WHITE):
+            self.say("Only a game between two humans can be paused")
+            return False
+        paused = self.clocks.toggle_pause(self.gomoku.to_move)
+        self.say("Paused: Ctrl+P goes on" if paused else "Clocks running")
+        return True
 
     def control_map(self) -> np.ndarray:
         """The threat map in grid orientation: -1..0 where Black makes a four or three, 0..1 for White."""
@@ -480,8 +579,10 @@ class GomokuController(Shared, NeutralTable):
         self._changed()
 
     def close(self) -> None:
-        """Stop any search."""
+        """Stop any search; end the Gomocup engines."""
         self._cancel()
+        if self.seats is not None:
+            self.seats.close()
 
     # --- the panel --------------------------------------------------------------------------------
     def status_lines(self) -> list[str]:
@@ -492,6 +593,10 @@ class GomokuController(Shared, NeutralTable):
         lines.append(f"{g.size}x{g.size} Gomoku, {R.RULE_NAMES[g.rule]}")
         last = self.game.last_move
         lines.append(f"Move {len(g.moves)}" + (f", last {self._name(last.point)}" if last else ""))
+        views = self.clock_views()
+        if views is not None:
+            paused = "  (paused)" if self.clocks.clock.paused else ""
+            lines.append(f"Clock: Black {views[R.BLACK].text()}  White {views[R.WHITE].text()}{paused}")
         if self.over:
             lines.append(f"Game over ({self.game.end_reason}). Result: {self.game.result}")
         else:
@@ -509,6 +614,20 @@ class GomokuController(Shared, NeutralTable):
         if self.message:
             lines.append(self.message)
         return lines
+
+
+def _make_agent(name: str) -> GomokuAgent | None:
+    """None for a human, a Gomocup engine for 'pbrain:COMMAND', else a built-in agent."""
+    if name == "human":
+        return None
+    return PbrainAgent(name) if is_pbrain(name) else make_agent(name)
+
+
+def _player_label(name: str, seconds: float) -> str:
+    """How the panel names a player: 'human', 'pvs+vct 1s', 'pbrain:pbrain-wine'."""
+    if name == "human":
+        return "human"
+    return gomoku_label(name) if is_pbrain(name) else f"{name} {seconds:g}s"
 
 
 def gomoku_controller(

@@ -84,13 +84,14 @@ class GomokuView:
     handicap = 0
     move_offset = 0
     resigned = 0
+    LOSS_REASONS = {"R": "resign", "T": "time", "F": "forfeit"}
 
     def __init__(self, game: GomokuGame) -> None:
         self.gomoku = game
         self.position = _Position(game)
         self.dead: set[int] = set()
         self.ruleset = ViewRules("gomoku " + R.RULE_NAMES[game.rule])
-        self.resigned_by = 0
+        self.lost: tuple[int, str] | None = None  # (loser, 'R' resigned, 'T' on time, 'F' forfeit)
 
     @property
     def size(self) -> int:
@@ -122,22 +123,23 @@ class GomokuView:
 
     @property
     def over(self) -> bool:
-        """Whether the game has ended (a five, a full board, a resignation)."""
-        return self.gomoku.over or bool(self.resigned_by)
+        """Whether the game has ended (a five, a full board, a resignation, a flag, a forfeit)."""
+        return self.gomoku.over or self.lost is not None
 
     @property
     def end_reason(self) -> str:
-        """'five', 'full board', 'resign' or ''."""
-        if self.resigned_by:
-            return "resign"
+        """'five', 'full board', 'resign', 'time', 'forfeit' or ''."""
+        if self.lost is not None:
+            return self.LOSS_REASONS[self.lost[1]]
         r = self.gomoku.result
         return r.reason if r is not None else ""
 
     @property
     def result(self) -> str:
-        """B+, W+, 0 (a draw), B+R / W+R, or '' while the game goes on."""
-        if self.resigned_by:
-            return f"{'W' if self.resigned_by == R.BLACK else 'B'}+R"
+        """B+, W+, 0 (a draw), B+R / W+R, B+T / W+T, B+F / W+F, or '' while the game goes on."""
+        if self.lost is not None:
+            loser, how = self.lost
+            return f"{'W' if loser == R.BLACK else 'B'}+{how}"
         r = self.gomoku.result
         return r.sgf() if r is not None else ""
 

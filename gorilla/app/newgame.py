@@ -17,6 +17,7 @@ from gorilla.rules.handicap import fixed_handicap_points, free_handicap_points
 from gorilla.rules.rulesets import get_ruleset
 
 GTP_CUSTOM = "gtp-command"
+PBRAIN_CUSTOM = "pbrain-command"  # a Gomocup engine for Gomoku, its command typed in the row below
 RULES = ("chinese", "japanese", "tromp-taylor", "little-go")
 GOMOKU_PREFIX = "gomoku "  # the Rules row also offers Gomoku, one entry per five-rule
 GOMOKU_RULES = tuple(GOMOKU_PREFIX + r for r in ("freestyle", "standard", "renju", "caro"))
@@ -56,6 +57,7 @@ def player_choices() -> list[tuple[str, str]]:
         out.append((f"{names.get(name, name)} (GTP)", f"gtp:{name}"))
     out.extend(GOMOKU_PLAYERS)
     out.append(("GTP command (type it below)", GTP_CUSTOM))
+    out.append(("Gomoku: Gomocup engine (type its command below)", PBRAIN_CUSTOM))
     return out
 
 
@@ -162,9 +164,9 @@ class NewGameForm:
             Field("handicap", "Handicap", [("none", 0)] + [(str(n), n) for n in range(2, 10)]),
             Field("placement", "Handicap placement", [("fixed", "fixed"), ("free", "free")]),
             Field("black", "Black", list(players)),
-            Field("black_cmd", "Black GTP command", [], editable=True),
+            Field("black_cmd", "Black engine command", [], editable=True),
             Field("white", "White", list(players)),
-            Field("white_cmd", "White GTP command", [], editable=True),
+            Field("white_cmd", "White engine command", [], editable=True),
             Field("clock", "Clock", [(c, c) for c in CLOCK_PRESETS], editable=True, text="none"),
         ]
         self.focus = 0
@@ -242,14 +244,14 @@ class NewGameForm:
 
     def _player(self, color: str) -> str:
         spec = self[color].value
-        if spec != GTP_CUSTOM:
+        if spec not in (GTP_CUSTOM, PBRAIN_CUSTOM):
             return spec
         cmd = self[f"{color}_cmd"].text.strip()
         if not cmd:
-            raise FormError(
-                f"{color.capitalize()}: type the engine's command line in '{color.capitalize()} GTP command'"
-            )
-        return cmd if cmd.startswith("gtp:") else f"gtp:{cmd}"
+            who = color.capitalize()
+            raise FormError(f"{who}: type the engine's command line in '{who} engine command'")
+        prefix = "gtp:" if spec == GTP_CUSTOM else "pbrain:"
+        return cmd if cmd.startswith(prefix) else prefix + cmd
 
     def result(self) -> NewGame:
         """The new game the rows describe; raises FormError (one line) for a bad row."""
@@ -272,22 +274,24 @@ class NewGameForm:
         ng.black, ng.white = self._player("black"), self._player("white")
         gomoku_specs = {v for _, v in GOMOKU_PLAYERS} | {"random", "human"}
         for colour, spec in (("Black", ng.black), ("White", ng.white)):
-            if ng.game == "gomoku" and spec not in gomoku_specs:
-                raise FormError(f"{colour}: {spec} plays Go, not Gomoku (choose a human or a Gomoku AI)")
-            if ng.game == "go" and spec in gomoku_specs - {"random", "human"} and spec != "mcts":
+            pbrain = spec.startswith("pbrain:")
+            if ng.game == "gomoku" and spec not in gomoku_specs and not pbrain:
+                raise FormError(
+                    f"{colour}: {spec} plays Go, not Gomoku (choose a human, a Gomoku AI or a Gomocup engine)"
+                )
+            if ng.game == "go" and (pbrain or spec in gomoku_specs - {"random", "human"} and spec != "mcts"):
                 raise FormError(f"{colour}: {spec} plays Gomoku, not Go")
         if ng.game == "go":
             _check_rank_players(ng)
+        try:
+            ng.clock = parse_clock(self["clock"].text)
+        except ClockSpecError as e:
+            raise FormError(f"Clock: {e}") from None
         if ng.game == "gomoku":
             if size < 5:
                 raise FormError(f"Board size: Gomoku needs 5x5 or more, got {size}x{size}")
             if handicap:
                 raise FormError("Handicap: Gomoku has no handicap stones")
-            return ng
-        try:
-            ng.clock = parse_clock(self["clock"].text)
-        except ClockSpecError as e:
-            raise FormError(f"Clock: {e}") from None
         return ng
 
     def remember(self) -> dict:

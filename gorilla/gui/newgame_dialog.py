@@ -6,7 +6,7 @@ driven from the keyboard. So the rows are drawn here (labels and shapes: a
 label, ``<  value  >``) over the headless form, and Start / Cancel are
 ``pyglet.gui.PushButton``s (the toolbar's). Keys: Up/Down or Tab/Shift+Tab move
 between rows, Left/Right change the choice (on a text row they pick a preset),
-typing edits a text row (komi, clock, GTP commands) or types the board size (digits, then
+typing edits a text row (komi, clock, engine commands) or types the board size (digits, then
 Tab, Enter or another row), Enter starts, Esc cancels.
 """
 

@@ -91,7 +91,11 @@ Gomoku (five in a row, --game gomoku; in the window only):
                         forbidden) or caro (exactly five, not blocked at both ends)
   --size N              board size, 5..25 (default 15)
   --black/--white SPEC  human, random, threat1, pvs, pvs+vct or mcts, optionally
-                        with seconds a move: pvs+vct:2 (default 1 s)
+                        with seconds a move: pvs+vct:2 (default 1 s); or a Gomocup
+                        engine, pbrain:COMMAND (e.g. "pbrain:gorilla pbrain"): an
+                        illegal move, a crash or a time-out forfeits (B+F / W+F)
+  --clock SPEC          the clocks, as Go's (below): an AI thinks its seconds a move or
+                        what its clock affords; a fallen flag loses (W+T / B+T)
   In the window: c the threat map (where a stone makes a four or a three: dark for
   Black, light for White), v the search's candidates and principal variation,
   e every move's value.
@@ -385,8 +389,8 @@ def _gomoku_options(opts: AppOptions, ns: argparse.Namespace) -> AppOptions:
 
     if not opts.gui:
         raise UsageError("Gomoku plays in the window (gorilla pbrain plays it on stdin/stdout)")
-    if ns.handicap or ns.komi is not None or ns.clock is not None or ns.resume:
-        raise UsageError("--handicap, --komi, --clock and --resume are Go's, not Gomoku's")
+    if ns.handicap or ns.komi is not None or ns.resume:
+        raise UsageError("--handicap, --komi and --resume are Go's, not Gomoku's")
     try:
         opts.rule = RULE_NAMES[rule_from_name(ns.rule or ns.rules or "freestyle")]
     except ValueError as e:
@@ -511,13 +515,16 @@ def _gomoku_controller(opts: AppOptions):
             rules="gomoku " + opts.rule,
             black=opts.black,
             white=opts.white,
+            clock=opts.clock,
             continuous=opts.continuous,
             load=os.path.expanduser(opts.load) if opts.load else None,
         )
         return GomokuLoading(start, compiler)
     print(f"{PROG}: loading the Gomoku engine...", file=sys.stderr, flush=True)
     try:
-        c = gomoku_controller(opts.size or 15, opts.rule, opts.black, opts.white, continuous=opts.continuous)
+        c = gomoku_controller(
+            opts.size or 15, opts.rule, opts.black, opts.white, continuous=opts.continuous, clock=opts.clock
+        )
     except ValueError as e:
         raise UsageError(str(e).splitlines()[0]) from None
     if opts.load:
