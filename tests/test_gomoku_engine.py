@@ -83,6 +83,27 @@ def test_vct_found_where_no_vcf_exists():
     assert res.lost
 
 
+def test_vct_sees_through_the_defenders_four_answered_by_a_quiet_block():
+    # Black's (8, 7) makes two open threes; White's best try is its four on column 12, whose
+    # block at (12, 14) or (12, 13) makes nothing for Black: the threes still stand and win
+    black = [(6, 7), (7, 7), (8, 5), (8, 6), (12, 9)]
+    white = [(12, 10), (12, 11), (12, 12), (0, 0), (14, 0)]
+    g = position(black, white)
+    st = new_state(14)
+    assert S.solve_vcf(g.bd, st, R.BLACK) == -1
+    mv = S.solve_vct(g.bd, st, R.BLACK)
+    assert mv >= 0
+    g.play(mv)
+    four = g.point(12, 13)
+    g.play(four)  # White's four first
+    fp = np.empty(4, dtype=np.int32)
+    assert five_points(g.bd, R.WHITE, fp) == 1
+    g.play(int(fp[0]))  # the quiet block
+    # independent check: White to move is lost (the PVS sees Black's open four coming)
+    res = S.search(R.copy_board(g.bd), new_state(16), R.WHITE, seconds=5.0, max_depth=5)
+    assert res.lost
+
+
 def test_search_with_threats_plays_the_vct_win():
     g = vct_position()
     res = make_agent("pvs+vct").select(g, 2.0)

@@ -301,14 +301,30 @@ def _set_pv(S, ply: int, move: int) -> None:
     pvlen[ply] = end
 
 
-M_PVS, M_VCF, M_VCT = range(3)
+M_PVS, M_VCF, M_VCT, M_DEF = range(4)
+
+
+@njit(cache=True, nogil=True)
+def _open_four_threat(bd, a: int) -> bool:
+    """Whether a has a point that makes an open four (its three stands: the defender must act)."""
+    n = bd[6][R.S_N]
+    w = bd[6][R.S_W]
+    for y in range(n):
+        base = (y + R.PAD) * w + R.PAD
+        for x in range(n):
+            p = base + x
+            if bd[0][p] == R.EMPTY and bd[3][a, p] == P_F4 and playable(bd, p, a):
+                return True
+    return False
 
 
 @njit(cache=True, nogil=True)
 def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int) -> int:
     """The one recursive kernel: a VCF node (mode M_VCF: c attacks), a VCT node (M_VCT: c
-    attacks, alpha is the depth of its VCFs) or a PVS node (M_PVS). numba's cache cannot hold a
-    recursive kernel that calls another recursive kernel, so the three share one function; and
+    attacks, alpha is the depth of its VCFs), a VCT defence node (M_DEF: the defender moves
+    against c's open three; 1 when every defence loses, else -1) or a PVS node (M_PVS).
+    numba's cache cannot hold a recursive kernel that calls another recursive kernel, so the
+    four share one function; and
     every call passes int64 values, never literals, so that there is one specialisation."""
     if mode == M_VCF:
         a = c
@@ -391,11 +407,8 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
         if tkey[slot] == key and tdep[slot] >= depth:
             return -1
         cand = np.empty(MAXMOVES // 2, dtype=np.int32)
-        if nd == 1:
+        if nd == 1:  # the defender's four: the block, then its three must still win (M_DEF checks)
             if not playable(bd, fp[0], a):
-                return -1
-            pc = bd[3][a, fp[0]]
-            if not (makes_four(pc) or makes_three(pc)):
                 return -1
             cand[0] = fp[0]
             m = 1
@@ -419,19 +432,8 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
                         _solve(bd, S, np.int64(M_VCT), a, depth - 1, vcf_depth, np.int64(0), np.int64(0)) >= 0
                     )
                     R.remove(bd, q)
-            elif _solve(bd, S, np.int64(M_VCF), d, vcf_depth, np.int64(0), np.int64(0), np.int64(0)) >= 0:
-                ok = False  # the defender wins first with fours
             else:
-                k = _defences(bd, a, defs)
-                ok = k > 0
-                for j in range(k):
-                    q = defs[j]
-                    R.place(bd, q, d)
-                    r = _solve(bd, S, np.int64(M_VCT), a, depth - 1, vcf_depth, np.int64(0), np.int64(0))
-                    R.remove(bd, q)
-                    if r < 0:
-                        ok = False
-                        break
+                ok = _solve(bd, S, np.int64(M_DEF), a, depth, vcf_depth, np.int64(0), np.int64(0)) >= 0
             R.remove(bd, p)
             if S[0][CTL_ABORT] != 0:
                 return -1
@@ -442,6 +444,29 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
             tkey[slot] = key
             tdep[slot] = depth
         return result
+
+    if mode == M_DEF:
+        # the defender d moves against a's open three: its own fours first (a VCF wins for it),
+        # then every point that stops the open four or makes its own four; a wins when each fails
+        a = c
+        vcf_depth = alpha
+        d = 3 - a
+        if not _open_four_threat(bd, a):
+            return -1
+        if _solve(bd, S, np.int64(M_VCF), d, vcf_depth, np.int64(0), np.int64(0), np.int64(0)) >= 0:
+            return -1
+        defs = np.empty(MAXMOVES // 2, dtype=np.int32)
+        k = _defences(bd, a, defs)
+        if k == 0:
+            return -1
+        for j in range(k):
+            q = defs[j]
+            R.place(bd, q, d)
+            r = _solve(bd, S, np.int64(M_VCT), a, depth - 1, vcf_depth, np.int64(0), np.int64(0))
+            R.remove(bd, q)
+            if r < 0:
+                return -1
+        return 1
     ctl = S[0]
     pvlen = S[11]
     pvlen[ply] = ply
