@@ -1,7 +1,9 @@
 """Gomoku defence at the root: moves that lose to the opponent's VCF/VCT are not searched.
 
-The position comes from a game against AIWine (15x15 freestyle): White, passing, has a win
-by fours; some of Black's moves stop it, most do not."""
+The positions come from a game against AIWine (15x15 freestyle): after 6 moves White,
+Black passing, has a win by threats that some of Black's moves stop; after 12 it has a win
+by fours and no move of Black's stops White's threats any more (the VCT sees that since
+the defender's four no longer refutes it)."""
 
 from __future__ import annotations
 
@@ -18,9 +20,9 @@ AIWINE_GAME = [(5, 5), (9, 5), (10, 10), (9, 4), (7, 7), (8, 4), (11, 11), (9, 3
 AIWINE_GAME += [(9, 9)]  # Black (Gorilla) to move; White threatens a VCF
 
 
-def threatened() -> GomokuGame:
+def threatened(moves: int = len(AIWINE_GAME)) -> GomokuGame:
     g = GomokuGame(15)
-    for x, y in AIWINE_GAME:
+    for x, y in AIWINE_GAME[:moves]:
         g.play_xy(x, y)
     return g
 
@@ -41,7 +43,7 @@ def test_the_threat_is_real():
 
 
 def test_losing_root_moves_are_banned_and_only_they():
-    g = threatened()
+    g = threatened(6)
     bd = R.copy_board(g.bd)
     st = new_state(16)
     n = S._ban_losing(bd, st, R.BLACK, time.perf_counter() + 120.0)
@@ -57,6 +59,17 @@ def test_losing_root_moves_are_banned_and_only_they():
     assert any(not loses(g, p) for p in left)
     # the board is as it was
     assert bd[6][R.S_HASH] == g.bd[6][R.S_HASH]
+
+
+def test_no_ban_when_every_move_loses():
+    g = threatened()
+    bd = R.copy_board(g.bd)
+    st = new_state(16)
+    out = np.empty(S.ROOT_WIDTH, dtype=np.int32)
+    k = root_moves(bd, st, R.BLACK, out)
+    assert k > 0 and all(loses(g, int(p)) for p in out[:k])
+    assert S._ban_losing(bd, st, R.BLACK, time.perf_counter() + 120.0) == 0
+    assert not st[16].any()  # the PVS chooses among them
 
 
 def test_no_ban_without_a_threat():
