@@ -38,6 +38,11 @@ second small kernel over the same board arrays. Seki stones stay alive
 because the heavy playouts leave a seki standing; the seki detector
 (:func:`gorilla.ai.tactics.seki_stones`) then names them, and :func:`status_lists`
 gives every stone its final status (GTP ``final_status_list``).
+
+Where the net plays the board (7x7..19x19, not Little-Go's count) the dead stones at the end
+come from the net instead (:func:`net_dead_stones`: its ownership of the stones as they stand,
+with either side to move; pass-alive strings never dead); :func:`estimated_dead_stones` picks,
+and the GTP commands, the window and the terminal call it.
 """
 
 from __future__ import annotations
