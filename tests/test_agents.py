@@ -84,3 +84,15 @@ def test_mcts_prior_weights_and_alphabeta_evaluation_weights_are_settings() -> N
         make_agent("mcts:prior_nonesuch=1")
     ab = make_agent("alphabeta:room=12,own_atari=5,their_atari=99")
     assert ab.weights == (12, 5, 99)
+
+
+def test_a_run_wide_seed_is_left_out_for_an_ai_without_one() -> None:
+    """`gorilla gtp --seed 3 --ai alphabeta` used to exit 2: the deterministic search takes no seed."""
+    from gorilla.gtp.main import engine_from_args
+
+    for name in ("alphabeta", "random", "mcts"):
+        engine = engine_from_args(["--seed", "3", "--ai", name, "--size", "9"])
+        assert engine.agent_spec == name
+    assert make_agent("random", seed=3).rng.random() == make_agent("random", seed=3).rng.random()
+    with pytest.raises(ValueError, match="unexpected keyword argument 'nonesuch'"):
+        make_agent("alphabeta", nonesuch=1)

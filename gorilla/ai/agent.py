@@ -18,6 +18,7 @@ generic defaults. ``make_agent`` builds an agent from a spec string.
 from __future__ import annotations
 
 import importlib
+import inspect
 import random
 import threading
 from collections.abc import Callable
@@ -180,14 +181,29 @@ def parse_spec(spec: str) -> tuple[str, list, dict]:
     return name.strip().lower(), args, kwargs
 
 
+# Overrides a caller passes to every AI alike (``gorilla gtp --seed``): an AI that has no use
+# for one (a deterministic search has no seed) is built without it.
+RUN_WIDE = frozenset({"seed"})
+
+
+def _takes(cls: type, option: str) -> bool:
+    params = inspect.signature(cls).parameters
+    return option in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+
+
 def make_agent(spec: str, **overrides: object) -> Agent:
-    """Build an agent from a spec; raises ValueError with a one-line reason if it is bad."""
+    """Build an agent from a spec; raises ValueError with a one-line reason if it is bad.
+
+    ``overrides`` win over the spec's options; a run-wide one (``seed``) is left out for
+    an AI that does not take it."""
     name, args, kwargs = parse_spec(spec)
     if name not in AGENTS:
         raise ValueError(f"unknown AI '{name}' (known: {', '.join(sorted(AGENTS))})")
     module, _, cls_name = AGENTS[name].partition(":")
     cls = getattr(importlib.import_module(module), cls_name)
-    kwargs.update({k: v for k, v in overrides.items() if v is not None})
+    kwargs.update(
+        {k: v for k, v in overrides.items() if v is not None and (k not in RUN_WIDE or _takes(cls, k))}
+    )
     try:
         return cls(*args, **kwargs)
     except TypeError as e:
