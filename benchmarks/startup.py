@@ -3,22 +3,22 @@
 Each cold figure is the median of ``--repeats`` runs, each on a new empty cache folder
 (``NUMBA_CACHE_DIR``), as after a fresh install:
 
-* compile: ``python -m gorilla.ai.warmup`` over what ``gorilla gtp --ai mcts`` needs (rules,
-  mcts, ownership) or, with ``--window-groups``, what the window needs too: seconds and CPU
-  seconds per unit (a group, or a part of one that a helper process compiles at the same
+* compile: ``python -m gorilla.ai.warmup`` over what ``gorilla gtp --ai AI`` compiles before
+  its first command (``gorilla.gtp.main.first_groups``; AI is ``--ai``, default ``net``): seconds
+  and CPU seconds per unit (a group, or a part of one that a helper process compiles at the same
   time, see gorilla.ai.warmup.PARTS), the units each process compiles, and the idle-machine
   estimate: the units' CPU seconds laid out on the two processes as they ran (on an idle
   2-core machine each process has a core, and CPU seconds are wall seconds);
-* gtp: ``gorilla gtp --ai mcts --time 1``, then ``boardsize N`` and ``genmove b``: seconds
+* gtp: ``gorilla gtp --ai AI --time 1``, then ``boardsize N`` and ``genmove b``: seconds
   from the start to the move, and the CPU seconds of the process and its helper;
-* window: ``gorilla --size 9 --white mcts:time=1`` under X (DISPLAY, or Xvfb via xvfb-run):
-  seconds to the first frame and until every kernel group it needs is ready.
+* window: ``gorilla --size 9 --white AI:time=1`` under X (DISPLAY, or Xvfb via xvfb-run):
+  seconds to the first frame and until the kernel groups of its first AI move are ready.
 
 Then the same with the cache warm. GORILLA_COMPILE_JOBS=1 compiles in one process (as before
 the helper), for a before/after on one machine. The machine's load average is printed with
 every line: on a shared machine the wall-clock figures stretch with it, CPU seconds much less.
 
-    python benchmarks/startup.py [--repeats 3] [--sizes 9 19] [--skip-window]
+    python benchmarks/startup.py [--ai net|mcts] [--repeats 3] [--sizes 9 19] [--skip-window]
 """
 
 from __future__ import annotations
@@ -35,8 +35,19 @@ import tempfile
 import time
 from pathlib import Path
 
-GTP_GROUPS = ["rules", "mcts", "ownership"]
-WINDOW_GROUPS = ["rules", "control", "flat", "mcts", "ownership", "policy"]
+AI = "net"  # the AI of the GTP engine and the window's White (--ai)
+
+
+def gtp_groups() -> list[str]:
+    from gorilla.gtp.main import first_groups
+
+    return first_groups(AI)
+
+
+def window_groups() -> list[str]:
+    from gorilla.ai.warmup import groups_for
+
+    return groups_for([AI])
 
 
 def load() -> str:
@@ -107,7 +118,7 @@ def gtp_first_move(cache: Path, size: int) -> tuple[float, float, float, str, st
     cpu0 = children_cpu()
     t0 = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gorilla", "gtp", "--ai", "mcts", "--time", "1"],
+        [sys.executable, "-m", "gorilla", "gtp", "--ai", AI, "--time", "1"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     )  # fmt: skip
     assert proc.stdin and proc.stdout
@@ -143,7 +154,7 @@ def window(cache: Path) -> tuple[float, float] | None:
     }
     t0 = time.time()
     proc = subprocess.Popen(
-        [*prefix, sys.executable, "-m", "gorilla", "--size", "9", "--white", "mcts:time=1"],
+        [*prefix, sys.executable, "-m", "gorilla", "--size", "9", "--white", f"{AI}:time=1"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True,
     )  # fmt: skip
     first = ready = None
@@ -151,7 +162,7 @@ def window(cache: Path) -> tuple[float, float] | None:
         while time.time() - t0 < 900 and proc.poll() is None:
             if first is None and frames.exists() and frames.read_text().strip():
                 first = float(frames.read_text().split()[0]) - t0
-            if first is not None and all((cache / f"warm-{g}").exists() for g in WINDOW_GROUPS):
+            if first is not None and all((cache / f"warm-{g}").exists() for g in window_groups()):
                 ready = time.time() - t0
                 break
             time.sleep(0.1)
@@ -169,11 +180,15 @@ def median(xs: list[float]) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--ai", default="net", help="the AI (default net; mcts for the classical search)")
     ap.add_argument("--repeats", type=int, default=3, help="cold runs per figure (median; default 3)")
     ap.add_argument("--sizes", type=int, nargs="+", default=[9, 19], help="board sizes of the GTP move")
     ap.add_argument("--skip-window", action="store_true", help="do not time the window")
     ap.add_argument("--skip-compile", action="store_true", help="do not time the compile per unit")
     args = ap.parse_args()
+    global AI
+    AI = args.ai
+    first = gtp_groups()
     jobs = os.environ.get("GORILLA_COMPILE_JOBS", "default")
     print(f"machine: {os.cpu_count()} cores, {load()}; GORILLA_COMPILE_JOBS={jobs}", flush=True)
     with tempfile.TemporaryDirectory(prefix="gorilla-startup-") as tmp:
@@ -185,7 +200,7 @@ def main() -> int:
             return cache
 
         if not args.skip_compile:
-            runs = [compile_units(empty(), GTP_GROUPS) for _ in range(args.repeats)]
+            runs = [compile_units(empty(), first) for _ in range(args.repeats)]
             walls = [w for w, _ in runs]
             names = list(runs[-1][1])
             per = "  ".join(
@@ -193,9 +208,9 @@ def main() -> int:
                 f" / {statistics.median(r[1][u][1] for r in runs):.1f} cpu"
                 for u in names
             )
-            print(f"cold compile ({', '.join(GTP_GROUPS)}): {median(walls)} s, {load()}\n   per unit: {per}")
+            print(f"cold compile ({', '.join(first)}): {median(walls)} s, {load()}\n   per unit: {per}")
             cpu = {u: (0.0, statistics.median(r[1][u][1] for r in runs)) for u in names}
-            est, mine, theirs = idle_estimate(GTP_GROUPS, cpu)
+            est, mine, theirs = idle_estimate(first, cpu)
             print(f"   this process: {', '.join(mine)}; helper: {', '.join(theirs) or '-'}")
             print(f"   idle 2-core estimate (CPU seconds laid out on the processes): {est:.1f} s")
         for size in args.sizes:

@@ -250,3 +250,33 @@ def test_no_helper_without_a_free_core(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(warmup, "JOBS", 1)  # GORILLA_COMPILE_JOBS=1 or one core
     monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     assert warmup.default_jobs() == 1
+
+
+def test_the_nets_parts_compile_the_kernels_as_play_calls_them() -> None:
+    """The net's parts (compiled in a helper process on a cold start) call its kernels with the
+    types play uses: a part with other types would compile a second specialization, and the
+    net group would compile the kernel again after all. One specialization per kernel, after
+    the parts, the group, and encoding and searching real games on two board sizes."""
+    import numba
+
+    from gorilla.ai.net import features_kernels, winograd
+    from gorilla.ai.net.inputs import encode
+    from gorilla.ai.puct import search
+    from gorilla.gtp.main import first_groups
+
+    assert warmup.PARTS["net"] == ("net-ladders", "net-area", "net-search")
+    assert first_groups("net") == ["rules", "net"] and "ownership" in first_groups("mcts")
+    for unit in (*warmup.PARTS["net"], "net"):
+        warmup.GROUPS[unit][0]()
+    for size, moves in ((9, "E5 C3 pass"), (13, "D4 K10 C3 C4 B4 D3 D2 E3 pass")):
+        game = Game.new(size)
+        for v in moves.split():
+            game.play(parse_vertex(v, size))
+        encode(game)
+    several = {
+        f"{module.__name__}.{name}": len(fn.signatures)
+        for module in (features_kernels, winograd, search)
+        for name, fn in vars(module).items()
+        if isinstance(fn, numba.core.registry.CPUDispatcher) and len(fn.signatures) > 1
+    }
+    assert several == {}

@@ -172,13 +172,73 @@ def _ownership() -> None:
         ownership(g.position, playouts=4, policy=policy)
 
 
-def _net() -> None:
-    """The net's kernels (input features with a capture and passes, the forward pass) on 9x9."""
-    from gorilla.ai.puct.evaluator import NetEvaluator
-
+def _net_game() -> Game:
+    """A 9x9 game with a capture and a pass: every plane of the net's inputs has work."""
     game = _play(Game.new(9), "C3 D3 C4 D4 E3 D2 C2 D5")
     game.play(-1)
-    NetEvaluator(seed=1).evaluate_games([game, Game.new(9)])
+    return game
+
+
+def _net() -> None:
+    """The net's kernels (input features with a capture and passes, the forward pass) on 9x9,
+    and the search's choice of a child (a search of a few visits)."""
+    from gorilla.ai.puct.agent import NetAgent
+    from gorilla.ai.puct.evaluator import NetEvaluator
+
+    NetEvaluator(seed=1).evaluate_games([_net_game(), Game.new(9)])
+    agent = NetAgent(visits=4, seed=1)
+    try:
+        agent.select_move(_net_game())
+    finally:
+        agent.close()
+
+
+def _net_colours() -> tuple:
+    """(colours of the padded board, width, size) of _net_game's position, as the features read it."""
+    from gorilla.rules.board import COLOR
+
+    game = _net_game()
+    return game.position.b[COLOR].copy(), game.size + 2, game.size
+
+
+def _net_ladders() -> None:
+    """The ladder features (KataGo's ladder search on a scratch board): the largest of the
+    net's kernels, a part that another process compiles while this one does the rest."""
+    import numpy as np
+
+    from gorilla.ai.net import features_kernels as fk
+
+    color, w, n = _net_colours()
+    marks = np.zeros((2, color.shape[0]), dtype=np.int8)
+    fk.ladders(color, w, n, 0, 1, marks[0], marks[1])
+
+
+def _net_area() -> None:
+    """The area features (Benson's pass-alive areas and big territories), a part of the net."""
+    import numpy as np
+
+    from gorilla.ai.net import features_kernels as fk
+
+    color, w, _ = _net_colours()
+    m = color.shape[0]
+    head, nxt, nst, nlib, own = (np.empty(m, dtype=np.int32) for _ in range(5))
+    fk.chains(color, w, head, nxt, nst, nlib)
+    fk.area(color, w, head, nxt, nlib, fk.AREA_PLAIN, False, own)
+
+
+def _net_search() -> None:
+    """The net's forward pass (the Winograd transforms of its convolutions) and the search's
+    choice of a child: a part of the net."""
+    import numpy as np
+
+    from gorilla.ai.puct.evaluator import shared_net
+    from gorilla.ai.puct.search import pick_child
+
+    spatial = np.zeros((1, 22, 9, 9), np.float32)
+    spatial[:, 0] = 1.0  # on the board
+    legal = np.ones((1, 82), bool)
+    shared_net().evaluate_inputs(spatial, np.zeros((1, 19), np.float32), [0], legal, np.zeros(1, bool))
+    pick_child(np.full(2, 0.5), np.zeros(2), np.zeros(2), 0.0, 0.2, 1.1)
 
 
 def _alphabeta() -> None:
@@ -214,7 +274,10 @@ GROUPS: dict[str, tuple[Callable[[], None], float]] = {
     "ownership": (_ownership, 3.4),
     "alphabeta": (_alphabeta, 12.0),
     "baselines": (_baselines, 4.0),
-    "net": (_net, 20.0),
+    "net-ladders": (_net_ladders, 12.0),
+    "net-area": (_net_area, 4.0),
+    "net-search": (_net_search, 3.5),
+    "net": (_net, 5.0),
 }
 # group -> its parts: groups of the kernels its own kernels call, which can be compiled in
 # another process at the same time as the rest (numba's cache is per kernel and safe to share
@@ -226,6 +289,7 @@ PARTS: dict[str, tuple[str, ...]] = {
     "softmax": ("mcts-model",),
     "patterns": ("mcts-model",),
     "ladders": ("mcts-model",),
+    "net": ("net-ladders", "net-area", "net-search"),
 }
 # processes that compile at once on a cold start (this one and a helper; GORILLA_COMPILE_JOBS=1
 # compiles in this process only), and the seconds a helper takes to start (the interpreter,

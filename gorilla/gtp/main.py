@@ -139,6 +139,15 @@ def engine_from_args(argv: list[str]) -> GtpEngine:
     return engine
 
 
+def first_groups(spec: str) -> list[str]:
+    """The kernel groups ``gorilla gtp`` compiles (or loads) before its first command: the AI's,
+    and for a classical AI the playouts' dead-stone estimate (its analysis and final_score use
+    them). The net's AIs leave that estimate to be compiled when first asked for: it is not in
+    their moves, and the first move after an install waits for every group here."""
+    name = parse_spec(spec)[0]
+    return groups_for([spec], extra=() if name in ("net", "rank") else ("ownership",))
+
+
 def main(argv: list[str] | None = None) -> int:
     """``gorilla gtp [flags]``: serve GTP on stdin/stdout; returns the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -159,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gorilla gtp: warning: no net: {engine.net_error}", file=sys.stderr)
     # compile (or load) the kernels before the first command: a GTP front end waits for a
     # slow start, but a first genmove must not pay for compiling
-    groups = groups_for([engine.agent_spec], extra=("ownership",))
+    groups = first_groups(engine.agent_spec)
     warm(groups, stderr_progress("gorilla gtp", groups))
     try:
         code = engine.run(sys.stdin.buffer, sys.stdout.buffer)

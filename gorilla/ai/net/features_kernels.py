@@ -28,14 +28,18 @@ from numba import njit
 
 from gorilla.rules import board as K
 
-EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
+# Constants that kernels pass to kernels are numpy scalars: a Python int constant in a call
+# is typed as a literal of its value, and each value compiles the callee once more (the
+# ladder board's _tset was compiled nine times). tests/test_first_start.py checks for that.
+EMPTY, BLACK, WHITE, BORDER = (np.int64(v) for v in range(4))
+ZERO, ONE = np.int64(0), np.int64(1)
 
 LADDER_NODE_BUDGET = 25000
 
 # rows of the ladder scratch board
-COL, HEAD, NXT, NST, NLIB = range(5)
+COL, HEAD, NXT, NST, NLIB = (np.int64(v) for v in range(5))
 NROWS = 5
-KO_ROW = 5  # a trail entry for the ko point (kept in st[S_KO])
+KO_ROW = np.int64(5)  # a trail entry for the ko point (kept in st[S_KO])
 # slots of the scratch scalars
 S_KO, S_TRAIL, S_STAMP = range(3)
 
@@ -88,7 +92,13 @@ def chains(
 # --- the ladder scratch board ----------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, inline="always")
+# The ladder board's small helpers are called with int32 (array reads) and int64 arguments
+# alike: one explicit signature each, so every call converts to it instead of compiling
+# another specialization (compiled or loaded from the cache at import: a fraction of a second).
+_BOARD = "int32[:, ::1], int64[::1], int32[:, ::1]"
+
+
+@njit(f"void({_BOARD}, int64, int64, int64)", cache=True, nogil=True)
 def _tset(bd: np.ndarray, st: np.ndarray, trail: np.ndarray, row: int, i: int, val: int) -> None:
     t = st[S_TRAIL]
     trail[t, 0] = row
@@ -159,7 +169,7 @@ def _play(
     _tset(bd, st, trail, COL, p, c)
     _tset(bd, st, trail, HEAD, p, p)
     _tset(bd, st, trail, NXT, p, p)
-    _tset(bd, st, trail, NST, p, 1)
+    _tset(bd, st, trail, NST, p, ONE)
     for q in (p - w, p - 1, p + 1, p + w):
         if bd[COL, q] == c and bd[HEAD, q] != bd[HEAD, p]:
             _merge(bd, st, trail, bd[HEAD, q], bd[HEAD, p])
@@ -208,9 +218,9 @@ def _play(
     hp = bd[HEAD, p]
     _tset(bd, st, trail, NLIB, hp, _count_libs(bd, st, stamp, w, hp))
     if captured == 1 and bd[NST, hp] == 1 and bd[NLIB, hp] == 1:
-        _tset(bd, st, trail, KO_ROW, 0, ko)
+        _tset(bd, st, trail, KO_ROW, ZERO, ko)
     else:
-        _tset(bd, st, trail, KO_ROW, 0, 0)
+        _tset(bd, st, trail, KO_ROW, ZERO, ZERO)
 
 
 @njit(cache=True, nogil=True)
@@ -230,7 +240,7 @@ def _is_legal(bd: np.ndarray, st: np.ndarray, w: int, p: int, c: int) -> bool:
     return False
 
 
-@njit(cache=True, nogil=True)
+@njit("int64(int32[:, ::1], int64, int64, int32[::1], int64, int64)", cache=True, nogil=True)
 def _find_libs(bd: np.ndarray, w: int, loc: int, buf: np.ndarray, start: int, idx: int) -> int:
     """Append the liberties of loc's chain to buf at idx, skipping those already in buf[start:]."""
     n = 0
@@ -387,7 +397,7 @@ def _would_be_ko_capture(bd: np.ndarray, w: int, p: int, c: int) -> bool:
     return bd[NST, bd[HEAD, cap]] == 1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _immediate_libs(bd: np.ndarray, w: int, p: int) -> int:
     n = 0
     for q in (p - w, p - 1, p + 1, p + w):
@@ -458,7 +468,7 @@ def ladder_captured(
             idx -= 1
             continue
         if nodes >= LADDER_NODE_BUDGET:
-            _undo(bd, st, trail, marks[0])
+            _undo(bd, st, trail, np.int64(marks[0]))
             return False
         is_def = (defender_first and idx % 2 == 0) or ((not defender_first) and idx % 2 == 1)
         if cur[idx] == -1:
@@ -487,7 +497,7 @@ def ladder_captured(
             if start + bd.shape[1] > buf.shape[0] or st[S_TRAIL] + 8 * bd.shape[1] > trail.shape[0]:
                 # no room left in the scratch arrays (never in a real ladder): like the budget
                 if idx > 0:
-                    _undo(bd, st, trail, marks[0])
+                    _undo(bd, st, trail, np.int64(marks[0]))
                 return False
             if is_def:
                 ln = _find_captures(bd, w, loc, buf, start, start)
@@ -545,7 +555,7 @@ def ladder_captured(
             cur[idx] = 0
         else:
             if deeper:
-                _undo(bd, st, trail, marks[idx])
+                _undo(bd, st, trail, np.int64(marks[idx]))
             if is_def and not ret:
                 deeper = True
                 idx -= 1
@@ -597,7 +607,7 @@ def ladder_captured_2libs(
     if bd[NLIB, bd[HEAD, loc]] != 2:
         return 0
     opp = 3 - c
-    _find_libs(bd, w, loc, buf, 0, 0)
+    _find_libs(bd, w, loc, buf, ZERO, ZERO)
     m0 = buf[0]  # both read before the searches: they use buf as scratch
     m1 = buf[1]
     k = 0
@@ -828,7 +838,7 @@ def pass_alive(color: np.ndarray, w: int, pla: int, suicide: bool, result: np.nd
     chains(color, w, head, nxt, nst, nlib)
     for p in range(m):
         result[p] = EMPTY
-    _area_for(color, w, head, nxt, pla, False, False, suicide, result)
+    _area_for(color, w, head, nxt, pla, np.bool_(False), np.bool_(False), suicide, result)
 
 
 @njit(cache=True, nogil=True)
@@ -854,8 +864,8 @@ def area(
     if mode == AREA_NONE:
         return
     basic = np.zeros(m, dtype=np.int32) if mode == AREA_KEEP_STONES else result
-    _area_for(color, w, head, nxt, BLACK, True, True, suicide, basic)
-    _area_for(color, w, head, nxt, WHITE, True, True, suicide, basic)
+    _area_for(color, w, head, nxt, np.int64(BLACK), np.bool_(True), np.bool_(True), suicide, basic)
+    _area_for(color, w, head, nxt, np.int64(WHITE), np.bool_(True), np.bool_(True), suicide, basic)
     for p in range(m):
         if basic[p] == EMPTY and (color[p] == BLACK or color[p] == WHITE):
             basic[p] = color[p]
@@ -945,8 +955,8 @@ def board_planes(
                     spatial[5, r, c] = 1.0
     marks = np.zeros((4, m), dtype=np.int8)
     ladders(color, w, n, ko, opp, marks[0], marks[3])
-    ladders(prev1, w, n, ko1, 0, marks[1], marks[3])
-    ladders(prev2, w, n, ko2, 0, marks[2], marks[3])
+    ladders(prev1, w, n, ko1, np.int64(0), marks[1], marks[3])
+    ladders(prev2, w, n, ko2, np.int64(0), marks[2], marks[3])
     own = np.empty(m, dtype=np.int32)
     area(color, w, head, nxt, nlib, area_mode, suicide, own)
     score = 0
