@@ -92,6 +92,27 @@ def test_predict_reports_accuracy_on_an_sgf(tmp_path, capsys):
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
 
+def test_predict_with_the_net_averages_the_eight_symmetries_when_asked() -> None:
+    """``--symmetry all``: each move's probability is the mean of the eight orientations'."""
+    from gorilla.ai.net import load_net, policy_index
+    from gorilla.ai.policy.predict import evaluate_net
+    from gorilla.ai.policy.records import GameRecord
+
+    net, game = load_net(), Game.new(9, komi=7.5)
+    for vertex in ("E5", "C3", "G7"):
+        game.play(v(vertex, 9))
+    played = v("C7", 9)
+    rec = GameRecord("one", 9, [(p, c) for c in (1, 2) for p in game.position.stones(c)], [(BLACK, played)])
+    start = Game.new(9, komi=7.5)
+    start.add_setup(rec.setup)
+    probs = [net.evaluate([start], symmetry=k)[0].policy[policy_index(played, 9)] for k in range(8)]
+    assert max(probs) - min(probs) > 1e-4  # the orientations disagree: the mean is not any one of them
+    for symmetry, expected in ((0, probs[0]), (5, probs[5]), ("all", float(np.mean(probs)))):
+        got = evaluate_net(net, [rec], symmetry=symmetry).overall
+        assert got.positions == 1
+        assert got.loglik == pytest.approx(np.log(expected), abs=1e-4)
+
+
 @pytest.mark.parametrize(
     "damage, message",
     [

@@ -110,6 +110,12 @@ def predict_main(argv: Sequence[str] | None = None) -> int:
         help="rank the moves by a KataGo net's policy instead (no FILE: the shipped net)",
     )
     ap.add_argument("--komi", type=float, default=7.5, help="the komi the net is told (default 7.5)")
+    ap.add_argument(
+        "--symmetry",
+        choices=[*map(str, range(8)), "random", "all"],
+        default="0",
+        help="with --net: the orientation the net sees (default 0, the identity; all: the eight averaged)",
+    )
     args = ap.parse_args(list(sys.argv[1:] if argv is None else argv))
     try:
         records = _games(args.files, args.split, args.games)
@@ -122,7 +128,8 @@ def predict_main(argv: Sequence[str] | None = None) -> int:
             except NetError as e:
                 print(f"gorilla predict: {e}", file=sys.stderr)
                 return 2
-            result = evaluate_net(net, records, komi=args.komi)
+            sym = int(args.symmetry) if args.symmetry.isdigit() else args.symmetry
+            result = evaluate_net(net, records, komi=args.komi, symmetry=sym)
         else:
             result = evaluate(load_model(args.model), records)
     except (ModelError, RecordError) as e:

@@ -93,10 +93,13 @@ def evaluate(model: PolicyModel, records: Iterable[GameRecord]) -> Prediction:
     return out
 
 
-def evaluate_net(net, records: Iterable[GameRecord], komi: float = 7.5, batch: int = 32) -> Prediction:
-    """The same tallies for a KataGo net's policy (:class:`gorilla.ai.net.Net`), one symmetry
-    (the identity), Chinese rules and ``komi``: each position's moves ranked by the net's
-    probabilities of the legal moves; a record stops at its first illegal move."""
+def evaluate_net(
+    net, records: Iterable[GameRecord], komi: float = 7.5, batch: int = 32, symmetry: int | str = 0
+) -> Prediction:
+    """The same tallies for a KataGo net's policy (:class:`gorilla.ai.net.Net`) under Chinese
+    rules and ``komi``: each position's moves ranked by the net's probabilities of the legal
+    moves; a record stops at its first illegal move. ``symmetry``: the board's orientation as
+    the net sees it (0 the identity, 0..7, ``"random"``, or ``"all"``: the eight averaged)."""
     from gorilla.ai.net import policy_index
     from gorilla.rules.game import Game, IllegalMove
 
@@ -117,7 +120,7 @@ def evaluate_net(net, records: Iterable[GameRecord], komi: float = 7.5, batch: i
                 break
         for start in range(0, len(pending), batch):
             chunk = pending[start : start + batch]
-            evals = net.evaluate([g for g, _, _ in chunk])
+            evals = net.evaluate([g for g, _, _ in chunk], symmetry=symmetry)
             for (_, played, number), ev in zip(chunk, evals, strict=True):
                 pol = ev.policy
                 w = pol[played]
