@@ -375,30 +375,54 @@ def chi_square(counts: np.ndarray | list[int], expected: np.ndarray | list[float
 
 
 # --- agents --------------------------------------------------------------------------------------
+class Work:
+    """Seconds of work a block of code takes: the smaller of its wall-clock seconds and the CPU
+    seconds of this process meanwhile. On an idle machine the two agree for a one-thread job;
+    on a busy one the wall clock stretches with the load and the CPU seconds do not, so a
+    bound on work holds whatever the machine is doing (a job that overruns its budget
+    overruns both). Use as ``with Work() as w: ...`` then ``w.seconds``."""
+
+    def __enter__(self) -> Work:
+        self._wall, self._cpu = time.perf_counter(), time.process_time()
+        self.seconds = float("nan")
+        return self
+
+    def stop(self) -> float:
+        """End the measure now; returns the seconds of work."""
+        self.seconds = min(time.perf_counter() - self._wall, time.process_time() - self._cpu)
+        return self.seconds
+
+    def __exit__(self, *exc: object) -> None:
+        if self.seconds != self.seconds:  # not stopped yet
+            self.stop()
+
+
 def seconds_to_stop_after_cancel(
     search: Callable[[threading.Event], object], after: float
 ) -> tuple[object, float]:
     """Run ``search(cancel)`` in a thread, set ``cancel`` after ``after`` seconds and wait for it.
 
-    Returns (what search returned, seconds from setting cancel to its return);
-    the thread must have finished within 5 seconds.
+    Returns (what search returned, seconds of work from setting cancel to its return: see
+    :class:`Work`, so a busy machine does not count); the thread must have finished within
+    5 seconds.
     """
     cancel = threading.Event()
     result: list[object] = []
-    done_at: list[float] = []
+    done: list[tuple[float, float]] = []
 
     def run() -> None:
         result.append(search(cancel))
-        done_at.append(time.perf_counter())
+        done.append((time.perf_counter(), time.process_time()))
 
     th = threading.Thread(target=run)
     th.start()
     time.sleep(after)
-    t_cancel = time.perf_counter()
+    wall, cpu = time.perf_counter(), time.process_time()
     cancel.set()
     th.join(5)
     assert not th.is_alive(), "the search did not stop within 5 s of cancel"
-    return result[0], done_at[0] - t_cancel
+    # a search that ended before the cancel took no time to stop
+    return result[0], max(0.0, min(done[0][0] - wall, done[0][1] - cpu))
 
 
 def gomoku_position(black, white=(), rule: str = "freestyle", size: int = 15):

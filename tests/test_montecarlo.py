@@ -6,7 +6,7 @@ import threading
 import time
 
 import pytest
-from helpers import game_from_diagram, v
+from helpers import Work, game_from_diagram, v
 
 from gorilla.ai.agent import Budget, make_agent
 from gorilla.ai.control_map import evaluate_position
@@ -101,9 +101,9 @@ def test_a_seconds_budget_stops_the_sampling() -> None:
     game = Game.new(9)
     agent = MonteCarloAgent(3, 0, seed=1)
     agent.select_move(game, Budget(playouts=10))  # compiled before timing
-    t = time.perf_counter()
-    move = agent.select_move(game, Budget(playouts=10**9, seconds=0.3))
-    assert time.perf_counter() - t < 0.3 + 0.5
+    with Work() as work:
+        move = agent.select_move(game, Budget(playouts=10**9, seconds=0.3))
+    assert work.seconds < 0.3 + 0.5
     assert game.check(move) is None
     assert sum(x.samples for x in agent.last_values.values()) > 81  # it sampled, and stopped
 
@@ -113,9 +113,9 @@ def test_a_time_setting_samples_until_the_time_is_up() -> None:
     agent = make_agent("montecarlo:2,3,time=0.3,seed=1")
     agent.select_move(game, Budget(playouts=10))  # compiled before timing
     t = time.perf_counter()
-    agent.select_move(game)
-    elapsed = time.perf_counter() - t
-    assert 0.25 < elapsed < 0.3 + 0.5
+    with Work() as work:
+        agent.select_move(game)
+    assert time.perf_counter() - t > 0.25 and work.seconds < 0.3 + 0.5
     assert sum(x.samples for x in agent.last_values.values()) > 2 * 49  # more than G games each
     with pytest.raises(ValueError):
         make_agent("montecarlo:2,3,time=0")

@@ -5,12 +5,9 @@ policy's first choice loses (a real position)."""
 
 from __future__ import annotations
 
-import threading
-import time
-
 import numpy as np
 import pytest
-from helpers import game_from_diagram, v
+from helpers import Work, game_from_diagram, seconds_to_stop_after_cancel, v
 
 from gorilla.ai.agent import Budget, make_agent
 from gorilla.ai.net import NetError
@@ -114,21 +111,19 @@ def test_two_passes_end_the_line_with_the_count(evaluator) -> None:
 def test_cancel_and_time_answer_within_a_batch(evaluator) -> None:
     game = Game.new(9)
     # the machine's own speed: how long one batch takes here now
-    t0 = time.perf_counter()
-    evaluator.evaluate_games([game] * 4)
-    batch = time.perf_counter() - t0
+    # (seconds of work, see helpers.Work: a busy machine stretches none of them)
+    with Work() as one:
+        evaluator.evaluate_games([game] * 4)
+    batch = one.seconds
     agent = NetAgent(batch=4, seed=1)
-    cancel = threading.Event()
-    timer = threading.Timer(0.5, cancel.set)
-    timer.start()
-    t0 = time.perf_counter()
-    move = agent.select_move(game, Budget(playouts=10**9), cancel)
-    late = time.perf_counter() - t0 - 0.5
+    move, late = seconds_to_stop_after_cancel(
+        lambda cancel: agent.select_move(game, Budget(playouts=10**9), cancel), after=0.5
+    )
     assert game.is_legal(move)
     assert late < 0.2 + 2 * batch, f"answered {late:.2f} s after the cancel (a batch takes {batch:.2f} s)"
-    t0 = time.perf_counter()
-    agent.select_move(game, Budget(seconds=0.4))
-    over = time.perf_counter() - t0 - 0.4
+    with Work() as search:
+        agent.select_move(game, Budget(seconds=0.4))
+    over = search.seconds - 0.4
     assert over < 0.2 + 2 * batch, f"{over:.2f} s over the time (a batch takes {batch:.2f} s)"
 
 

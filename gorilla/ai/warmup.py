@@ -86,6 +86,7 @@ def _mcts_with(**settings: float | str | bool) -> None:
     try:
         g = _play(Game.new(9), "E5 C3 G7")
         agent.select_move(g, Budget(playouts=256))
+        agent.select_move(g, Budget(playouts=32))  # the tree kept: its compaction
         agent.analyze(_play(g, "C7"), Budget(playouts=128))
     finally:
         agent.close()
