@@ -4,7 +4,8 @@
 
 On the same positions (the middle game of ``benchmarks/gomoku.py``, two quiet and two with a
 VCF from the sparring games, one without a VCF), Gorilla's PVS (no
-root solvers: its nodes alone) searches ``--turn-ms`` and its VCF solver runs to the end;
+root solvers: its nodes alone) searches ``--turn-ms``, its VCF solver runs to the end and its
+root VCT once;
 ENGINE (default ``aiwine``, built as ``benchmarks/gomoku_spar.py`` builds it; or any
 command) gets the position with ``BOARD`` and ``INFO timeout_turn``. AIWine reports its
 alpha-beta nodes (``MESSAGE node:N``) and its root VCF (``MESSAGE VCF cost time:Tms
@@ -78,14 +79,18 @@ def gorilla_pvs(moves: list, seconds: float) -> tuple[float, int, int]:
     return res.nodes / max(res.seconds, 1e-9), res.nodes, res.depth
 
 
-def gorilla_vcf(moves: list, repeats: int) -> tuple[float, int, bool]:
-    """(best seconds, nodes, found) of Gorilla's VCF for the side to move."""
+def gorilla_vcf(moves: list, repeats: int, vct: bool = False) -> tuple[float, int, bool]:
+    """(best seconds, nodes, found) of Gorilla's VCF (vct: its root VCT, 5 attacking moves deep
+    with VCFs of 12, 400,000 nodes at most) for the side to move."""
     g = game_of(moves)
     best, nodes, found = 1e9, 0, False
     for _ in range(repeats):
         st = new_state(12)
         t0 = time.perf_counter()
-        mv = S.solve_vcf(R.copy_board(g.bd), st, g.to_move, depth=20)
+        if vct:
+            mv = S.solve_vct(R.copy_board(g.bd), st, g.to_move, 5, 12, S.ROOT_SOLVER_NODES)
+        else:
+            mv = S.solve_vcf(R.copy_board(g.bd), st, g.to_move, depth=20)
         best = min(best, time.perf_counter() - t0)
         nodes, found = int(st[0][S.CTL_NODES]), mv >= 0
     return best, nodes, found
@@ -154,11 +159,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average {load_average()}; {a.turn_ms} ms a search")
     print(
         f"{'position':10} | {'Gorilla PVS nodes/s':>19} {'depth':>5} | {'engine nodes/s':>14} |"
-        f" {'Gorilla VCF':>14} | {'engine VCF':>16} | {'engine VCT':>16}"
+        f" {'Gorilla VCF':>14} | {'engine VCF':>16} | {'Gorilla VCT':>16} | {'engine VCT':>16}"
     )
     for name, moves in POSITIONS.items():
         rate, _, depth = gorilla_pvs(moves, a.turn_ms / 1000)
         vs, vn, found = gorilla_vcf(moves, a.repeats)
+        ts, tn, tfound = gorilla_vcf(moves, 1, vct=True)
         e = engine_move(argv_engine, moves, a.turn_ms)
         erate = f"{e['nodes'] / e['seconds']:,.0f}" if e.get("nodes") and e.get("seconds") else "-"
         evcf = f"{e['vcf_ms']} ms {e['vcf_nodes']} n" if e["vcf_ms"] is not None else "(none run)"
@@ -166,7 +172,11 @@ def main(argv: list[str] | None = None) -> int:
         evct = f"{e['vct_ms']} ms {e['vct_nodes']} n" if e["vct_ms"] is not None else "(none run)"
         evct += f"{'*' if e['won'] == 'VCT' else ''}"
         gvcf = f"{vs * 1e3:.2f} ms {vn} n{'*' if found else ''}"
-        print(f"{name:10} | {rate:>19,.0f} {depth:>5} | {erate:>14} | {gvcf:>14} | {evcf:>16} | {evct:>16}")
+        gvct = f"{ts * 1e3:.1f} ms {tn} n{'*' if tfound else ''}"
+        print(
+            f"{name:10} | {rate:>19,.0f} {depth:>5} | {erate:>14} | {gvcf:>14} | {evcf:>16} | {gvct:>16}"
+            f" | {evct:>16}"
+        )
     print("(* a win found; n: nodes; engine nodes/s '-': no alpha-beta, the move came from its solvers)")
     print(f"load average {load_average()}")
     return 0
