@@ -224,3 +224,22 @@ def test_a_new_game_from_the_form_brings_its_clock_and_players():
     form.set("white_cmd", "/nonexistent/brain")
     assert not c.new_game(form.result()) and "not found" in c.message
     assert c.time_control.spec() == "2m" and c.is_human(R.WHITE)  # nothing changed
+
+
+def test_the_command_line_takes_a_clock_and_a_gomocup_engine_for_gomoku():
+    from gorilla.app.game_kinds import GomokuLoading
+    from gorilla.launcher.cli import UsageError, build_controller, parse_args
+
+    o = parse_args(["--game", "gomoku", "--clock", "5m+5s", "--white", GORILLA])
+    assert o.clock.spec() == "5m+5s" and o.white == GORILLA
+    with pytest.raises(UsageError, match="--clock"):
+        parse_args(["--game", "gomoku", "--clock", "5m+"])
+    c = build_controller(o)  # the controller, or the stand-in while the engine compiles
+    try:
+        if isinstance(c, GomokuLoading):
+            assert c.start.clock.spec() == "5m+5s" and c.new_game_choices()["clock"] == "5m+5s"
+        else:
+            assert isinstance(c, GomokuController) and c.time_control.spec() == "5m+5s"
+            assert isinstance(c.agents[R.WHITE], PbrainAgent)
+    finally:
+        c.close()
