@@ -39,7 +39,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("toggle_control", ("c",), "control map on/off"),
     Command("evaluate", ("e",), "evaluate every move (heat map)", "Evaluate"),
     Command("toggle_thinking", ("v",), "live thinking view on/off"),
-    Command("toggle_policy", ("f",), "the move model's heat map on/off"),
+    Command("toggle_policy", ("f",), "the policy heat map on/off"),
     Command("toggle_ownership", ("o",), "ownership overlay on/off"),
     Command("undo", ("u", "Ctrl+Z"), "undo", "Undo"),
     Command("redo", ("Ctrl+Y", "Ctrl+Shift+Z"), "redo"),
@@ -226,8 +226,9 @@ DOC_ROWS: tuple[HelpRow, ...] = (
     HelpRow("", "in set-up mode: the side to move", ("setup_side",)),
     HelpRow(
         "",
-        "the move model's heat map on/off: every move a strong player would consider here, as discs (size"
-        " and colour by probability), the five likeliest labelled in percent",
+        "the policy heat map on/off (the net's policy; the move model's on boards the net does not play):"
+        " every move a strong player would consider here, as discs (size and colour by probability), the"
+        " five likeliest labelled in percent",
         ("toggle_policy",),
     ),
     HelpRow("", "redo", ("redo",)),
@@ -268,8 +269,9 @@ DOC_ROWS: tuple[HelpRow, ...] = (
     ),
     HelpRow(
         "",
-        "ownership overlay on/off: a square on every point, black or white by who owns it at the end by "
-        "playouts, bigger when surer (on stones only when they look dead)",
+        "ownership overlay on/off: a square on every point, black or white by who owns it at the end (the"
+        " net's ownership over a short search; playouts on boards the net does not play), bigger when surer"
+        " (on stones only when they look dead)",
         ("toggle_ownership",),
     ),
     HelpRow("", "coordinates along the board's edges on/off (remembered)", ("coordinates",)),
