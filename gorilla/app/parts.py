@@ -3,12 +3,14 @@
 ``go_back = Part("record")`` in a controller's class body makes ``controller.go_back`` the
 record part's own ``go_back`` (the bound method, with its signature and docstring), and
 ``message = Part("feed")`` makes ``controller.message`` read and write the feed part's
-``message``. So the facade lists, one line a name, which part answers what the window asks
-(:class:`gorilla.app.table.Table`), and each part keeps its state to itself.
+``message``. :func:`hands` writes many at once, a part a line: so the facade lists in one
+place which part answers what the window asks (:class:`gorilla.app.table.Table`), and each
+part keeps its state to itself.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 
@@ -36,27 +38,33 @@ class Part:
         setattr(obj.__dict__[self.part], self.name, value)
 
 
+def hands(**parts: str) -> Callable[[type], type]:
+    """A class decorator writing down which part answers which names: ``@hands(record="game
+    go_back", clocks="clock clock_started=started")`` makes each name a :class:`Part` of that
+    part (``name=attr`` where the part calls it otherwise)."""
+
+    def decorate(cls: type) -> type:
+        for part, names in parts.items():
+            for word in names.split():
+                name, _, attr = word.partition("=")
+                if name in cls.__dict__:
+                    raise TypeError(f"{cls.__name__}.{name} is its own and a part's")
+                handed = Part(part, attr or None)
+                handed.__set_name__(cls, name)
+                setattr(cls, name, handed)
+        return cls
+
+    return decorate
+
+
+@hands(
+    feed="version message message_time events show_control show_thinking say emit drain_events"
+    " toggle_control toggle_thinking",
+    seats="agents players=labels is_human ai_vs_ai",
+    workers="thinking evaluating current_ai_task",
+)
 class Shared:
     """The names every controller (Go's, Gomoku's, the stand-in while Gomoku compiles) hands to
     the three parts they all hold: ``feed`` (:class:`gorilla.app.feed.Feed`), ``seats``
     (:class:`gorilla.app.players.Players`) and ``workers`` (:class:`gorilla.app.tasks.Workers`).
     It holds no state: each controller makes its parts in its ``__init__``."""
-
-    version = Part("feed")
-    message = Part("feed")
-    message_time = Part("feed")
-    events = Part("feed")
-    show_control = Part("feed")
-    show_thinking = Part("feed")
-    say = Part("feed")
-    emit = Part("feed")
-    drain_events = Part("feed")
-    toggle_control = Part("feed")
-    toggle_thinking = Part("feed")
-    agents = Part("seats")
-    players = Part("seats", "labels")
-    is_human = Part("seats")
-    ai_vs_ai = Part("seats")
-    thinking = Part("workers")
-    evaluating = Part("workers")
-    current_ai_task = Part("workers")

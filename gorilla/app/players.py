@@ -79,6 +79,11 @@ class Players:
         """Whether both colours are played by AIs."""
         return not self.is_human(BLACK) and not self.is_human(WHITE)
 
+    def take(self, other: Players) -> None:
+        """A new game's players take the seats: the agents of now are closed."""
+        self.close()
+        self.agents, self.labels, self.specs = other.agents, other.labels, other.specs
+
     def new_game(self) -> None:
         """Tell every agent a new game starts (it drops what it kept of the last one)."""
         for agent in self.agents.values():

@@ -1,0 +1,65 @@
+"""The record on disk, as the Go controller's part: Ctrl+S's save and the autosave (a snapshot
+of the record handed to :class:`gorilla.app.files.Autosaver`'s thread after each change)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from gorilla.app.feed import Feed
+from gorilla.app.files import Autosaver, game_to_sgf, reason, write_atomic
+from gorilla.app.record import Record
+from gorilla.rules.sgf import Timing
+
+
+class RecordFiles:
+    """Saving one record (see the module docstring); ``autosave`` is the autosave's path (None:
+    no autosave) and may change; ``timing()`` the clocks' TM/OT and times left for the SGF."""
+
+    def __init__(
+        self, record: Record, feed: Feed, timing: Callable[[], Timing | None], autosave: str | None
+    ) -> None:
+        self.record = record
+        self.feed = feed
+        self.timing = timing
+        self.autosave = autosave
+        self._autosaver = Autosaver(autosave) if autosave else None
+
+    def autosave_now(self) -> None:
+        """Hand a snapshot of the record to the autosave thread (an empty board never overwrites a
+        saved game); its main line is the current line, so a resume goes on where play was."""
+        saver = self._autosaver
+        if saver is None or saver.path != self.autosave:
+            saver = self._autosaver = Autosaver(self.autosave) if self.autosave else None
+        tree, game = self.record.tree, self.record.game
+        if saver is None or not (tree.root.children or game.setup):
+            return
+        snap = tree.snapshot()
+        if snap.promote():  # the autosave's main line is the line on the board: --resume goes on there
+            snap.result = None if game.redo_stack else game.result
+        saver.submit(snap, self.timing())
+
+    def flush_autosave(self, timeout: float | None = 10.0) -> bool:
+        """Wait until the autosave file holds the current game."""
+        return True if self._autosaver is None else self._autosaver.flush(timeout)
+
+    def check(self) -> None:
+        """Every frame: a failed autosave is said in the panel (once)."""
+        saver = self._autosaver
+        if saver is not None and saver.error is not None:
+            self.feed.say(f"Autosave failed: {saver.error}")
+            saver.error = None
+
+    def save(self, path: str) -> None:
+        """Save the game as SGF; a failure becomes the message, nothing else changes."""
+        try:
+            write_atomic(os.path.expanduser(path), game_to_sgf(self.record.tree, self.timing()))
+        except Exception as e:
+            self.feed.say(f"Cannot save {path}: {reason(e)}")
+            return
+        self.feed.say(f"Saved {path}")
+
+    def close(self) -> None:
+        """Stop the autosave thread (what it holds is written first)."""
+        if self._autosaver is not None:
+            self._autosaver.close()
