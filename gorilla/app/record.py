@@ -121,17 +121,15 @@ class Record:
 
     def go_back(self, steps: int = 1) -> bool:
         """Back along the line (←, Shift+← ten moves)."""
-        node = self.tree.back(steps)
-        if node is self.tree.current:
-            self.host.say("At the start")
-            return False
-        return self.go_to_node(node)
+        return self._step(self.tree.back(steps), "At the start")
 
     def go_forward(self, steps: int = 1) -> bool:
         """On along the current line (→, Shift+→ ten moves)."""
-        node = self.tree.ahead(steps)
+        return self._step(self.tree.ahead(steps), "At the end of this line")
+
+    def _step(self, node: Node, at_the_end: str) -> bool:
         if node is self.tree.current:
-            self.host.say("At the end of this line")
+            self.host.say(at_the_end)
             return False
         return self.go_to_node(node)
 

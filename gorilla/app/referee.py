@@ -7,6 +7,7 @@ humans. The clocks themselves are :class:`gorilla.app.clocks.Clocks`; the sounds
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from gorilla.app.clock import TimeControl
 from gorilla.app.clocks import Clocks
@@ -20,19 +21,17 @@ from gorilla.rules.sgf import Timing
 COLOR_NAME = {BLACK: "Black", WHITE: "White"}
 
 
+@dataclass
 class Referee:
     """``ended`` ('time', 'forfeit', 'record' or None) and the clocks' calls (see the module
     docstring). ``on_end()`` is the controller's: play stops and the game changed."""
 
-    def __init__(
-        self, clocks: Clocks, record: Record, seats: Players, feed: Feed, on_end: Callable[[], None]
-    ) -> None:
-        self.clocks = clocks
-        self.record = record
-        self.seats = seats
-        self.feed = feed
-        self.on_end = on_end
-        self.ended: str | None = None  # an end the rules do not see
+    clocks: Clocks
+    record: Record
+    seats: Players
+    feed: Feed
+    on_end: Callable[[], None]
+    ended: str | None = None  # an end the rules do not see
 
     @property
     def over(self) -> bool:
