@@ -29,6 +29,7 @@ import platform
 import random
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -156,6 +157,18 @@ def run_for(seconds: float, step: Callable[[int], float | tuple[float, float]]) 
         if time.perf_counter() - w0 >= seconds:
             break
     return Run(units, time.perf_counter() - w0, time.process_time() - c0, extra, i)
+
+
+def run_threads(target: Callable[[int], object], threads: int) -> tuple[float, float]:
+    """Run target(0), ..., target(threads - 1) on threads at once; (wall seconds, the process's
+    CPU seconds) until the last returns."""
+    w0, c0 = time.perf_counter(), time.process_time()
+    pool = [threading.Thread(target=target, args=(i,)) for i in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    return time.perf_counter() - w0, time.process_time() - c0
 
 
 def median_of(once: Callable[[], Run], repeats: int = 1, warmup: Callable[[], object] | None = None) -> Run:

@@ -58,9 +58,8 @@ def _positions(size: int, count: int, seed: int):
 
 def worker(args: dict) -> dict:
     """One measurement, in this process: evaluations per second (and the load time)."""
-    import threading
-
     import numpy as np
+    from common import run_threads
 
     from gorilla.ai.net import load_net
     from gorilla.ai.net.inputs import encode
@@ -95,14 +94,7 @@ def worker(args: dict) -> dict:
             k += threads
             counts[i] += batch
 
-    start, cpu = time.perf_counter(), time.process_time()
-    pool = [threading.Thread(target=run, args=(i,)) for i in range(threads)]
-    for t in pool:
-        t.start()
-    for t in pool:
-        t.join()
-    elapsed = time.perf_counter() - start
-    cpu = time.process_time() - cpu
+    elapsed, cpu = run_threads(run, threads)
     return {"rate": sum(counts) / elapsed, "cpu_rate": sum(counts) / cpu, "load": load}
 
 

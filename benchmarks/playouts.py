@@ -12,11 +12,10 @@ pessimistic.
 
 from __future__ import annotations
 
-import threading
 import time
 
 import numpy as np
-from common import Run, add_timing, gnugo_rate, median_of, parser
+from common import Run, add_timing, gnugo_rate, median_of, parser, run_threads
 from numba import njit
 
 from gorilla.ai.playout.light import run_playout
@@ -56,13 +55,8 @@ def rate(size: int, threads: int, seconds: float, repeats: int = 1) -> tuple[flo
                 counts[i] += chunk
                 seed += 1
 
-        w0, c0 = time.perf_counter(), time.process_time()
-        ths = [threading.Thread(target=work, args=(i,)) for i in range(threads)]
-        for t in ths:
-            t.start()
-        for t in ths:
-            t.join()
-        return Run(sum(counts), time.perf_counter() - w0, time.process_time() - c0, sum(moves))
+        wall, cpu = run_threads(work, threads)
+        return Run(sum(counts), wall, cpu, sum(moves))
 
     run = median_of(once, repeats, warmup=lambda: many_light(b0, st0, K.ZOBRIST, 10, 1))
     return run.rate, run.per_unit

@@ -15,7 +15,8 @@ opponent to move), so the optimism a search has for the side to move cancels
 out (comparing the best move's margin in the search before the move with the
 played move's would count the winner's curse of the most visited move as
 points lost: on a 9x9 GNU Go game at 1000 playouts, 3.9 points a move against
-2.7, and the two seeds agreed less, see ``benchmarks/RESULTS.md``). The
+2.7, and the two seeds agreed less, see
+``benchmarks/RESULTS.md#2026-11-22-evening-whole-game-analysis-python-benchmarksreviewpy``). The
 engine's own best move loses 0; every value is clamped at 0. The position
 after the best move costs one more search for each move that is not the
 engine's; it is kept under its own key, so playing the best move as a

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import shlex
 import shutil
-import threading
 
 from gorilla.gomoku import search as S
 from gorilla.gomoku.agents import GomokuAgent, make_agent, warm_up
 from gorilla.gomoku.game import GomokuGame
 from gorilla.gomoku.referee import RULE_BITS, EngineError, PBrain
-from gorilla.match.players import Forfeit, short_label
+from gorilla.match.players import Forfeit, move_within, short_label
 
 PBRAIN_PREFIX = "pbrain:"
 START_TIMEOUT = 300.0  # seconds a brain may take to answer START (it compiles then, untimed)
@@ -88,23 +87,8 @@ class BuiltinGomokuPlayer(GomokuPlayer):
         turn = self.timeout_turn if self.timeout_turn > 0 else None
         left = time_left if self.timeout_match > 0 else None
         seconds = S.time_budget(turn, left, len(game.moves), game.size * game.size)
-        box: dict[str, object] = {}
         snapshot = game.copy()
-
-        def think() -> None:
-            try:
-                box["move"] = self.agent.select(snapshot, seconds).move
-            except Exception as e:  # an agent bug loses the game, the match goes on
-                box["error"] = f"{type(e).__name__}: {e}"
-
-        t = threading.Thread(target=think, daemon=True, name=f"gomoku-{self.spec}")
-        t.start()
-        t.join(wait)
-        if t.is_alive():
-            raise Forfeit("timeout", f"no move within {wait:g} s")
-        if "error" in box:
-            raise Forfeit("crash", f"agent failed: {str(box['error'])[:200]}")
-        move = box.get("move")
+        move = move_within(lambda: self.agent.select(snapshot, seconds).move, wait, f"gomoku-{self.spec}")
         if not isinstance(move, int) or move < 0:
             raise Forfeit("garbage", f"agent returned {move!r}, not a move")
         return game.xy(move)

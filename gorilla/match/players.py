@@ -23,6 +23,7 @@ import signal
 import subprocess
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from gorilla.ai.agent import AGENTS, Agent, make_agent, parse_spec
@@ -41,6 +42,38 @@ class Forfeit(Exception):
     def __init__(self, kind: str, message: str) -> None:
         super().__init__(message)
         self.kind = kind
+
+
+def move_within(
+    think: Callable[[], object],
+    wait: float | None,
+    name: str,
+    stuck: Callable[[threading.Thread], None] | None = None,
+) -> object:
+    """What think() answers on a daemon thread within wait seconds (None: no limit).
+
+    Forfeit 'timeout' past wait (``stuck(thread)`` first: cancel it, replace the agent) and
+    'crash' when think raises (the agent's bug loses the game, the match goes on); the
+    answer itself is the caller's to check.
+    """
+    box: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            box["move"] = think()
+        except Exception as e:
+            box["error"] = f"{type(e).__name__}: {e}"
+
+    t = threading.Thread(target=run, daemon=True, name=name)
+    t.start()
+    t.join(wait)
+    if t.is_alive():
+        if stuck is not None:
+            stuck(t)
+        raise Forfeit("timeout", f"no move within {wait:g} s")
+    if "error" in box:
+        raise Forfeit("crash", f"agent failed: {str(box['error'])[:200]}")
+    return box.get("move")
 
 
 FILE_PREFIX = "file:"
@@ -140,27 +173,21 @@ class AgentPlayer(Player):
         if game.to_move != color:
             raise Forfeit("error", "asked to move out of turn")
         cancel = threading.Event()
-        box: dict[str, object] = {}
 
-        def think() -> None:
-            try:
-                box["move"] = self.agent.select_move(game, cancel=cancel)
-            except Exception as e:  # an agent bug loses the game, the match goes on
-                box["error"] = f"{type(e).__name__}: {e}"
-
-        t = threading.Thread(target=think, daemon=True, name=f"match-{self.spec}")
-        t.start()
-        t.join(timeout)
-        if t.is_alive():
+        def stuck(t: threading.Thread) -> None:
             cancel.set()  # agents answer within 50 ms of cancel; past the timeout it is lost anyway
             t.join(1.0)
             if t.is_alive():
                 self.agent = self._make()  # the old one is stuck; never reuse it
-            raise Forfeit("timeout", f"no move within {timeout:g} s")
-        if "error" in box:
-            self.agent = self._make()
-            raise Forfeit("crash", f"agent failed: {str(box['error'])[:200]}")
-        move = box.get("move")
+
+        try:
+            move = move_within(
+                lambda: self.agent.select_move(game, cancel=cancel), timeout, f"match-{self.spec}", stuck
+            )
+        except Forfeit as f:
+            if f.kind == "crash":
+                self.agent = self._make()
+            raise
         if not isinstance(move, int):
             raise Forfeit("garbage", f"agent returned {move!r}, not a move")
         return int(move)

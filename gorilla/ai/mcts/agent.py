@@ -50,7 +50,8 @@ DEFAULT_SECONDS = 1.0
 MIN_PLAYOUTS = 64
 # the move model's weight and widening scale when none is given and the model is shipped:
 # virtual wins POLICY * sqrt(probability); 2 + log_1.4(1 + visits / WIDEN) children open.
-# Tuned by 9x9 matches against the search without the model (benchmarks/RESULTS.md): at
+# Tuned by 9x9 matches against the search without the model
+# (benchmarks/RESULTS.md#progressive-widenings-scale-default_widen-20-before-now-5): at
 # 1 s a move WIDEN 5 won 202 of 300 (139 of the first 200), 20 won 133 of 200; at 0.5 s 5
 # won 64 of 100, 20 won 59 of 100, and 60 won only 17 of 40 against 20: wider is better,
 # if only by a few points.
@@ -287,6 +288,9 @@ class MCTSAgent(Agent):
         self._prepare_tree(game, legal, rb, rst, params)
         fs, mv, kids, vl, flags = self._bufs[self._cur]
         ctl = self.ctl
+        tree = (fs, mv, kids, vl, flags, ctl)  # the kernels' argument tuples (gorilla.ai.mcts.tree)
+        pos = (rb, rst, K.ZOBRIST)
+        tables = (params, PAT3, self.prior)
         ctl[T.C_STOP] = 0
         ctl[T.C_DONE : T.C_DONE + T.MAX_THREADS] = 0
         # split the free part of the arrays between the threads
@@ -331,11 +335,10 @@ class MCTSAgent(Agent):
                     n = claim()
                     if n <= 0:
                         break
+                    work = (b, st, path, seq, amaf, cand, buf)
                     ran = run_search(
-                        fs, mv, kids, vl, flags, ctl, tid, 0, rb, rst, K.ZOBRIST, params, PAT3,
-                        self.prior, b, st, path, seq, amaf, cand, buf, n, ptable, pcidx, pws,
-                        self._pol, psc,
-                    )  # fmt: skip
+                        tree, tid, 0, pos, tables, work, n, (ptable, pcidx, pws), (self._pol, psc)
+                    )
                     if ran < n:  # stopped
                         break
             except BaseException as e:  # noqa: BLE001 - reported to the caller below
@@ -486,14 +489,13 @@ class MCTSAgent(Agent):
         fs, mv, kids, vl, flags = self._bufs[self._cur]
         if root is None:
             last = game.moves[-1].point if game.moves else PASS
-            T.init_root(fs, mv, kids, vl, flags, self.ctl, max(last, PASS))
+            T.init_root((fs, mv, kids, vl, flags, self.ctl), max(last, PASS))
         else:
             if len(self._bufs) == 1:
                 self._bufs.append(self._alloc())
                 self._src_of = np.zeros(self.max_nodes, dtype=np.int32)
             other = 1 - self._cur
-            dfs, dmv, dkids, dvl, dflags = self._bufs[other]
-            used = T.compact(fs, mv, kids, flags, root, dfs, dmv, dkids, dvl, dflags, self._src_of)
+            used = T.compact(self._bufs[self._cur], root, self._bufs[other], self._src_of)
             self._cur = other
             self.ctl[T.C_POOL] = used
             self.ctl[T.C_POOL + 1] = self.max_nodes
@@ -508,13 +510,13 @@ class MCTSAgent(Agent):
 
             def expand_root() -> bool:
                 expand = T.expand_moves if self.policy > 0 else T.expand_moves_plain
-                return expand(
-                    fs, mv, kids, vl, flags, self.ctl, 0, 0, rb, rst, K.ZOBRIST, moves, len(moves),
-                    PAT3, self.prior, params, self._pol, self._scratch_for(0, game.size)[-1],
-                )  # fmt: skip
+                tree = (fs, mv, kids, vl, flags, self.ctl)
+                tables = (params, PAT3, self.prior)
+                model = (self._pol, self._scratch_for(0, game.size)[-1])
+                return expand(tree, 0, 0, rb, rst, K.ZOBRIST, moves, len(moves), tables, model)
 
             if not expand_root():  # the arrays are full: start again from an empty tree
-                T.init_root(fs, mv, kids, vl, flags, self.ctl, int(mv[0]))
+                T.init_root((fs, mv, kids, vl, flags, self.ctl), int(mv[0]))
                 expand_root()
         else:
             # positional superko (and the game's own legality) decides at the root

@@ -27,6 +27,19 @@ back up results and AMAF) on the thread's own copies of the board arrays.
 Under Little-Go rules (``P_STONES``) a finished playout counts stones only,
 and ``P_LEFT`` (moves left before the move cap, negative: no cap) ends the
 descent and the playout at the cap.
+
+The kernels take their arrays in tuples (numba passes a tuple of arrays as it passes the
+arrays), one for each thing they are:
+
+- ``tree`` = ``(fs, mv, kids, vl, flags, ctl)``: the tree's arrays and its control slots;
+- ``pos`` = ``(rb, rst, zob)``: the root position's board and state, the Zobrist keys;
+- ``tables`` = ``(params, pat3, prior)``: the settings (``P_*``), the 3x3 pattern table and
+  the priors' weights;
+- ``work`` = ``(b, st, path, seq, amaf, cand, buf)``: one thread's scratch (its board, the
+  descent's path, the playout's moves, the AMAF colours, candidates, the move buffer);
+- ``pdb`` = ``(ptable, pcidx, pws)``: a pattern database and its workspace (softmax
+  playouts: their arguments in ``pws``);
+- ``model`` = ``(pol, pscratch)``: the move model and its scratch (:func:`expand_moves`).
 """
 
 from __future__ import annotations
@@ -93,9 +106,8 @@ MASK = (1 << SHIFT) - 1
 
 
 @njit(cache=True, nogil=True)
-def _init_node(
-    fs: np.ndarray, mv: np.ndarray, kids: np.ndarray, vl: np.ndarray, flags: np.ndarray, i: int, m: int
-):
+def _init_node(tree: tuple, i: int, m: int):
+    fs, mv, kids, vl, flags, _ = tree
     for r in range(NF):
         fs[r, i] = 0.0
     mv[i] = m
@@ -105,11 +117,12 @@ def _init_node(
 
 
 @njit(cache=True, nogil=True)
-def init_root(fs, mv, kids, vl, flags, ctl, last_move: int) -> None:
-    """Node 0 becomes a fresh root; the whole array is free again (pool 0 starts at 1)."""
-    _init_node(fs, mv, kids, vl, flags, np.int64(0), np.int64(last_move))
+def init_root(tree: tuple, last_move: int) -> None:
+    """Node 0 of tree becomes a fresh root; the whole array is free again (pool 0 starts at 1)."""
+    _init_node(tree, np.int64(0), np.int64(last_move))
+    ctl = tree[5]
     ctl[C_POOL] = 1
-    ctl[C_POOL + 1] = mv.shape[0]
+    ctl[C_POOL + 1] = tree[1].shape[0]
 
 
 @njit(cache=True, nogil=True)
@@ -122,12 +135,12 @@ def _alloc(ctl: np.ndarray, tid: int, n: int) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _expand_moves_with(
-    fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, moves, nmoves, pat3, prior, params, pol, pscratch,
-    probs,
-) -> bool:  # fmt: skip
+def _expand_moves_with(tree, tid, node, b, st, zob, moves, nmoves, tables, model, probs) -> bool:
     """:func:`expand_moves` with the model's probabilities from ``probs`` (bound at compile
     time: :func:`_model_order`, or :func:`_no_probabilities` in a search without it)."""
+    fs, _, kids, _, _, ctl = tree
+    params, pat3, prior = tables
+    pol, pscratch = model
     first = _alloc(ctl, tid, nmoves + 1)
     if first < 0:
         return False
@@ -141,7 +154,7 @@ def _expand_moves_with(
     for i in range(nmoves):
         j = first + i
         p = moves[order[i]]
-        _init_node(fs, mv, kids, vl, flags, j, p)
+        _init_node(tree, j, p)
         pv, pw = move_prior(b, st, zob, p, c, pat3, prior)
         if weight > 0.0:
             pr = pat[p]
@@ -152,7 +165,7 @@ def _expand_moves_with(
         fs[F_PW, j] = pw
     j = first + nmoves
     pass_move = np.int64(PASS)  # typed, not a literal: one compiled move_prior for moves and pass
-    _init_node(fs, mv, kids, vl, flags, j, pass_move)
+    _init_node(tree, j, pass_move)
     pv, pw = move_prior(b, st, zob, pass_move, c, pat3, prior)
     if weight > 0.0:
         fs[F_PROB, j] = ppass
@@ -191,42 +204,29 @@ def _no_probabilities(b, st, zob, c, pol, pscratch, moves, nmoves: int, order) -
 
 
 @njit(cache=True, nogil=True)
-def expand_moves(
-    fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, moves, nmoves, pat3, prior, params, pol, pscratch
-) -> bool:
+def expand_moves(tree, tid, node, b, st, zob, moves, nmoves, tables, model) -> bool:
     """Give node the children moves[:nmoves] (+ PASS) for the side to move in (b, st).
 
-    With params[P_POLICY] > 0 the move model ``pol`` = (3x3 index, diamond keys, group
-    offsets, log-gammas) adds its probabilities (``pscratch`` = candidate, feature,
-    probability and per-point buffers) and orders the children most likely first."""
-    return _expand_moves_with(
-        fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, moves, nmoves, pat3, prior, params, pol,
-        pscratch, _model_order,
-    )  # fmt: skip
+    With params[P_POLICY] > 0 the move model ``model`` = (``pol``, ``pscratch``), ``pol`` =
+    (3x3 index, diamond keys, group offsets, log-gammas), adds its probabilities
+    (``pscratch`` = candidate, feature, probability and per-point buffers) and orders the
+    children most likely first."""
+    return _expand_moves_with(tree, tid, node, b, st, zob, moves, nmoves, tables, model, _model_order)
 
 
 @njit(cache=True, nogil=True)
-def expand_moves_plain(
-    fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, moves, nmoves, pat3, prior, params, pol, pscratch
-) -> bool:
+def expand_moves_plain(tree, tid, node, b, st, zob, moves, nmoves, tables, model) -> bool:
     """:func:`expand_moves` for a search without the move model: its kernels are not compiled."""
-    return _expand_moves_with(
-        fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, moves, nmoves, pat3, prior, params, pol,
-        pscratch, _no_probabilities,
-    )  # fmt: skip
+    return _expand_moves_with(tree, tid, node, b, st, zob, moves, nmoves, tables, model, _no_probabilities)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _expand(
-    fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, pat3, prior, buf, params, pol, pscratch, expand
-) -> bool:
+def _expand(tree, tid, node, b, st, zob, tables, buf, model, expand) -> bool:
     """Expand node with every legal move (simple ko) that fills no own eye, plus PASS, through
     ``expand`` (:func:`expand_moves` or :func:`expand_moves_plain`, bound at compile time and
     called, not inlined: the root's expansion uses the same compiled kernel)."""
     n = legal_moves(b, st, st[S_TOMOVE], np.bool_(True), buf)
-    return expand(
-        fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, buf, n, pat3, prior, params, pol, pscratch
-    )
+    return expand(tree, tid, node, b, st, zob, buf, n, tables, model)
 
 
 @njit(cache=True, nogil=True)
@@ -271,39 +271,15 @@ def select_child(fs, vl, flags, kids, node, params) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _search_loop(
-    fs,
-    mv,
-    kids,
-    vl,
-    flags,
-    ctl,
-    tid: int,
-    root: int,
-    rb: np.ndarray,
-    rst: np.ndarray,
-    zob: np.ndarray,
-    params: np.ndarray,
-    pat3: np.ndarray,
-    prior: np.ndarray,
-    b: np.ndarray,
-    st: np.ndarray,
-    path: np.ndarray,
-    seq: np.ndarray,
-    amaf: np.ndarray,
-    cand: np.ndarray,
-    buf: np.ndarray,
-    nmax: int,
-    run,
-    pargs,
-    pol: tuple,
-    pscratch: tuple,
-    expand,
-) -> int:
+def _search_loop(tree, tid: int, root: int, pos, tables, work, nmax: int, run, pargs, model, expand) -> int:
     """The search loop behind :func:`search` and :func:`search_patterns`: the playout is
     ``run(b, st, zob, max_moves, seq, *pargs)`` and the expansion ``expand`` (with the move
     model or without) is bound at compile time (inlined, so each kernel compiles only what
     it uses)."""
+    fs, mv, kids, vl, flags, ctl = tree
+    rb, rst, zob = pos
+    params = tables[0]
+    b, st, path, seq, amaf, _, buf = work
     root_color = rst[S_TOMOVE]
     komi = params[P_KOMI]
     real_komi = params[P_REAL_KOMI]
@@ -328,10 +304,7 @@ def _search_loop(
             if k == UNEXPANDED:
                 if node == root or fs[F_VIS, node] >= expand_at:
                     kids[node] = EXPANDING
-                    ok = _expand(
-                        fs, mv, kids, vl, flags, ctl, tid, node, b, st, zob, pat3, prior, buf, params,
-                        pol, pscratch, expand,
-                    )  # fmt: skip
+                    ok = _expand(tree, tid, node, b, st, zob, tables, buf, model, expand)
                     if not ok:
                         kids[node] = UNEXPANDED
                         break
@@ -436,85 +409,64 @@ def _ladder_args(b, st, pat3, cand):
 
 
 @njit(cache=True, nogil=True)
-def search(
-    fs, mv, kids, vl, flags, ctl, tid: int, root: int, rb, rst, zob, params, pat3, prior,
-    b, st, path, seq, amaf, cand, buf, nmax: int, ptable, pcidx, pws, pol, pscratch,
-) -> int:  # fmt: skip
+def search(tree, tid: int, root: int, pos, tables, work, nmax: int, pdb, model) -> int:
     """Run nmax iterations from root with heavy or light playouts (``params[P_HEAVY]``
     1 or 0) and no move model, fewer only when ctl[C_STOP] is set (the caller hands each
-    thread its share of a playout limit in nmax chunks); returns how many ran. The other
-    arguments are unused: the signature is every search kernel's, so callers can pick one."""
+    thread its share of a playout limit in nmax chunks); returns how many ran. pdb and the
+    model are unused: the signature is every search kernel's, so callers can pick one."""
+    b, st, params, pat3, cand = work[0], work[1], tables[0], tables[1], work[5]
+    pargs = _default_args(b, st, params, pat3, cand)
     return _search_loop(
-        fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
-        b, st, path, seq, amaf, cand, buf, nmax, _default_playout, _default_args(b, st, params, pat3, cand),
-        pol, pscratch,
-        expand_moves_plain,
-    )  # fmt: skip
+        tree, tid, root, pos, tables, work, nmax, _default_playout, pargs, model, expand_moves_plain
+    )
 
 
 @njit(cache=True, nogil=True)
-def search_policy(
-    fs, mv, kids, vl, flags, ctl, tid: int, root: int, rb, rst, zob, params, pat3, prior,
-    b, st, path, seq, amaf, cand, buf, nmax: int, ptable, pcidx, pws, pol, pscratch,
-) -> int:  # fmt: skip
-    """:func:`search` with the move model (params[P_POLICY] > 0): pol and pscratch are the
-    model and its scratch (see :func:`expand_moves`)."""
+def search_policy(tree, tid: int, root: int, pos, tables, work, nmax: int, pdb, model) -> int:
+    """:func:`search` with the move model (params[P_POLICY] > 0): ``model`` is the model and
+    its scratch (see :func:`expand_moves`)."""
+    b, st, params, pat3, cand = work[0], work[1], tables[0], tables[1], work[5]
+    pargs = _default_args(b, st, params, pat3, cand)
     return _search_loop(
-        fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
-        b, st, path, seq, amaf, cand, buf, nmax, _default_playout, _default_args(b, st, params, pat3, cand),
-        pol, pscratch,
-        expand_moves,
-    )  # fmt: skip
+        tree, tid, root, pos, tables, work, nmax, _default_playout, pargs, model, expand_moves
+    )
 
 
 @njit(cache=True, nogil=True)
-def search_ladders(
-    fs, mv, kids, vl, flags, ctl, tid: int, root: int, rb, rst, zob, params, pat3, prior,
-    b, st, path, seq, amaf, cand, buf, nmax: int, ptable, pcidx, pws, pol, pscratch,
-) -> int:  # fmt: skip
+def search_ladders(tree, tid: int, root: int, pos, tables, work, nmax: int, pdb, model) -> int:
     """:func:`search_policy` with heavy playouts that read ladders (``mcts:ladders=1``; with
     or without the move model: its weight is a setting): a kernel of its own, compiled only
     when they are in use, so that the default search does not compile them."""
-    return _search_loop(
-        fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
-        b, st, path, seq, amaf, cand, buf, nmax, _ladder_playout, _ladder_args(b, st, pat3, cand),
-        pol, pscratch,
-        expand_moves,
-    )  # fmt: skip
+    pargs = _ladder_args(work[0], work[1], tables[1], work[5])
+    return _search_loop(tree, tid, root, pos, tables, work, nmax, _ladder_playout, pargs, model, expand_moves)
 
 
 @njit(cache=True, nogil=True)
-def search_patterns(
-    fs, mv, kids, vl, flags, ctl, tid: int, root: int, rb, rst, zob, params, pat3, prior,
-    b, st, path, seq, amaf, cand, buf, nmax: int, ptable, pcidx, pws, pol, pscratch,
-) -> int:  # fmt: skip
-    """:func:`search_policy` with playouts from a compiled pattern database (ptable, pcidx;
-    pws its scratch): a kernel of its own, compiled only when a database is in use."""
+def search_patterns(tree, tid: int, root: int, pos, tables, work, nmax: int, pdb, model) -> int:
+    """:func:`search_policy` with playouts from a compiled pattern database (``pdb`` =
+    ``(ptable, pcidx, pws)``, pws its scratch): a kernel of its own, compiled only when a
+    database is in use."""
     return _search_loop(
-        fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
-        b, st, path, seq, amaf, cand, buf, nmax, run_pattern_playout, (ptable, pcidx, pws), pol, pscratch,
-        expand_moves,
-    )  # fmt: skip
+        tree, tid, root, pos, tables, work, nmax, run_pattern_playout, pdb, model, expand_moves
+    )
 
 
 @njit(cache=True, nogil=True)
-def search_softmax(
-    fs, mv, kids, vl, flags, ctl, tid: int, root: int, rb, rst, zob, params, pat3, prior,
-    b, st, path, seq, amaf, cand, buf, nmax: int, ptable, pcidx, pws, pol, pscratch,
-) -> int:  # fmt: skip
-    """:func:`search_policy` with softmax playouts (:mod:`gorilla.ai.playout.softmax`): pws is
-    their arguments after the move list (3x3 index, offsets, gammas, settings, workspace,
-    cand); a kernel of its own, compiled only when they are in use."""
+def search_softmax(tree, tid: int, root: int, pos, tables, work, nmax: int, pdb, model) -> int:
+    """:func:`search_policy` with softmax playouts (:mod:`gorilla.ai.playout.softmax`): pdb's
+    pws is their arguments after the move list (3x3 index, offsets, gammas, settings,
+    workspace, cand); a kernel of its own, compiled only when they are in use."""
     return _search_loop(
-        fs, mv, kids, vl, flags, ctl, tid, root, rb, rst, zob, params, pat3, prior,
-        b, st, path, seq, amaf, cand, buf, nmax, run_softmax_playout, pws, pol, pscratch,
-        expand_moves,
-    )  # fmt: skip
+        tree, tid, root, pos, tables, work, nmax, run_softmax_playout, pdb[2], model, expand_moves
+    )
 
 
 @njit(cache=True, nogil=True)
-def compact(sfs, smv, skids, sflags, root: int, dfs, dmv, dkids, dvl, dflags, src_of) -> int:
-    """Copy the subtree under root into the destination arrays (root at 0); returns nodes used."""
+def compact(src: tuple, root: int, dst: tuple, src_of) -> int:
+    """Copy the subtree under root of src = (fs, mv, kids, vl, flags) into dst's arrays (root
+    at 0); returns nodes used."""
+    sfs, smv, skids, _, sflags = src
+    dfs, dmv, dkids, dvl, dflags = dst
     for r in range(NF):
         dfs[r, 0] = sfs[r, root]
     dmv[0] = smv[root]
