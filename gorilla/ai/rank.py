@@ -13,7 +13,8 @@ The assumption that ties this to ranks: a player ``K`` kyu plays, on average, th
 is KaTrain's idea (rank-based move picking, fitted by its author to human games) in a
 form of our own. ``benchmarks/rank_calibration.py`` checks it against GNU Go 3.8 (taken to
 play about like a 10-kyu at level 10): on 9x9 the ranks order as they should and rank:10k
-wins about half its games against level 10 (``benchmarks/RESULTS.md``), so the scale stands.
+wins about half its games against level 10, so the scale stands
+(``benchmarks/RESULTS.md#2026-11-25-evening-rank-ais-against-gnu-go-the-review-against-katagos-analysis-pachi-on-9x9``).
 
 Settings: ``rank:10k``, ``rank:2d`` (or ``rank=10k``), ``net=FILE``, ``seed=N``.
 """
