@@ -15,7 +15,7 @@ Every move in the tree is legal (the tree is only built by playing through
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from gorilla.rules.board import PASS
@@ -241,20 +241,19 @@ class GameTree:
     # --- moving around ---------------------------------------------------------------------------
     def ahead(self, steps: int = 1) -> Node:
         """The node steps moves further along the current line (stops at its end)."""
-        node = self.current
-        for _ in range(steps):
-            if node.next is None:
-                break
-            node = node.next
-        return node
+        return self._walk(steps, lambda n: n.next)
 
     def back(self, steps: int = 1) -> Node:
         """The node steps moves back (stops at the root)."""
+        return self._walk(steps, lambda n: n.parent)
+
+    def _walk(self, steps: int, step: Callable[[Node], Node | None]) -> Node:
         node = self.current
         for _ in range(steps):
-            if node.parent is None:
+            nxt = step(node)
+            if nxt is None:
                 break
-            node = node.parent
+            node = nxt
         return node
 
     def end(self) -> Node:

@@ -70,6 +70,19 @@ _COLOR_LETTER = {BLACK: "b", WHITE: "w"}
 _LETTER_COLOR = {"b": BLACK, "w": WHITE}
 
 
+def _set_up(game: Game, setup: dict[int, int], to_move: int, handicap: int) -> None:
+    """The start position of a record: its setup stones (AB/AW) and who moves first; SgfError
+    on stones the rules refuse."""
+    if setup:
+        try:
+            game.add_setup(sorted(setup.items()), to_move=to_move)
+        except (IllegalMove, ValueError) as e:
+            raise SgfError(f"SGF: bad setup stones ({e})") from None
+    else:
+        game.positions[0].to_move = to_move
+    game.handicap = handicap
+
+
 def ruleset_from_sgf(ru: str | None, notes: list[str] | None = None) -> Ruleset:
     """The ruleset for an SGF RU value; unknown or missing → chinese (with a note when unknown)."""
     if ru is None or not ru.strip():
@@ -351,14 +364,7 @@ def from_sgfmill(sg: sgf.Sgf_game, notes: list[str] | None = None) -> Game:
         start_color = first_move_color
     else:
         start_color = WHITE if handicap and setup else BLACK
-    if setup:
-        try:
-            game.add_setup(sorted(setup.items()), to_move=start_color)
-        except (IllegalMove, ValueError) as e:
-            raise SgfError(f"SGF: bad setup stones ({e})") from None
-    else:
-        game.positions[0].to_move = start_color
-    game.handicap = handicap
+    _set_up(game, setup, start_color, handicap)
 
     for i, node in enumerate(nodes):
         letter, raw = node.get_raw_move()
@@ -484,14 +490,7 @@ def tree_from_sgfmill(sg: sgf.Sgf_game, notes: list[str] | None = None) -> GameT
     pl = _text(sroot, "PL").strip().lower()[:1]
     first = _first_move_color(lead)
     color = _LETTER_COLOR.get(pl) or first or (WHITE if handicap and setup else BLACK)
-    if setup:
-        try:
-            start.add_setup(sorted(setup.items()), to_move=color)
-        except (IllegalMove, ValueError) as e:
-            raise SgfError(f"SGF: bad setup stones ({e})") from None
-    else:
-        start.positions[0].to_move = color
-    start.handicap = handicap
+    _set_up(start, setup, color, handicap)
     info.comment = root.comment
     start.info = info
 
