@@ -311,7 +311,9 @@ def _root_info(sg: sgf.Sgf_game, notes: list[str] | None) -> tuple[int, Ruleset,
 
 
 def _move_text(color: int, raw: str) -> str:
-    return f"{'B' if color == BLACK else 'W'}[{raw}]"
+    """The move as the file has it, for a message: a long value (a damaged file's move that runs
+    into the next nodes) cut to its start."""
+    return f"{'B' if color == BLACK else 'W'}[{raw if len(raw) <= 24 else raw[:21] + '...'}]"
 
 
 def from_sgfmill(sg: sgf.Sgf_game, notes: list[str] | None = None) -> Game:
