@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -307,6 +308,19 @@ def ownership(
     return _grid((own_w - own_b).astype(np.float64) / done, pos.size)
 
 
+def _strings(pos: Position) -> Iterator[tuple[list[int], int, int]]:
+    """Every string of stones on the board once: (its points, its colour, one of its points)."""
+    colors = pos.b[COLOR]
+    seen: set[int] = set()
+    for p in np.flatnonzero((colors == BLACK) | (colors == WHITE)):
+        p = int(p)
+        if p in seen:
+            continue
+        string = pos.group(p)
+        seen.update(string)
+        yield string, int(colors[p]), p
+
+
 @dataclass(frozen=True)
 class StringEstimate:
     """One string of stones at the end: its points, colour, the opponent's share and Benson's verdict."""
@@ -351,14 +365,7 @@ def string_estimates(
         size = np.bincount(label[on], minlength=n)
         zone_share[c] = (label, total / np.maximum(size, 1) / done)
     out: list[StringEstimate] = []
-    seen: set[int] = set()
-    for p in np.flatnonzero((colors == BLACK) | (colors == WHITE)):
-        p = int(p)
-        if p in seen:
-            continue
-        string = pos.group(p)
-        seen.update(string)
-        c = int(colors[p])
+    for string, c, p in _strings(pos):
         opp = own_w if c == BLACK else own_b
         share = float(np.mean(opp[string])) / done
         label, zshare = zone_share[c]
@@ -417,17 +424,9 @@ def net_dead_stones(game: Game) -> list[int]:
     own = settled_ownership(game)  # Black +1
     pos = game.position
     w = game.size + 2
-    colors = pos.b[COLOR]
     safe = {BLACK: pass_alive(pos.b, w, BLACK), WHITE: pass_alive(pos.b, w, WHITE)}
     dead: list[int] = []
-    seen: set[int] = set()
-    for p in np.flatnonzero((colors == BLACK) | (colors == WHITE)):
-        p = int(p)
-        if p in seen:
-            continue
-        string = pos.group(p)
-        seen.update(string)
-        c = int(colors[p])
+    for string, c, p in _strings(pos):
         theirs = float(np.mean(own[string])) * (-1.0 if c == BLACK else 1.0)
         if theirs > NET_DEAD and not safe[c][p]:
             dead.extend(int(q) for q in string)
