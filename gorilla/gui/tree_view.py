@@ -16,6 +16,7 @@ import pyglet
 from pyglet import shapes
 
 from gorilla.app.tree_layout import Place, layout_tree
+from gorilla.gui.newgame_dialog import ACCENT, DIM
 from gorilla.gui.toolbar import text_label
 from gorilla.rules.board import BLACK
 
@@ -24,8 +25,8 @@ RADIUS = 7
 PAD = 14
 BOX = (18, 21, 25, 225)
 EDGE = (110, 116, 126, 255)
-CURRENT = (88, 166, 255, 255)
-NUMBER = (150, 156, 164, 255)
+CURRENT = ACCENT  # the dialogs' colours
+NUMBER = DIM
 
 
 class TreeView:
