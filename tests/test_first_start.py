@@ -252,6 +252,35 @@ def test_no_helper_without_a_free_core(monkeypatch: pytest.MonkeyPatch) -> None:
     assert warmup.default_jobs() == 1
 
 
+def test_the_announced_seconds_follow_the_machines_pace(
+    fake_groups: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the "about N s" line scales the table's seconds by how long a short timed work takes here
+    # and now: a machine (or a moment) twice as slow announces twice the seconds
+    lines: list[str] = []
+
+    class Stream:
+        def write(self, text: str) -> None:
+            lines.append(text)
+
+        def flush(self) -> None:
+            pass
+
+    def announced(seconds_per_run: float) -> float:
+        monkeypatch.setattr(warmup, "_pace_work", lambda: time.sleep(seconds_per_run))
+        lines.clear()
+        say = warmup.stderr_progress("gorilla test", ["fake-big"], Stream())  # type: ignore[arg-type]
+        assert say is not None
+        say("fake-big", 0, 3)
+        return float("".join(lines).split("about ")[1].split(" s")[0])
+
+    slow = announced(2 * warmup.PACE_SECONDS / 3)
+    fast = announced(warmup.PACE_SECONDS / 3)
+    assert slow == pytest.approx(2 * fast, rel=0.25)  # whole seconds; a busy machine oversleeps
+    assert fast == pytest.approx(warmup.estimate(["fake-big"]), rel=0.35)  # the reference pace
+    assert 0.25 <= warmup.pace() <= 8.0
+
+
 def test_the_nets_parts_compile_the_kernels_as_play_calls_them() -> None:
     """The net's parts (compiled in a helper process on a cold start) call its kernels with the
     types play uses: a part with other types would compile a second specialization, and the

@@ -299,6 +299,34 @@ JOBS = 1 if os.environ.get("GORILLA_COMPILE_JOBS", "").strip() == "1" else min(2
 HELPER_START = 1.5
 
 
+# GROUPS' seconds are those of a reference machine on which three runs of _pace_work took PACE_SECONDS of
+# wall clock, idle (2 cores at about half the speed of the AMD EPYC of benchmarks/RESULTS.md's
+# 2026-11-27 first-start section, where it takes 0.020 s and the net's compile 8.8 s for an
+# announced 18 s). The "about N s" line scales them by how long it takes here and now.
+PACE_SECONDS = 0.042
+
+
+def _pace_work() -> int:
+    """A few milliseconds of the interpreter's work (dicts, strings), as a compile does."""
+    d: dict[int, int] = {}
+    for i in range(60_000):
+        k = (i * 7919) % 1013
+        d[k] = d.get(k, 0) + len(str(k))
+    return len(d)
+
+
+def pace() -> float:
+    """How many times the reference machine's seconds this one takes now: the median of three
+    short timed runs of the same work (a busy machine stretches them as it stretches a compile),
+    between 0.25 and 8."""
+    runs = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        _pace_work()
+        runs.append(time.perf_counter() - t0)
+    return min(8.0, max(0.25, 3 * sorted(runs)[1] / PACE_SECONDS))
+
+
 def default_jobs() -> int:
     """JOBS when a core is free for the helper, else 1: with the load average at or above the
     cores less one half, the helper would only add its start and the kernels both processes
@@ -569,7 +597,7 @@ def stderr_progress(program: str, groups: list[str], stream: TextIO | None = Non
     def say(group: str, done: int, total: int) -> None:
         if done == 0:
             n_jobs = default_jobs()
-            secs = estimate(cold, n_jobs)
+            secs = estimate(cold, n_jobs) * pace()
             cold_units = [u for u in units(cold) if not is_warm(u)]
             helper = plan(cold_units, n_jobs)[1] if cache_dir() is not None else []
             how = f" in 2 processes (one compiles {', '.join(helper)})" if helper else ""
