@@ -72,22 +72,32 @@ class Parser(argparse.ArgumentParser):
         raise _UsageError(message)
 
 
-def run_reporting(program: str, announce: str, stopped: str, work: Callable[[], T]) -> tuple[T | None, int]:
-    """Say ``announce`` on stderr, then (work(), 0), or (None, exit status) after one line on
-    stderr: an unreachable cluster (its status), Ctrl+C (130, saying ``stopped``: where the
-    finished work is) or a ValueError (1)."""
+def usage_error(program: str, e: Exception) -> int:
+    """Say a bad flag or setting in one line on stderr; returns the exit status 2."""
+    print(f"{program}: {e}", file=sys.stderr)
+    return 2
+
+
+def run_reporting(
+    program: str, announce: str, stopped: str, work: Callable[[], T], done: Callable[[T], object]
+) -> int:
+    """Say ``announce`` on stderr, run work() and hand its result to done: exit status 0; or,
+    after one line on stderr, the status of an unreachable cluster, 130 for Ctrl+C (saying
+    ``stopped``: where the finished work is) or 1 for a ValueError."""
     print(announce, file=sys.stderr, flush=True)
     try:
-        return work(), 0
+        result = work()
     except ClusterError as e:
         print(f"{program}: {e}", file=sys.stderr)
-        return None, e.status
+        return e.status
     except KeyboardInterrupt:
         print(f"{program}: stopped; {stopped}", file=sys.stderr)
-        return None, 130
+        return 130
     except ValueError as e:
         print(f"{program}: {e}", file=sys.stderr)
-        return None, 1
+        return 1
+    done(result)
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -178,27 +188,34 @@ def _slug(spec: str) -> str:
     return "".join(ch if ch.isalnum() else "-" for ch in word.split(":")[0]).strip("-") or "player"
 
 
+def resumed_config(out: str | None) -> MatchConfig:
+    """The match saved in the folder out, for --resume (its out set to out); raises _UsageError
+    with a one-line reason."""
+    if not out:
+        raise _UsageError("--resume needs --out DIR")
+    path = Path(out) / CONFIG
+    if not path.exists():
+        raise _UsageError(f"nothing to resume: {path} not found")
+    try:
+        cfg = MatchConfig.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError) as e:
+        raise _UsageError(f"cannot read {path}: {e}") from None
+    cfg.out = out
+    return cfg
+
+
 def _config_from_args(a: argparse.Namespace) -> MatchConfig:
     if a.resume:
-        if not a.out:
-            raise _UsageError("--resume needs --out DIR")
-        cfg_path = Path(a.out) / CONFIG
-        if not cfg_path.exists():
-            raise _UsageError(f"nothing to resume: {cfg_path} not found")
-        try:
-            cfg = MatchConfig.from_json(json.loads(cfg_path.read_text(encoding="utf-8")))
-        except (OSError, ValueError, TypeError) as e:
-            raise _UsageError(f"cannot read {cfg_path}: {e}") from None
+        cfg = resumed_config(a.out)
         if a.players and a.players != cfg.players:
             a_, b_ = cfg.players
-            raise _UsageError(f"--resume: {cfg_path} is a match between {a_!r} and {b_!r}")
+            raise _UsageError(f"--resume: {Path(a.out) / CONFIG} is a match between {a_!r} and {b_!r}")
         for name in ("games", "jobs", "move_timeout", "cluster"):
             v = getattr(a, name)
             if v is not None:
                 setattr(cfg, name, v)
         if a.sprt is not None:
             cfg.sprt = _sprt(a.sprt)
-        cfg.out = a.out
         return cfg
     gomoku = a.game == "gomoku"
     players = _players_from_args(a) if gomoku else _with_patterns(_players_from_args(a), a)
@@ -335,20 +352,20 @@ def main(argv: list[str] | None = None) -> int:
         cfg = _config_from_args(a)
         _validate(cfg)
     except _UsageError as e:
-        print(f"gorilla match: {e}", file=sys.stderr)
-        return 2
-    summary, status = run_reporting(
+        return usage_error("gorilla match", e)
+    a_, b_ = cfg.players
+    return run_reporting(
         "gorilla match",
-        f"match: A = {cfg.players[0]}, B = {cfg.players[1]}, {cfg.games} games on {cfg.size}x{cfg.size}, "
-        f"results in {cfg.out}",
+        f"match: A = {a_}, B = {b_}, {cfg.games} games on {cfg.size}x{cfg.size}, results in {cfg.out}",
         f"finished games are in {cfg.out} (--resume goes on)",
         lambda: play(cfg, resume=a.resume),
+        lambda summary: _say_summary(summary, Path(cfg.out) / "summary.json"),
     )
-    if summary is None:
-        return status
+
+
+def _say_summary(summary: dict, path: Path) -> None:
     print(_final_line(summary), file=sys.stderr)
-    print(str(Path(cfg.out) / "summary.json"))
-    return 0
+    print(str(path))
 
 
 def play(cfg: MatchConfig, resume: bool = False, log: TextIO | None = None) -> dict:

@@ -14,12 +14,20 @@ games differ even between deterministic players. The SGFs land in
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-from gorilla.match.cli import Parser, _slug, _UsageError, _validate, play, run_reporting
-from gorilla.match.runner import CONFIG, GAMES_DIR, MatchConfig
+from gorilla.match.cli import (
+    Parser,
+    _slug,
+    _UsageError,
+    _validate,
+    play,
+    resumed_config,
+    run_reporting,
+    usage_error,
+)
+from gorilla.match.runner import GAMES_DIR, MatchConfig
 from gorilla.rules.rulesets import get_ruleset
 
 DEFAULT_OPENINGS = 4
@@ -51,13 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
 def config_from_args(a: argparse.Namespace) -> MatchConfig:
     """The match behind a self-play run; raises ValueError with a one-line reason."""
     if a.resume:
-        if not a.out:
-            raise ValueError("--resume needs --out DIR")
-        path = Path(a.out) / CONFIG
-        if not path.exists():
-            raise ValueError(f"nothing to resume: {path} not found")
-        cfg = MatchConfig.from_json(json.loads(path.read_text(encoding="utf-8")))
-        cfg.out = a.out
+        cfg = resumed_config(a.out)
         cfg.games = a.games
         if a.jobs is not None:
             cfg.jobs = a.jobs
@@ -93,24 +95,25 @@ def main(argv: list[str] | None = None) -> int:
         cfg = config_from_args(a)
         _validate(cfg)
     except (ValueError, _UsageError) as e:
-        print(f"gorilla selfplay: {e}", file=sys.stderr)
-        return 2
-    summary, status = run_reporting(
+        return usage_error("gorilla selfplay", e)
+    games = Path(cfg.out) / GAMES_DIR
+    return run_reporting(
         "gorilla selfplay",
         f"selfplay: {cfg.players[0]}, {cfg.games} games on {cfg.size}x{cfg.size}, "
-        f"{cfg.openings} random opening moves, SGFs in {Path(cfg.out) / GAMES_DIR}",
+        f"{cfg.openings} random opening moves, SGFs in {games}",
         f"games so far are in {cfg.out} (--resume goes on)",
         lambda: play(cfg, resume=a.resume),
+        lambda summary: _say_colours(summary, games),
     )
-    if summary is None:
-        return status
+
+
+def _say_colours(summary: dict, games: Path) -> None:
+    wins, draws = summary["color_wins"], summary["draws"]
     print(
-        f"{summary['games']} games: Black won {summary['color_wins']['black']}, "
-        f"White won {summary['color_wins']['white']}, draws {summary['draws']}",
+        f"{summary['games']} games: Black won {wins['black']}, White won {wins['white']}, draws {draws}",
         file=sys.stderr,
     )
-    print(str(Path(cfg.out) / GAMES_DIR))
-    return 0
+    print(str(games))
 
 
 __all__ = ["build_parser", "config_from_args", "main"]

@@ -33,7 +33,7 @@ from typing import TextIO
 
 from gorilla.ai.agent import parse_spec
 from gorilla.gomoku.rules import RULE_NAMES, rule_from_name
-from gorilla.match.cli import Parser, run_reporting
+from gorilla.match.cli import Parser, run_reporting, usage_error
 from gorilla.match.cluster import Cluster
 from gorilla.match.gomoku_games import DEFAULT_OPENINGS
 from gorilla.match.gomoku_players import check_gomoku_spec, is_pbrain
@@ -274,19 +274,15 @@ def main(argv: list[str] | None = None) -> int:
         a = build_parser().parse_args(argv)
         params, settings, base = _checked(a)
     except ValueError as e:
-        print(f"gorilla tune: {e}", file=sys.stderr)
-        return 2
-    final, status = run_reporting(
+        return usage_error("gorilla tune", e)
+    return run_reporting(
         "gorilla tune",
         f"tune: {a.spec}, {', '.join(p.name for p in params)}: {settings.iterations} iterations of "
         f"{base.games} games on {base.size}x{base.size}, results in {base.out}",
         f"the iterations so far are in {Path(base.out) / TUNE_CSV}",
         lambda: tune(a.spec, params, settings, base),
+        print,
     )
-    if final is None:
-        return status
-    print(final)
-    return 0
 
 
 __all__ = ["build_parser", "format_value", "main", "plot_trajectory", "tune", "with_settings", "write_csv"]
