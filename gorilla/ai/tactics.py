@@ -306,19 +306,27 @@ def ladder_read(
 
 
 @njit(cache=True, nogil=True)
-def atari_works(b: np.ndarray, st: np.ndarray, zob: np.ndarray, p: int, c: int) -> int:
-    """Stones of the biggest opposing group that c's move at p puts in atari and catches in a ladder."""
+def threatens_atari(b: np.ndarray, st: np.ndarray, p: int, c: int) -> bool:
+    """Whether p is one of the two liberties of an opposing group next to it (c's move there
+    would put that group in atari)."""
     w = st[S_W]
     o = 3 - c
-    best = 0
-    threat = False
     for q in (p - 1, p + 1, p - w, p + w):
         if b[COLOR, q] == o:
             n, l0, l1 = two_libs(b, st, b[HEAD, q])
             if n == 2 and (l0 == p or l1 == p):
-                threat = True
-    if not threat:
+                return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def atari_works(b: np.ndarray, st: np.ndarray, zob: np.ndarray, p: int, c: int) -> int:
+    """Stones of the biggest opposing group that c's move at p puts in atari and catches in a ladder."""
+    if not threatens_atari(b, st, p, c):
         return 0
+    w = st[S_W]
+    o = 3 - c
+    best = 0
     b2 = b.copy()
     st2 = st.copy()
     place(b2, st2, zob, p, c)

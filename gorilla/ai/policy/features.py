@@ -49,8 +49,8 @@ from gorilla.ai.tactics import (
     ladder_dead,
     libs_after,
     size_after,
+    threatens_atari,
     touches_atari,
-    two_libs,
 )
 from gorilla.rules.board import (
     BLACK,
@@ -320,15 +320,8 @@ def move_features(
         out[G_ESCAPE] = 1 if dead else 0
     if la <= 1 and capt == 0:
         out[G_SELFATARI] = 0 if size_after(b, st, p, c) == 1 else 1
-    if la >= 2:
-        threat = False
-        for q in (p - 1, p + 1, p - w, p + w):
-            if b[COLOR, q] == o:
-                k, l0, l1 = two_libs(b, st, b[HEAD, q])
-                if k == 2 and (l0 == p or l1 == p):
-                    threat = True
-        if threat:
-            out[G_ATARI] = 0 if atari_works(b, st, zob, p, c) > 0 else 1
+    if la >= 2 and threatens_atari(b, st, p, c):
+        out[G_ATARI] = 0 if atari_works(b, st, zob, p, c) > 0 else 1
     if last >= 0:
         out[G_DIST1] = _dist_level(p, last, w)
     last2 = st[S_LAST2]
