@@ -458,3 +458,31 @@ def match_games(out: Path, moves_of: Callable[[Path], Sequence]) -> list[tuple]:
         )
         for r in recs
     ]
+
+
+def replay_reference(spec: dict) -> Game:
+    """The game of a KataGo reference position (``size``, ``gorilla_rules``, ``komi``,
+    ``handicap``, ``moves`` of tests/data's JSON files), played through Gorilla's rules."""
+    size = spec["size"]
+    game = Game.new(size, spec["gorilla_rules"], spec["komi"])
+    if spec["handicap"]:
+        game.set_handicap([parse_vertex(x, size) for x in spec["handicap"]])
+    for color, vert in spec["moves"]:
+        game.play(parse_vertex(vert, size), BLACK if color == "B" else WHITE)
+    return game
+
+
+def assert_database_refused(path: Path, text: str, line: int, reason: str) -> None:
+    """A pattern database file holding text is refused with one line ``path:line: ...`` that
+    says reason."""
+    from gorilla.ai.playout.database import PatternError, load_database
+
+    path.write_text(text, encoding="utf-8")
+    try:
+        load_database(path)
+    except PatternError as e:
+        msg = str(e)
+    else:
+        raise AssertionError(f"{path} was loaded")
+    assert msg.startswith(f"{path}:{line}: "), msg
+    assert reason in msg and "\n" not in msg, msg

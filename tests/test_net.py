@@ -16,10 +16,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import replay_reference
 
 from gorilla.ai.net import load_net
-from gorilla.rules.board import BLACK, PASS, WHITE
-from gorilla.rules.coords import parse_vertex
+from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.game import Game
 
 DATA = Path(__file__).parent / "data" / "net" / "katago_raw_nn.json.gz"
@@ -41,17 +41,7 @@ def net():
 
 
 def replay(spec: dict) -> Game:
-    size = spec["size"]
-    game = Game.new(size, spec["gorilla_rules"], spec["komi"])
-    if spec["handicap"]:
-        game.set_handicap([parse_vertex(v, size) for v in spec["handicap"]])
-    for color, vertex in spec["moves"]:
-        c = BLACK if color == "B" else WHITE
-        p = parse_vertex(vertex, size)
-        if p == PASS:
-            game.pass_move(c)
-        else:
-            game.play(p, c)
+    game = replay_reference(spec)
     assert game.to_move == (BLACK if spec["to_move"] == "B" else WHITE)
     return game
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import game_from_diagram, v
+from helpers import game_from_diagram, replay_reference, v
 
 from gorilla.ai.net import features_kernels as FK
 from gorilla.ai.net.inputs import NUM_GLOBAL, NUM_SPATIAL, NetRules, encode, encode_into, komi_wave
@@ -399,12 +399,7 @@ def test_encode_into_a_batch_row():
 
 def replay(spec: dict) -> Game:
     """The game of a reference position, played through Gorilla's rules."""
-    size = spec["size"]
-    game = Game.new(size, spec["gorilla_rules"], spec["komi"])
-    if spec["handicap"]:
-        game.set_handicap([parse_vertex(x, size) for x in spec["handicap"]])
-    for color, vert in spec["moves"]:
-        game.play(parse_vertex(vert, size), BLACK if color == "B" else WHITE)
+    game = replay_reference(spec)
     to_move = BLACK if spec["to_move"] == "B" else WHITE
     return game if game.to_move == to_move else game.with_to_move(to_move)
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import assert_database_refused
 
 from gorilla.ai.playout import pattern as PP
 from gorilla.ai.playout.catalog import compiled
@@ -283,13 +284,7 @@ MALFORMED = [
 
 @pytest.mark.parametrize("text, line, reason", MALFORMED)
 def test_malformed_diagrams_get_one_line(tmp_path: Path, text: str, line: int, reason: str) -> None:
-    f = tmp_path / "bad.db"
-    f.write_text(text, encoding="utf-8")
-    with pytest.raises(PatternError) as e:
-        load_database(f)
-    msg = str(e.value)
-    assert msg.startswith(f"{f}:{line}: "), msg
-    assert reason in msg and "\n" not in msg, msg
+    assert_database_refused(tmp_path / "bad.db", text, line, reason)
 
 
 # --- a whole database -----------------------------------------------------------------

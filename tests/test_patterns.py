@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import CHI2_999, chi_square
+from helpers import CHI2_999, assert_database_refused, chi_square
 
 from gorilla.ai.playout import catalog as PT
 from gorilla.ai.playout import pattern as PP
@@ -237,13 +237,7 @@ BROKEN = [
 def test_broken_files_are_refused_with_file_line_reason(
     tmp_path: Path, text: str, line: int, reason: str
 ) -> None:
-    f = tmp_path / "broken.db"
-    f.write_text(text, encoding="utf-8")
-    with pytest.raises(PatternError) as e:
-        load_database(f)
-    msg = str(e.value)
-    assert msg.startswith(f"{f}:{line}: "), msg
-    assert reason in msg and "\n" not in msg
+    assert_database_refused(tmp_path / "broken.db", text, line, reason)
 
 
 def test_nothing_half_loaded_is_used(tmp_path: Path) -> None:
