@@ -61,12 +61,21 @@ class Pipe:
         assert item is not None, "engine closed its output"
         return item
 
-    def response(self, timeout: float = 60.0) -> list[str]:
-        """Lines of one response up to (not including) its empty line."""
-        out = [self.line(timeout)]
+    def ask(self, command: str, timeout: float = 60.0) -> list[str]:
+        """Send command; its response (see :meth:`response`)."""
+        self.send(command)
+        return self.response(timeout)
+
+    def until_blank(self, timeout: float = 60.0) -> list[str]:
+        """The lines up to (not including) the next empty line."""
+        out = []
         while (ln := self.line(timeout)) != "":
             out.append(ln)
         return out
+
+    def response(self, timeout: float = 60.0) -> list[str]:
+        """Lines of one response up to (not including) its empty line."""
+        return [self.line(timeout), *self.until_blank(timeout)]
 
     def silent(self, seconds: float) -> bool:
         try:
@@ -83,19 +92,23 @@ class Pipe:
             self.proc.kill()
 
 
-@pytest.fixture(scope="module")
-def engine_pipe() -> Iterator[Pipe]:
-    pipe = Pipe([sys.executable, "-m", "gorilla", "gtp", "--ai", "mcts:playouts=300", "--size", str(SIZE)])
-    pipe.send("1 name")
-    assert pipe.response() == ["=1 Gorilla"]
+def gorilla_gtp(ai: str, size: int, timeout: float = 60.0) -> Iterator[Pipe]:
+    """For a fixture: ``gorilla gtp --ai AI --size SIZE`` started and answering ``name``
+    (within timeout seconds), then quit."""
+    pipe = Pipe([sys.executable, "-m", "gorilla", "gtp", "--ai", ai, "--size", str(size)])
+    assert pipe.ask("1 name", timeout=timeout) == ["=1 Gorilla"]
     yield pipe
     pipe.close()
 
 
+@pytest.fixture(scope="module")
+def engine_pipe() -> Iterator[Pipe]:
+    yield from gorilla_gtp("mcts:playouts=300", SIZE)
+
+
 def test_lz_analyze_streams_info_lines_until_the_next_command(engine_pipe: Pipe) -> None:
     p = engine_pipe
-    p.send("2 play b D4")
-    assert p.response() == ["=2"]
+    assert p.ask("2 play b D4") == ["=2"]
     p.send("3 lz-analyze w 5 maxmoves 4 avoid w C3,E5 1")
     assert p.line() == "=3"
     infos = []
@@ -103,8 +116,7 @@ def test_lz_analyze_streams_info_lines_until_the_next_command(engine_pipe: Pipe)
     while len(infos) < 3 and time.monotonic() < deadline:
         infos.append(p.line())
     p.send("4 name")  # interrupts the analysis
-    while (ln := p.line()) != "":  # the updates written before the stop, then the empty line
-        infos.append(ln)
+    infos += p.until_blank()  # the updates written before the stop, then the empty line
     assert p.response() == ["=4 Gorilla"]  # framing intact: the next answer follows the empty line
     assert p.silent(0.5), "analysis output after the next command"
     assert len(infos) >= 3
@@ -128,20 +140,16 @@ def test_lz_analyze_streams_info_lines_until_the_next_command(engine_pipe: Pipe)
 
 def test_genmove_analyze_ends_with_play_and_plays_it(engine_pipe: Pipe) -> None:
     p = engine_pipe
-    p.send("5 clear_board")
-    assert p.response() == ["=5"]
-    p.send("6 genmove_analyze b 5")
-    lines = p.response()  # ends by itself: no further command is sent
+    assert p.ask("5 clear_board") == ["=5"]
+    lines = p.ask("6 genmove_analyze b 5")  # ends by itself: no further command is sent
     assert lines[0] == "=6"
     assert lines[-1].startswith("play ")
     for ln in lines[1:-1]:
         parse_info(ln)
     move = lines[-1].split()[1]
     parse_vertex(move, SIZE)
-    p.send("7 list_stones black")
-    assert p.response() == [f"=7 {move}"]
-    p.send("8 lz-analyze b banana")
-    assert p.response() == ["?8 invalid argument 'banana'"]
+    assert p.ask("7 list_stones black") == [f"=7 {move}"]
+    assert p.ask("8 lz-analyze b banana") == ["?8 invalid argument 'banana'"]
 
 
 def _engine(ai: str = "random", size: int = SIZE) -> GtpEngine:

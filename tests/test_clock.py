@@ -96,24 +96,37 @@ def test_absolute_flag_falls_exactly_at_zero() -> None:
     assert res == [True, True] and ok.main == pytest.approx(0.5)
 
 
+BYOYOMI = TimeControl("byoyomi", 10, period=10, periods=3)
+CANADIAN = TimeControl("canadian", 10, period=20, stones=3)
+
+
 @pytest.mark.parametrize(
-    "moves, in_time, main, periods",
+    "control, moves, in_time, after",
     [
-        ([5, 4], [True, True], 1, 3),  # still in main time
-        ([5, 5], [True, True], 0, 3),  # main time used up exactly: the first period is intact
-        ([10, 9.9], [True, True], 0, 3),  # a move inside a period keeps it
-        ([10, 10], [True, True], 0, 2),  # a period used up exactly is lost
-        ([10, 25], [True, True], 0, 1),  # two and a half periods: two lost
-        ([10, 30], [True, False], 0, 0),  # the last period used up: the flag falls at zero
-        ([12, 9, 9, 9], [True] * 4, 0, 3),  # 12 s: 2 s into the first period, which resets
+        (BYOYOMI, [5, 4], [True, True], {"main": 1, "periods": 3}),  # still in main time
+        # main time used up exactly: the first period is intact
+        (BYOYOMI, [5, 5], [True, True], {"main": 0, "periods": 3}),
+        (BYOYOMI, [10, 9.9], [True, True], {"main": 0, "periods": 3}),  # a move inside a period keeps it
+        (BYOYOMI, [10, 10], [True, True], {"main": 0, "periods": 2}),  # a period used up exactly is lost
+        (BYOYOMI, [10, 25], [True, True], {"main": 0, "periods": 1}),  # two and a half periods: two lost
+        (BYOYOMI, [10, 30], [True, False], None),  # the last period used up: the flag falls at zero
+        # 12 s: 2 s into the first period, which resets
+        (BYOYOMI, [12, 9, 9, 9], [True] * 4, {"main": 0, "periods": 3}),
+        (CANADIAN, [5], [True], {"period_left": 20, "stones": 3}),  # main time only: overtime untouched
+        # main runs out during the move: it is the first stone of the period
+        (CANADIAN, [12], [True], {"period_left": 18, "stones": 2}),
+        (CANADIAN, [12, 3, 4], [True] * 3, {"period_left": 20, "stones": 3}),  # the third stone: reset
+        (CANADIAN, [12, 3, 4, 19.5], [True] * 4, {"period_left": 0.5, "stones": 2}),
+        (CANADIAN, [12, 3, 15], [True, True, False], None),  # 2 + 3 + 15 = the 20 s period used up
     ],
 )
-def test_byoyomi_periods(moves, in_time, main, periods) -> None:
-    c = PlayerClock(TimeControl("byoyomi", 10, period=10, periods=3))
+def test_overtime_periods(control: TimeControl, moves, in_time, after: dict | None) -> None:
+    """Byo-yomi periods are lost one by one; a Canadian period resets after its stones."""
+    c = PlayerClock(control)
     _, ok = play(c, moves)
     assert ok == in_time
-    if all(ok):
-        assert c.main == pytest.approx(main) and c.periods == periods
+    if after is not None:
+        assert {k: getattr(c, k) for k in after} == pytest.approx(after)
 
 
 def test_byoyomi_view_counts_down_through_periods() -> None:
@@ -126,24 +139,6 @@ def test_byoyomi_view_counts_down_through_periods() -> None:
     assert v.seconds == pytest.approx(7.0) and v.to_lose == pytest.approx(17.0)
     assert v.text() == "7.0 (2)"
     assert not c.flag(39.99) and c.flag(40.0)
-
-
-@pytest.mark.parametrize(
-    "moves, in_time, period_left, stones",
-    [
-        ([5], [True], 20, 3),  # main time only: overtime untouched
-        ([12], [True], 18, 2),  # main runs out during the move: it is the first stone of the period
-        ([12, 3, 4], [True, True, True], 20, 3),  # the third stone: the period resets
-        ([12, 3, 4, 19.5], [True] * 4, 0.5, 2),
-        ([12, 3, 15], [True, True, False], None, None),  # 2 + 3 + 15 = the 20 s period used up
-    ],
-)
-def test_canadian_reset(moves, in_time, period_left, stones) -> None:
-    c = PlayerClock(TimeControl("canadian", 10, period=20, stones=3))
-    _, ok = play(c, moves)
-    assert ok == in_time
-    if all(ok):
-        assert c.period_left == pytest.approx(period_left) and c.stones == stones
 
 
 def test_fischer_increment() -> None:

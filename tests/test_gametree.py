@@ -37,6 +37,14 @@ def play(c: Controller, *vertices: str) -> None:
 
 
 # --- through the controller ----------------------------------------------------------------------
+def saved_and_loaded(c: Controller, path) -> tuple[str, Controller]:
+    """c's game saved to path: the file's text, and another controller (a 19x19 game) that loaded it."""
+    c.save(str(path))
+    d = Controller(Game.new(19))
+    d.load(str(path))
+    return path.read_text(), d
+
+
 def test_playing_at_an_old_position_makes_a_variation_and_keeps_the_rest() -> None:
     c = Controller(Game.new(9))
     play(c, "E5", "C3", "G7", "C7")
@@ -155,12 +163,8 @@ def test_comments_edit_save_and_load(tmp_path) -> None:
     assert c.comment == ""
     c.set_comment("centre")
     assert "Comment: centre" in status_lines(c)
-    path = tmp_path / "c.sgf"
-    c.save(str(path))
-    text = path.read_text()
+    text, d = saved_and_loaded(c, tmp_path / "c.sgf")
     assert "C[the start]" in text and "C[centre]" in text and "a [bracketed\\] reply" in text
-    d = Controller(Game.new(19))
-    d.load(str(path))
     assert d.comment == "a [bracketed] reply\nsecond line"
     d.go_start()
     assert d.comment == "the start" and d.game.info.comment == "the start"
@@ -204,12 +208,8 @@ def test_set_up_mode_places_and_removes_stones_and_chooses_the_side(tmp_path) ->
     )
     assert c.game.to_move == WHITE
     play(c, "G7")  # White plays first from the set-up position
-    path = tmp_path / "setup.sgf"
-    c.save(str(path))
-    text = path.read_text()
+    text, d = saved_and_loaded(c, tmp_path / "setup.sgf")
     assert "AB[cg][ee]" in text and "AW[fd]" in text and "PL[W]" in text
-    d = Controller(Game.new(9))
-    d.load(str(path))
     assert d.game.setup == c.game.setup and d.game.moves == c.game.moves
     d.go_start()
     assert d.game.to_move == WHITE

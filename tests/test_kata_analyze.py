@@ -5,11 +5,10 @@ Gorilla's own code."""
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Iterator
 
 import pytest
-from test_analysis import Pipe
+from test_analysis import Pipe, gorilla_gtp
 
 SIZE = 9
 VERTEX = re.compile(r"^(pass|[A-HJ-T](1[0-9]|[1-9]))$")
@@ -62,34 +61,17 @@ def parse_kata(line: str, size: int) -> dict:
 
 @pytest.fixture(scope="module")
 def net_engine() -> Iterator[Pipe]:
-    argv = [
-        sys.executable,
-        "-m",
-        "gorilla",
-        "gtp",
-        "--ai",
-        "net:visits=48,batch=4,seed=1",
-        "--size",
-        str(SIZE),
-    ]
-    pipe = Pipe(argv)
-    pipe.send("1 name")
-    assert pipe.response(timeout=300) == ["=1 Gorilla"]
-    yield pipe
-    pipe.close()
+    yield from gorilla_gtp("net:visits=48,batch=4,seed=1", SIZE, timeout=300)
 
 
 def test_kata_analyze_lines_are_well_formed_and_end_with_the_next_command(net_engine: Pipe) -> None:
     p = net_engine
-    p.send("play b E5")
-    assert p.response() == ["="]
+    assert p.ask("play b E5") == ["="]
     p.send("2 kata-analyze w 10 ownership true rootInfo true pvVisits true")
     assert p.line(timeout=300) == "=2"
     lines = [p.line(timeout=300) for _ in range(3)]
     p.send("3 name")  # ends the analysis
-    rest = []
-    while (ln := p.line(timeout=60)) != "":
-        rest.append(ln)
+    rest = p.until_blank()
     assert p.response() == ["=3 Gorilla"]
     for line in lines + rest:
         got = parse_kata(line, SIZE)
@@ -116,13 +98,10 @@ def test_kata_analyze_lines_are_well_formed_and_end_with_the_next_command(net_en
 
 def test_kata_genmove_analyze_streams_then_plays(net_engine: Pipe) -> None:
     p = net_engine
-    p.send("clear_board")
-    assert p.response() == ["="]
+    assert p.ask("clear_board") == ["="]
     p.send("4 kata-genmove_analyze b 5")
     assert p.line(timeout=300) == "=4"
-    lines = []
-    while (ln := p.line(timeout=300)) != "":
-        lines.append(ln)
+    lines = p.until_blank(timeout=300)
     assert lines[-1].startswith("play ")
     move = lines[-1].split()[1]
     assert VERTEX.match(move) and move != "pass"
@@ -134,6 +113,5 @@ def test_kata_genmove_analyze_streams_then_plays(net_engine: Pipe) -> None:
 
 def test_kata_analyze_refuses_a_bad_flag_in_one_line(net_engine: Pipe) -> None:
     p = net_engine
-    p.send("6 kata-analyze b 10 ownership maybe")
-    reply = p.response()
+    reply = p.ask("6 kata-analyze b 10 ownership maybe")
     assert len(reply) == 1 and reply[0].startswith("?6") and "ownership" in reply[0]
