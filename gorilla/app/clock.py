@@ -75,41 +75,30 @@ class TimeControl:
         """Whether there is a clock at all."""
         return self.system != "none"
 
+    def _text(self, column: int) -> str:
+        """Column ``column`` of :data:`_TEXTS` for this system, its fields filled in."""
+        return _TEXTS[self.system][column].format(
+            m=format_duration(self.main),
+            t=format_duration(self.period),
+            i=format_duration(self.increment),
+            n=self.periods,
+            s=self.stones,
+            main=self.main,
+            period=self.period,
+            increment=self.increment,
+        )
+
     def spec(self) -> str:
         """The compact notation that :func:`parse_clock` reads back."""
-        m = format_duration(self.main)
-        if self.system == "none":
-            return "none"
-        if self.system == "absolute":
-            return m
-        if self.system == "byoyomi":
-            return f"{m}+{self.periods}x{format_duration(self.period)}"
-        if self.system == "canadian":
-            return f"{m}+{self.stones}/{format_duration(self.period)}"
-        return f"{m}+{format_duration(self.increment)}"
+        return self._text(0)
 
     def describe(self) -> str:
         """In words, for the panel and the dialog."""
-        m = format_duration(self.main)
-        if self.system == "none":
-            return "no clock"
-        if self.system == "absolute":
-            return f"{m} absolute"
-        if self.system == "byoyomi":
-            return f"{m} + {self.periods}x{format_duration(self.period)} byo-yomi"
-        if self.system == "canadian":
-            return f"{m} + {self.stones} moves in {format_duration(self.period)}"
-        return f"{m} + {format_duration(self.increment)} per move (Fischer)"
+        return self._text(1)
 
     def sgf_ot(self) -> str:
         """The SGF OT property (overtime), '' when there is none."""
-        if self.system == "byoyomi":
-            return f"{self.periods}x{self.period:g} byo-yomi"
-        if self.system == "canadian":
-            return f"{self.stones}/{self.period:g} Canadian"
-        if self.system == "fischer":
-            return f"{self.increment:g} fischer"
-        return ""
+        return self._text(2)
 
     def gtp_time_settings(self) -> tuple[float, float, int]:
         """GTP ``time_settings main byo stones`` (byo-yomi as one stone per period, Fischer as absolute)."""
@@ -123,13 +112,29 @@ class TimeControl:
 
     def kgs_time_settings(self) -> str:
         """KGS ``kgs-time_settings`` arguments (Fischer, which KGS lacks, as absolute)."""
-        if self.system == "none":
-            return "none"
-        if self.system == "byoyomi":
-            return f"byoyomi {self.main:g} {self.period:g} {self.periods}"
-        if self.system == "canadian":
-            return f"canadian {self.main:g} {self.period:g} {self.stones}"
-        return f"absolute {self.main:g}"
+        return self._text(3)
+
+
+# Each system's texts: spec(), describe(), sgf_ot(), kgs_time_settings(). Fields: m, t, i the
+# main time, the period and the increment as format_duration writes them; n periods, s stones;
+# main, period, increment in seconds.
+_TEXTS = {
+    "none": ("none", "no clock", "", "none"),
+    "absolute": ("{m}", "{m} absolute", "", "absolute {main:g}"),
+    "byoyomi": (
+        "{m}+{n}x{t}",
+        "{m} + {n}x{t} byo-yomi",
+        "{n}x{period:g} byo-yomi",
+        "byoyomi {main:g} {period:g} {n}",
+    ),
+    "canadian": (
+        "{m}+{s}/{t}",
+        "{m} + {s} moves in {t}",
+        "{s}/{period:g} Canadian",
+        "canadian {main:g} {period:g} {s}",
+    ),
+    "fischer": ("{m}+{i}", "{m} + {i} per move (Fischer)", "{increment:g} fischer", "absolute {main:g}"),
+}
 
 
 NO_CLOCK = TimeControl()
