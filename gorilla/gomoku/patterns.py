@@ -204,7 +204,7 @@ def kind_table(kind: int) -> np.ndarray:
     return _KIND_TABLES[kind]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def combine(c0: int, c1: int, c2: int, c3: int, renju_black: bool) -> int:
     """The point class of four direction classes (renju_black: Black under renju, where
     double fours and overlines are forbidden; a double three is left as P_33 to be checked)."""

@@ -140,11 +140,10 @@ def _slot(k: int) -> int:
     return k + 5 if k < 0 else k + 4
 
 
-@njit(cache=True, nogil=True)
-def _refresh_point(bd, q: int) -> None:
-    """Recompute the point class and score of empty point q for both colours."""
-    cell, code, dcls, pcls, psc, near, st, tab, wts, zob = bd
-    renju = st[S_RULE] == RENJU
+@njit(cache=True, nogil=True, inline="always")
+def _refresh(dcls, pcls, psc, st, wts, q: int, renju: bool) -> None:
+    """Recompute the point class and score of empty point q for both colours (inlined: the
+    hot loops pass the arrays, never the board tuple, whose items numba counts references of)."""
     for c in (1, 2):
         c0 = dcls[c, 0, q]
         c1 = dcls[c, 1, q]
@@ -157,6 +156,13 @@ def _refresh_point(bd, q: int) -> None:
         st[S_TOTAL_B + c - 1] += sc - psc[c, q]
         psc[c, q] = sc
         pcls[c, q] = pc
+
+
+@njit(cache=True, nogil=True)
+def _refresh_point(bd, q: int) -> None:
+    """Recompute the point class and score of empty point q for both colours."""
+    st = bd[6]
+    _refresh(bd[2], bd[3], bd[4], st, bd[8], q, st[S_RULE] == RENJU)
 
 
 @njit(cache=True, nogil=True)
@@ -207,19 +213,23 @@ def init_board(bd) -> None:
 def _update_lines(bd, p: int, delta: int) -> None:
     """Add delta (a colour, or minus it) at p to the codes of its 40 line neighbours and refresh them."""
     cell, code, dcls, pcls, psc, near, st, tab, wts, zob = bd
-    ds = dirs(st[S_W])
+    w = st[S_W]
+    renju = st[S_RULE] == RENJU
     for d in range(4):
-        step = ds[d]
+        step = 1 if d == 0 else (w if d == 1 else (w + 1 if d == 2 else w - 1))
         for k in range(-5, 6):
             if k == 0:
                 continue
             q = p + k * step
-            code[d, q] += delta << (2 * _slot(-k))
+            code[d, q] += delta << (2 * (-k + 5 if k > 0 else -k + 4))
             if cell[q] == EMPTY:
                 v = code[d, q]
-                dcls[1, d, q] = tab[1, v]
-                dcls[2, d, q] = tab[2, v]
-                _refresh_point(bd, q)
+                b = tab[1, v]
+                x = tab[2, v]
+                if b != dcls[1, d, q] or x != dcls[2, d, q]:  # else its classes and score stand
+                    dcls[1, d, q] = b
+                    dcls[2, d, q] = x
+                    _refresh(dcls, pcls, psc, st, wts, q, renju)
 
 
 @njit(cache=True, nogil=True)

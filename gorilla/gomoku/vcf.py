@@ -53,19 +53,19 @@ def new_state(tt_bits: int = 20, vtt_bits: int = 18) -> tuple:
     )
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def makes_four(pc: int) -> bool:
     """Whether a point class makes at least a four (a move the opponent must answer)."""
     return pc == P_FOUR or pc == P_43 or pc == P_F4 or pc == P_FIVE
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def makes_three(pc: int) -> bool:
     """Whether a point class makes an open three (and no four)."""
     return pc == P_THREE or pc == P_33
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def playable(bd, p: int, c: int) -> bool:
     """Empty and, for Black under renju, not forbidden."""
     if bd[0][p] != R.EMPTY:
@@ -79,7 +79,7 @@ def playable(bd, p: int, c: int) -> bool:
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def key_of(bd, c: int) -> np.int64:
     """The transposition-table key of the board with c to move."""
     k = bd[6][R.S_HASH]
@@ -88,18 +88,18 @@ def key_of(bd, c: int) -> np.int64:
     return k
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def five_points(bd, c: int, out: np.ndarray) -> int:
     """The points where colour c would make five, into out[:n] (at most out's length)."""
-    n = bd[6][R.S_N]
-    w = bd[6][R.S_W]
-    pcls = bd[3]
+    cell, pcls, st = bd[0], bd[3], bd[6]
+    n = st[R.S_N]
+    w = st[R.S_W]
     k = 0
     for y in range(n):
         base = (y + R.PAD) * w + R.PAD
         for x in range(n):
             p = base + x
-            if pcls[c, p] == P_FIVE and bd[0][p] == R.EMPTY:
+            if pcls[c, p] == P_FIVE and cell[p] == R.EMPTY:
                 if k < out.shape[0]:
                     out[k] = p
                 k += 1
@@ -122,7 +122,7 @@ def forced_moves(bd, c: int, out: np.ndarray) -> int:
     return m
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _tick(S) -> bool:
     """Count a node; True when the search must stop (stop flag or node limit)."""
     ctl = S[0]
@@ -139,20 +139,20 @@ def _tick(S) -> bool:
 def _sorted_points(bd, c: int, want: int, out: np.ndarray) -> int:
     """Points (playable for c) that make a four (want 0) or a four or an open three (want 1),
     sorted by c's point score, best first."""
-    n = bd[6][R.S_N]
-    w = bd[6][R.S_W]
-    pcls = bd[3]
-    psc = bd[4]
+    cell, pcls, psc, st = bd[0], bd[3], bd[4], bd[6]
+    n = st[R.S_N]
+    w = st[R.S_W]
+    rb = c == R.BLACK and st[R.S_RULE] == R.RENJU
     k = 0
     for y in range(n):
         base = (y + R.PAD) * w + R.PAD
         for x in range(n):
             p = base + x
-            if bd[0][p] != R.EMPTY:
+            if cell[p] != R.EMPTY:
                 continue
             pc = pcls[c, p]
             wanted = makes_four(pc) or (want == 1 and makes_three(pc))
-            if wanted and playable(bd, p, c) and k < out.shape[0]:
+            if wanted and (not rb or playable(bd, p, c)) and k < out.shape[0]:
                 # insertion by score
                 s = psc[c, p]
                 j = k
@@ -168,18 +168,20 @@ def _sorted_points(bd, c: int, want: int, out: np.ndarray) -> int:
 def _defences(bd, a: int, out: np.ndarray) -> int:
     """After the attacker's three: the points that stop its open four (where it would make a
     four) and the defender's own fours."""
-    n = bd[6][R.S_N]
-    w = bd[6][R.S_W]
+    cell, pcls, st = bd[0], bd[3], bd[6]
+    n = st[R.S_N]
+    w = st[R.S_W]
     d = 3 - a
+    rb = d == R.BLACK and st[R.S_RULE] == R.RENJU
     k = 0
     for y in range(n):
         base = (y + R.PAD) * w + R.PAD
         for x in range(n):
             p = base + x
-            if bd[0][p] != R.EMPTY:
+            if cell[p] != R.EMPTY:
                 continue
-            stops = makes_four(bd[3][a, p]) or makes_four(bd[3][d, p])
-            if stops and playable(bd, p, d) and k < out.shape[0]:
+            stops = makes_four(pcls[a, p]) or makes_four(pcls[d, p])
+            if stops and (not rb or playable(bd, p, d)) and k < out.shape[0]:
                 out[k] = p
                 k += 1
     return k
@@ -195,7 +197,7 @@ QVCF_DEPTH = 6
 ASPIRATION = 200
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def evaluate(bd, c: int) -> int:
     """The static evaluation for colour c to move: its threat scores minus the opponent's."""
     st = bd[6]
@@ -212,9 +214,10 @@ def evaluate(bd, c: int) -> int:
 @njit(cache=True, nogil=True)
 def _scan(bd, c: int, info: np.ndarray) -> None:
     """info: [own open-four point, opponent four-making points, opponent open-four points]."""
-    n = bd[6][R.S_N]
-    w = bd[6][R.S_W]
-    pcls = bd[3]
+    cell, pcls, st = bd[0], bd[3], bd[6]
+    n = st[R.S_N]
+    w = st[R.S_W]
+    rb = c == R.BLACK and st[R.S_RULE] == R.RENJU
     o = 3 - c
     info[0] = -1
     info[1] = 0
@@ -223,9 +226,9 @@ def _scan(bd, c: int, info: np.ndarray) -> None:
         base = (y + R.PAD) * w + R.PAD
         for x in range(n):
             p = base + x
-            if bd[0][p] != R.EMPTY:
+            if cell[p] != R.EMPTY:
                 continue
-            if pcls[c, p] == P_F4 and info[0] < 0 and playable(bd, p, c):
+            if pcls[c, p] == P_F4 and info[0] < 0 and (not rb or playable(bd, p, c)):
                 info[0] = p
             po = pcls[o, p]
             if po != P_FORBID and makes_four(po):
@@ -236,13 +239,16 @@ def _scan(bd, c: int, info: np.ndarray) -> None:
 
 @njit(cache=True, nogil=True)
 def _gen(bd, S, c: int, ply: int, defend: bool, tt_move: int) -> int:
-    """The moves of a node into S's move buffer at ply, best first; returns how many."""
-    n = bd[6][R.S_N]
-    w = bd[6][R.S_W]
-    cell, pcls, psc, near = bd[0], bd[3], bd[4], bd[5]
+    """The best moves of a node (at most ROOT_WIDTH at the root, WIDTH below: the ones the
+    search tries) into S's move buffer at ply, best first; returns how many."""
+    cell, pcls, psc, near, st = bd[0], bd[3], bd[4], bd[5], bd[6]
+    n = st[R.S_N]
+    w = st[R.S_W]
+    rb = c == R.BLACK and st[R.S_RULE] == R.RENJU
     killers, hist, moves, mscore = S[6], S[7], S[8], S[9]
     ban = S[16]
     o = 3 - c
+    cap = ROOT_WIDTH if ply == 0 else WIDTH
     k = 0
     for y in range(n):
         base = (y + R.PAD) * w + R.PAD
@@ -254,23 +260,27 @@ def _gen(bd, S, c: int, ply: int, defend: bool, tt_move: int) -> int:
                 po = pcls[o, p]
                 if not ((po != P_FORBID and makes_four(po)) or makes_four(pcls[c, p])):
                     continue
-            if not playable(bd, p, c) or (ply == 0 and ban[p] != 0):
+            if (rb and not playable(bd, p, c)) or (ply == 0 and ban[p] != 0):
                 continue
             s = psc[c, p] + psc[o, p] + hist[c, p] // 16
             if p == tt_move:
                 s += 1 << 28
             elif p == killers[ply, 0] or p == killers[ply, 1]:
                 s += 1 << 20
-            if k < MAXMOVES:
-                j = k
-                while j > 0 and mscore[ply, j - 1] < s:
-                    moves[ply, j] = moves[ply, j - 1]
-                    mscore[ply, j] = mscore[ply, j - 1]
-                    j -= 1
-                moves[ply, j] = p
-                mscore[ply, j] = s
-                k += 1
-    if k == 0 and bd[6][R.S_STONES] == 0:
+            # insertion into the best cap so far (stable: a later equal score goes after)
+            if k == cap:
+                if mscore[ply, k - 1] >= s:
+                    continue
+                k -= 1
+            j = k
+            while j > 0 and mscore[ply, j - 1] < s:
+                moves[ply, j] = moves[ply, j - 1]
+                mscore[ply, j] = mscore[ply, j - 1]
+                j -= 1
+            moves[ply, j] = p
+            mscore[ply, j] = s
+            k += 1
+    if k == 0 and st[R.S_STONES] == 0:
         moves[ply, 0] = (n // 2 + R.PAD) * w + n // 2 + R.PAD
         k = 1
     return k
@@ -289,7 +299,7 @@ def root_moves(bd, S, c: int, out: np.ndarray) -> int:
     return k
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _set_pv(S, ply: int, move: int) -> None:
     pv, pvlen = S[10], S[11]
     pv[ply, ply] = move
@@ -307,13 +317,14 @@ M_PVS, M_VCF, M_VCT, M_DEF = range(4)
 @njit(cache=True, nogil=True)
 def _open_four_threat(bd, a: int) -> bool:
     """Whether a has a point that makes an open four (its three stands: the defender must act)."""
-    n = bd[6][R.S_N]
-    w = bd[6][R.S_W]
+    cell, pcls, st = bd[0], bd[3], bd[6]
+    n = st[R.S_N]
+    w = st[R.S_W]
     for y in range(n):
         base = (y + R.PAD) * w + R.PAD
         for x in range(n):
             p = base + x
-            if bd[0][p] == R.EMPTY and bd[3][a, p] == P_F4 and playable(bd, p, a):
+            if cell[p] == R.EMPTY and pcls[a, p] == P_F4 and playable(bd, p, a):
                 return True
     return False
 

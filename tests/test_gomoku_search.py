@@ -1,0 +1,79 @@
+"""The Gomoku PVS's move generation and ordering: the bounded move list keeps the best moves
+in the order a full sort gives them, and the search's choice on solved positions."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from helpers import gomoku_position
+
+from gorilla.gomoku import rules as R
+from gorilla.gomoku import vcf as V
+from gorilla.gomoku.game import GomokuGame
+
+
+def _random_game(seed: int, moves: int, rule: int = R.FREESTYLE) -> GomokuGame:
+    rng = random.Random(seed)
+    g = GomokuGame(15, rule)
+    g.play(R.point(g.bd, 7, 7))
+    while len(g.moves) < moves and not g.over:
+        near = [q for q in g.empty_points() if g.bd[5][q] > 0 and g.is_legal(q)]
+        g.play(rng.choice(near))
+    return g
+
+
+def _full_order(bd: tuple, S: tuple, c: int, ply: int) -> list[int]:
+    """Every candidate of the node (empty, near a stone, playable), sorted by the generator's
+    score (stable: board order among equals), as a plain Python sort gives it."""
+    o = 3 - c
+    hist, killers = S[7], S[6]
+    cand = []
+    for q in range(bd[0].shape[0]):
+        if bd[0][q] != R.EMPTY or bd[5][q] == 0 or not V.playable(bd, q, c):
+            continue
+        s = int(bd[4][c, q]) + int(bd[4][o, q]) + int(hist[c, q]) // 16
+        if q in (killers[ply, 0], killers[ply, 1]):
+            s += 1 << 20
+        cand.append((-s, q))
+    cand.sort(key=lambda t: t[0])  # stable: equal scores keep board order
+    return [q for _, q in cand]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("ply", [0, 3])
+def test_generator_keeps_the_best_moves_in_sorted_order(seed, ply):
+    g = _random_game(seed, 24, R.RENJU if seed == 3 else R.FREESTYLE)
+    bd, S = g.bd, V.new_state(12)
+    rng = np.random.default_rng(seed)
+    S[7][:] = rng.integers(0, 4000, size=S[7].shape)  # some history, so it reorders
+    near = [q for q in range(bd[0].shape[0]) if bd[0][q] == R.EMPTY and bd[5][q] > 0]
+    S[6][ply, 0], S[6][ply, 1] = near[5], near[-3]
+    c = g.to_move
+    k = int(V._gen(bd, S, c, ply, False, -1))
+    want = _full_order(bd, S, c, ply)
+    cap = V.ROOT_WIDTH if ply == 0 else V.WIDTH
+    assert k == min(cap, len(want))
+    assert len(want) > V.WIDTH  # the list was cut: the bound mattered
+    assert [int(q) for q in S[8][ply, :k]] == want[:k]
+
+
+def test_generator_puts_the_tt_move_first():
+    g = _random_game(4, 20)
+    bd, S = g.bd, V.new_state(12)
+    c = g.to_move
+    want = _full_order(bd, S, c, 1)
+    tt = want[-1]  # the worst candidate, cut from the list without the TT
+    k = int(V._gen(bd, S, c, 1, False, tt))
+    assert int(S[8][1, 0]) == tt
+    assert [int(q) for q in S[8][1, 1:k]] == want[: k - 1]
+
+
+def test_defending_node_generates_only_the_answers_to_the_open_three():
+    # White's open three on row 7 (6..8): Black's answers are the points where White makes a four
+    g = gomoku_position([(3, 3), (11, 3), (3, 11)], [(6, 7), (7, 7), (8, 7)])
+    bd, S = g.bd, V.new_state(12)
+    k = int(V._gen(bd, S, R.BLACK, 1, True, -1))
+    got = {R.xy(bd, int(q)) for q in S[8][1, :k]}
+    assert got == {(5, 7), (9, 7), (4, 7), (10, 7)}
