@@ -16,13 +16,12 @@ import time
 from collections.abc import Callable
 
 import pyglet
-from pyglet import shapes
 from pyglet.window import key
 
 from gorilla.app.file_browser import FileBrowser
 from gorilla.gui.modal import ENTER, HANDLED, Host, Modal
 from gorilla.gui.newgame_dialog import DIM, ERROR, TEXT
-from gorilla.gui.toolbar import FONT, Toolbar, text_label
+from gorilla.gui.toolbar import FONT, Toolbar, centre_box, dialog_box, field_bar, text_label
 
 WIDTH = 560
 ROW = 22
@@ -43,15 +42,9 @@ class FilePicker(Modal):
         self.batch = pyglet.graphics.Batch()
         bg, mid, fg = (pyglet.graphics.Group(order=i) for i in range(3))
         self.height = 86 + 30 + VISIBLE * ROW + 84
-        self.box = shapes.Rectangle(
-            0, 0, WIDTH, self.height, color=(18, 21, 25, 245), batch=self.batch, group=bg
-        )
-        self.field = shapes.Rectangle(
-            0, 0, WIDTH - 40, 24, color=(44, 52, 64, 255), batch=self.batch, group=mid
-        )
-        self.bar = shapes.Rectangle(
-            0, 0, WIDTH - 40, ROW - 2, color=(44, 52, 64, 255), batch=self.batch, group=mid
-        )
+        self.box = dialog_box(self.batch, bg, WIDTH, self.height)
+        self.field = field_bar(self.batch, mid, WIDTH - 40, 24)
+        self.bar = field_bar(self.batch, mid, WIDTH - 40, ROW - 2)
         what = "Open a game (SGF)" if browser.mode == "open" else "Save the game (SGF)"
         self.title = text_label(self.batch, fg, 15, TEXT, text=what, weight="bold")
         self.folder = text_label(self.batch, fg, 10, DIM)
@@ -72,10 +65,8 @@ class FilePicker(Modal):
 
     def layout(self, view_width: int, height: int) -> None:
         """Centre the picker in the board view."""
-        self.x = max(10, (view_width - WIDTH) // 2)
-        self.y = max(10, (height - self.height) // 2)
+        self.x, self.y = centre_box(self.box, view_width, height)
         top = self.y + self.height
-        self.box.position = (self.x, self.y)
         self.title.position = (self.x + 20, top - 32, 0)
         self.folder.position = (self.x + 20, top - 54, 0)
         self.field.position = (self.x + 20, top - 90)

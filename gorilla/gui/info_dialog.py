@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pyglet
-from pyglet import shapes
 from pyglet.window import key
 
 from gorilla.gui.modal import ENTER, HANDLED, Host, Modal
 from gorilla.gui.newgame_dialog import ACCENT, DIM, ROW_H, TEXT
-from gorilla.gui.toolbar import text_label
+from gorilla.gui.toolbar import centre_box, dialog_box, field_bar, text_label
 
 WIDTH = 460
 LABEL_W = 110
@@ -34,12 +33,8 @@ class InfoDialog(Modal):
         self.batch = pyglet.graphics.Batch()
         bg, mid, fg = (pyglet.graphics.Group(order=i) for i in range(3))
         self.height = 60 + len(ROWS) * ROW_H + 30
-        self.box = shapes.Rectangle(
-            0, 0, WIDTH, self.height, color=(18, 21, 25, 245), batch=self.batch, group=bg
-        )
-        self.bar = shapes.Rectangle(
-            0, 0, WIDTH - 20, ROW_H - 4, color=(44, 52, 64, 255), batch=self.batch, group=mid
-        )
+        self.box = dialog_box(self.batch, bg, WIDTH, self.height)
+        self.bar = field_bar(self.batch, mid, WIDTH - 20, ROW_H - 4)
         self.title = text_label(self.batch, fg, 15, TEXT, text="Game info", weight="bold")
         self.labels = [text_label(self.batch, fg, 11, DIM, text=r, anchor_y="center") for r in ROWS]
         self.texts = [text_label(self.batch, fg, 11, TEXT, anchor_y="center") for _ in ROWS]
@@ -53,9 +48,7 @@ class InfoDialog(Modal):
 
     def layout(self, view_width: int, height: int) -> None:
         """Centre the dialog in the board view."""
-        self.x = max(10, (view_width - WIDTH) // 2)
-        self.y = max(10, (height - self.height) // 2)
-        self.box.position = (self.x, self.y)
+        self.x, self.y = centre_box(self.box, view_width, height)
         self.title.position = (self.x + 20, self.y + self.height - 32, 0)
         for i in range(len(ROWS)):
             self.labels[i].position = (self.x + 20, self.row_y(i), 0)

@@ -15,12 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pyglet
-from pyglet import shapes
 from pyglet.text import Label
 from pyglet.window import key
 
 from gorilla.app.newgame import FormError, NewGame, NewGameForm
-from gorilla.gui.toolbar import FONT, Toolbar, text_label
+from gorilla.gui.toolbar import FONT, Toolbar, centre_box, dialog_box, field_bar, text_label
 
 ROW_H = 30
 WIDTH = 560
@@ -50,12 +49,8 @@ class NewGameDialog:
         fg = pyglet.graphics.Group(order=2)
         n = len(form.fields)
         self.height = 70 + n * ROW_H + 30 + 40
-        self.box = shapes.Rectangle(
-            0, 0, WIDTH, self.height, color=(18, 21, 25, 245), batch=self.batch, group=bg
-        )
-        self.focus_bar = shapes.Rectangle(
-            0, 0, WIDTH - 20, ROW_H - 4, color=(44, 52, 64, 255), batch=self.batch, group=mid
-        )
+        self.box = dialog_box(self.batch, bg, WIDTH, self.height)
+        self.focus_bar = field_bar(self.batch, mid, WIDTH - 20, ROW_H - 4)
         self.title = Label(
             "New game", font_name=FONT, font_size=15, weight="bold", color=TEXT, batch=self.batch, group=fg
         )
@@ -84,9 +79,7 @@ class NewGameDialog:
     # --- layout and text -------------------------------------------------------------------
     def layout(self, view_width: int, height: int) -> None:
         """Centre the dialog in the board view (view_width x height pixels)."""
-        self.x = max(10, (view_width - WIDTH) // 2)
-        self.y = max(10, (height - self.height) // 2)
-        self.box.position = (self.x, self.y)
+        self.x, self.y = centre_box(self.box, view_width, height)
         top = self.y + self.height
         self.title.position = (self.x + 20, top - 34, 0)
         for i in range(len(self.form.fields)):

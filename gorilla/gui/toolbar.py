@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pyglet
+from pyglet import shapes
 from pyglet.gui import PushButton
 from pyglet.text import Label
 
@@ -21,6 +22,8 @@ GAP = 6
 PER_ROW = 4
 FACES = {"up": (52, 60, 72, 255), "down": (88, 166, 255, 255), "hover": (70, 80, 96, 255)}
 CAPTION = (226, 228, 232, 255)
+DIALOG_BG = (18, 21, 25, 245)  # a dialog's background
+BAR = (44, 52, 64, 255)  # a dialog's focus bar or text field
 
 
 def _face(width: int, height: int, rgba: tuple[int, int, int, int]) -> pyglet.image.ImageData:
@@ -52,6 +55,30 @@ def text_label(
     if width is not None:
         kw.update(multiline=True, width=width, anchor_y="top")
     return Label(text, font_name=font, font_size=size, color=color, batch=batch, group=group, **kw)
+
+
+def dialog_box(
+    batch: pyglet.graphics.Batch, group: pyglet.graphics.Group, width: int, height: int
+) -> shapes.Rectangle:
+    """A dialog's background (the new-game dialog, the file picker, the game-info dialog);
+    :func:`centre_box` places it."""
+    return shapes.Rectangle(0, 0, width, height, color=DIALOG_BG, batch=batch, group=group)
+
+
+def field_bar(
+    batch: pyglet.graphics.Batch, group: pyglet.graphics.Group, width: int, height: int
+) -> shapes.Rectangle:
+    """A dialog's focus bar or text field."""
+    return shapes.Rectangle(0, 0, width, height, color=BAR, batch=batch, group=group)
+
+
+def centre_box(box: shapes.Rectangle, view_width: int, height: int) -> tuple[int, int]:
+    """Put box in the middle of the board view (view_width x height pixels), at least 10
+    pixels from its lower left corner; returns its new (x, y)."""
+    x = max(10, (view_width - int(box.width)) // 2)
+    y = max(10, (height - int(box.height)) // 2)
+    box.position = (x, y)
+    return x, y
 
 
 class Toolbar:
