@@ -299,10 +299,11 @@ JOBS = 1 if os.environ.get("GORILLA_COMPILE_JOBS", "").strip() == "1" else min(2
 HELPER_START = 1.5
 
 
-# GROUPS' seconds are those of a reference machine on which three runs of _pace_work took PACE_SECONDS of
-# wall clock, idle (2 cores at about half the speed of the AMD EPYC of benchmarks/RESULTS.md's
-# 2026-11-27 first-start section, where it takes 0.020 s and the net's compile 8.8 s for an
-# announced 18 s). The "about N s" line scales them by how long it takes here and now.
+# GROUPS' seconds are those of a reference machine on which three runs of _pace_work took
+# PACE_SECONDS of wall clock, idle: 2 cores at about half the speed of the AMD EPYC of
+# benchmarks/RESULTS.md#2026-11-27-the-first-start-on-an-idle-machine, where they take 0.020 s and
+# the net's compile 8.8 s for an announced 18 s. The "about N s" line scales the seconds by how
+# long the same work takes here and now.
 PACE_SECONDS = 0.042
 
 
