@@ -57,12 +57,22 @@ ProgressFn = Callable[[str, int, int, str], None]  # (stage, done, total, note)
 
 
 @njit(cache=True, nogil=True)
+def _play_recorded(b: np.ndarray, st: np.ndarray, zob: np.ndarray, c: int, p: int) -> bool:
+    """Play a record's move p (or pass) for c; False, playing nothing, when it is illegal."""
+    if p == PASS:
+        st[S_TOMOVE] = c  # the mover passes
+        play_pass(st)
+        return True
+    if check_move(b, st, p, c) != OK:
+        return False
+    place(b, st, zob, p, c)
+    return True
+
+
+@njit(cache=True, nogil=True)
 def replay_features(
-    b: np.ndarray,
-    st: np.ndarray,
+    game: tuple,
     zob: np.ndarray,
-    colours: np.ndarray,
-    points: np.ndarray,
     take: np.ndarray,
     pidx: np.ndarray,
     dkeys: np.ndarray,
@@ -72,11 +82,13 @@ def replay_features(
     winner: np.ndarray,
     number: np.ndarray,
 ) -> int:
-    """Play the game's moves on (b, st); before each move i with take[i], write every candidate's
-    levels into feats (rows from starts[k]) and the row of the move played into winner[k].
+    """Play the game's moves (game = :func:`record_arrays`' (b, st, colours, points)); before
+    each move i with take[i], write every candidate's levels into feats (rows from starts[k])
+    and the row of the move played into winner[k].
 
     Positions whose move is not among the candidates are skipped; an illegal move ends the
     game. Returns the number of positions written (starts[k + 1] ends position k)."""
+    b, st, colours, points = game
     k = 0
     row = 0
     starts[0] = 0
@@ -96,42 +108,26 @@ def replay_features(
                 row += n
                 k += 1
                 starts[k] = row
-        if p == PASS:
-            st[S_TOMOVE] = c  # the mover passes
-            play_pass(st)
-        else:
-            if check_move(b, st, p, c) != OK:
-                break
-            place(b, st, zob, p, c)
+        if not _play_recorded(b, st, zob, c, p):
+            break
     return k
 
 
 @njit(cache=True, nogil=True)
-def replay_diamonds(
-    b: np.ndarray,
-    st: np.ndarray,
-    zob: np.ndarray,
-    colours: np.ndarray,
-    points: np.ndarray,
-    take: np.ndarray,
-    out: np.ndarray,
-) -> int:
-    """Play the game's moves; for each move i with take[i], the diamond keys of the move played
-    into the next row of out. Returns the rows written."""
+def replay_diamonds(game: tuple, zob: np.ndarray, take: np.ndarray, out: np.ndarray) -> int:
+    """Play the game's moves (as :func:`replay_features`); for each legal move i but a pass
+    with take[i], the diamond keys of the move played into the next row of out. Returns the
+    rows written."""
+    b, st, colours, points = game
     k = 0
     for i in range(len(points)):
         c = colours[i]
         p = points[i]
-        if p == PASS:
-            st[S_TOMOVE] = c
-            play_pass(st)
-            continue
-        if check_move(b, st, p, c) != OK:
-            break
-        if take[i]:
+        if take[i] and p != PASS and check_move(b, st, p, c) == OK:
             diamond_keys(b, st, p, c, out[k])
             k += 1
-        place(b, st, zob, p, c)
+        if not _play_recorded(b, st, zob, c, p):
+            break
     return k
 
 
@@ -169,14 +165,28 @@ def common_diamonds(records: list[GameRecord], takes: list[np.ndarray], min_play
     """The diamond keys (increasing) of the sampled moves played at least min_played times."""
     parts = []
     for rec, take in zip(records, takes, strict=True):
-        b, st, colours, points = record_arrays(rec)
         out = np.empty((int(take.sum()), NRADII), dtype=np.int64)
-        k = replay_diamonds(b, st, ZOBRIST, colours, points, take, out)
+        k = replay_diamonds(record_arrays(rec), ZOBRIST, take, out)
         parts.append(out[:k].ravel())
     if not parts:
         return np.empty(0, dtype=np.int64)
     keys, counts = np.unique(np.concatenate(parts), return_counts=True)
     return keys[counts >= min_played].astype(np.int64)
+
+
+def replayed(
+    rec: GameRecord, take: np.ndarray, pidx: np.ndarray, dkeys: np.ndarray, moves: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The candidates' levels of rec's positions with take[i] (see :func:`replay_features`;
+    moves is scratch of MAX_POINTS + 1): (feats, starts, winner, number), starts of one more
+    position than the others (k + 1, from 0), feats of starts[-1] rows."""
+    npos = int(take.sum())
+    feats = np.empty((npos * (rec.size * rec.size + 1), NGROUPS), dtype=np.int32)
+    starts = np.empty(npos + 1, dtype=np.int64)
+    winner = np.empty(npos, dtype=np.int64)
+    number = np.empty(npos, dtype=np.int64)
+    k = replay_features(record_arrays(rec), ZOBRIST, take, pidx, dkeys, moves, feats, starts, winner, number)
+    return feats[: starts[k]], starts[: k + 1], winner[:k], number[:k]
 
 
 def extract(
@@ -192,21 +202,13 @@ def extract(
     rows = 0
     moves = np.empty(MAX_POINTS + 1, dtype=np.int64)
     for gi, (rec, take) in enumerate(zip(records, takes, strict=True)):
-        b, st, colours, points = record_arrays(rec)
-        npos = int(take.sum())
-        if npos:
-            feats = np.empty((npos * (rec.size * rec.size + 1), NGROUPS), dtype=np.int32)
-            starts = np.empty(npos + 1, dtype=np.int64)
-            winner = np.empty(npos, dtype=np.int64)
-            number = np.empty(npos, dtype=np.int64)
-            k = replay_features(
-                b, st, ZOBRIST, colours, points, take, pidx, dkeys, moves, feats, starts, winner, number
-            )
-            parts_f.append(feats[: starts[k]])
-            parts_s.append(starts[1 : k + 1] + rows)
-            parts_w.append(winner[:k] + rows)
-            parts_n.append(number[:k])
-            rows += int(starts[k])
+        if take.any():
+            feats, starts, winner, number = replayed(rec, take, pidx, dkeys, moves)
+            parts_f.append(feats)
+            parts_s.append(starts[1:] + rows)
+            parts_w.append(winner + rows)
+            parts_n.append(number)
+            rows += int(starts[-1])
         if progress:
             progress(gi + 1, rows)
     if not parts_f:

@@ -13,11 +13,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gorilla.ai.policy.features import NGROUPS
-from gorilla.ai.policy.learn import record_arrays, replay_features
+from gorilla.ai.policy.learn import replayed
 from gorilla.ai.policy.model import PolicyModel, team_logits
 from gorilla.ai.policy.records import GameRecord
-from gorilla.rules.board import MAX_POINTS, ZOBRIST
+from gorilla.rules.board import MAX_POINTS
 
 PHASES = (("moves 1-30", 0, 30), ("moves 31-150", 30, 150), ("moves 151+", 150, 10**9))
 
@@ -63,20 +62,12 @@ def evaluate(model: PolicyModel, records: Iterable[GameRecord]) -> Prediction:
     moves = np.empty(MAX_POINTS + 1, dtype=np.int64)
     pidx, offs, lg = model.pidx, model.offs, model.loggamma
     for rec in records:
-        b, st, colours, points = record_arrays(rec)
-        npos = len(points)
         out.games += 1
-        if not npos:
+        if not rec.moves:
             continue
-        rows = npos * (rec.size * rec.size + 1)
-        feats = np.empty((rows, NGROUPS), dtype=np.int32)
-        starts = np.empty(npos + 1, dtype=np.int64)
-        winner = np.empty(npos, dtype=np.int64)
-        number = np.empty(npos, dtype=np.int64)
-        take = np.ones(npos, dtype=np.bool_)
-        k = replay_features(
-            b, st, ZOBRIST, colours, points, take, pidx, model.dkeys, moves, feats, starts, winner, number
-        )
+        take = np.ones(len(rec.moves), dtype=np.bool_)
+        feats, starts, winner, number = replayed(rec, take, pidx, model.dkeys, moves)
+        k = len(winner)
         logits = np.empty(int(starts[k]))
         team_logits(feats, int(starts[k]), offs, lg, logits)
         for j in range(k):
