@@ -418,23 +418,14 @@ def _connection_libs_x2(bd: np.ndarray, w: int, p: int, c: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def ladder_captured(
-    bd: np.ndarray,
-    st: np.ndarray,
-    trail: np.ndarray,
-    stamp: np.ndarray,
-    buf: np.ndarray,
-    stack: np.ndarray,
-    w: int,
-    n: int,
-    loc: int,
-    defender_first: bool,
-) -> bool:
+def ladder_captured(ws: tuple, w: int, n: int, loc: int, defender_first: bool) -> bool:
     """Whether the chain at loc (at most two liberties; one when the defender moves first)
-    is captured in a ladder, as KataGo's ``searchIsLadderCaptured`` reads it.
+    is captured in a ladder, as KataGo's ``searchIsLadderCaptured`` reads it. ws is the
+    search's board and scratch, ``(bd, st, trail, stamp, buf, stack)`` (see :func:`ladders`).
 
     The board comes back as it was, but for the ko point when the search ran out of its
     move budget (KataGo's board keeps the ko point cleared then)."""
+    bd, st, trail, stamp, buf, stack = ws
     c = bd[COL, loc]
     if c != BLACK and c != WHITE:
         return False
@@ -586,21 +577,12 @@ def ladder_captured(
 
 
 @njit(cache=True, nogil=True)
-def ladder_captured_2libs(
-    bd: np.ndarray,
-    st: np.ndarray,
-    trail: np.ndarray,
-    stamp: np.ndarray,
-    buf: np.ndarray,
-    stack: np.ndarray,
-    w: int,
-    n: int,
-    loc: int,
-    working: np.ndarray,
-) -> int:
+def ladder_captured_2libs(ws: tuple, w: int, n: int, loc: int, working: np.ndarray) -> int:
     """KataGo's ``searchIsLadderCapturedAttackerFirst2Libs``: the attacker fills one of the
-    two liberties of loc's chain and the defender cannot escape. Writes the liberties that
-    work into working and returns how many (0: the chain cannot be laddered)."""
+    two liberties of loc's chain and the defender cannot escape (ws as in
+    :func:`ladder_captured`). Writes the liberties that work into working and returns how
+    many (0: the chain cannot be laddered)."""
+    bd, st, trail, stamp, buf, _ = ws
     c = bd[COL, loc]
     if c != BLACK and c != WHITE:
         return 0
@@ -616,7 +598,7 @@ def ladder_captured_2libs(
         if _is_legal(bd, st, w, move, opp):
             mark = st[S_TRAIL]
             _play(bd, st, trail, stamp, w, move, opp)
-            caught = ladder_captured(bd, st, trail, stamp, buf, stack, w, n, loc, True)
+            caught = ladder_captured(ws, w, n, loc, True)
             _undo(bd, st, trail, mark)
             if caught:
                 working[k] = move
@@ -643,6 +625,7 @@ def ladders(
     stamp = np.zeros(m, dtype=np.int64)
     buf = np.empty(16 * m, dtype=np.int32)
     stack = np.empty((4, n * n * 3 // 2 + 4), dtype=np.int32)
+    ws = (bd, st, trail, stamp, buf, stack)
     working = np.empty(2, dtype=np.int32)
     solved_head = np.empty(m, dtype=np.int32)
     solved_val = np.empty(m, dtype=np.bool_)
@@ -665,10 +648,10 @@ def ladders(
                 laddered[p] = 1
             continue
         if libs == 1:
-            val = ladder_captured(bd, st, trail, stamp, buf, stack, w, n, p, True)
+            val = ladder_captured(ws, w, n, p, True)
             k = 0
         else:
-            k = ladder_captured_2libs(bd, st, trail, stamp, buf, stack, w, n, p, working)
+            k = ladder_captured_2libs(ws, w, n, p, working)
             val = k > 0
         solved_head[nsolved] = h
         solved_val[nsolved] = val
