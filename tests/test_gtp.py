@@ -40,6 +40,13 @@ def err(engine: GtpEngine, line: str) -> str:
     return resp.split(" ", 1)[1].strip()
 
 
+def assert_refused(engine: GtpEngine, line: str, message: str) -> None:
+    """The engine answers line with the error message and changes nothing."""
+    before = snapshot(engine)
+    assert err(engine, line) == message
+    assert snapshot(engine) == before
+
+
 def snapshot(engine: GtpEngine) -> tuple:
     g = engine.game
     pos = g.position
@@ -223,9 +230,7 @@ def ko_engine() -> GtpEngine:
 @pytest.mark.parametrize(("line", "message"), BAD_LINES)
 def test_bad_line_answers_error_and_leaves_state_unchanged(line: str, message: str) -> None:
     e = ko_engine()
-    before = snapshot(e)
-    assert err(e, line) == message
-    assert snapshot(e) == before
+    assert_refused(e, line, message)
 
 
 # --- the commands ----------------------------------------------------------------------------
@@ -267,9 +272,7 @@ def test_undo_until_empty_then_cannot_undo() -> None:
     ok(e, "play w pass")
     ok(e, "undo")
     ok(e, "undo")
-    before = snapshot(e)
-    assert err(e, "undo") == "cannot undo"
-    assert snapshot(e) == before
+    assert_refused(e, "undo", "cannot undo")
 
 
 def test_play_continues_after_two_passes_and_after_resignation() -> None:
@@ -398,9 +401,7 @@ def test_fixed_handicap_matches_the_gtp_placement() -> None:
     assert set(ok(make_engine(19), "fixed_handicap 5").split()) == {"D4", "Q16", "D16", "Q4", "K10"}
     for size, n in ((19, 1), (19, 10), (19, 0), (8, 5), (5, 2), (9, -2)):
         e = make_engine(size)
-        before = snapshot(e)
-        assert err(e, f"fixed_handicap {n}") == "invalid number of stones"
-        assert snapshot(e) == before
+        assert_refused(e, f"fixed_handicap {n}", "invalid number of stones")
 
 
 def test_place_free_and_set_free_handicap() -> None:
@@ -421,9 +422,7 @@ def test_place_free_and_set_free_handicap() -> None:
         ("set_free_handicap D4", "invalid number of stones"),
         ("set_free_handicap", "invalid number of stones"),
     ):
-        before = snapshot(e)
-        assert err(e, line) == msg
-        assert snapshot(e) == before
+        assert_refused(e, line, msg)
     ok(e, "set_free_handicap C3 G7 E5")
     assert set(ok(e, "list_stones b").split()) == {"C3", "G7", "E5"}
     assert err(e, "set_free_handicap A1 B1") == "board not empty"
@@ -503,9 +502,7 @@ def test_printsgf_and_loadsgf_with_move_number(tmp_path) -> None:
     ok(e2, "play b C3")
     broken = tmp_path / "broken.sgf"
     broken.write_bytes(b"(;SZ[9];B[dd];W[dd])")
-    before = snapshot(e2)
-    assert err(e2, f"loadsgf {broken}") == "cannot load file"
-    assert snapshot(e2) == before
+    assert_refused(e2, f"loadsgf {broken}", "cannot load file")
 
 
 def test_loadsgf_keeps_handicap_setup(tmp_path) -> None:
