@@ -102,7 +102,8 @@ def test_click_d4_right_click_pass_and_read_the_autosave(tmp_path):
 
         # click until the stone is there (the first click may come before the event loop runs;
         # a second click on D4 is refused as occupied, so retrying is safe)
-        moves = _wait_for(click_d4, 60, "the stone at D4 in the autosave", proc)
+        # (on an empty cache the move waits for the rules' kernels: minutes on a busy machine)
+        moves = _wait_for(click_d4, 300, "the stone at D4 in the autosave", proc)
         assert moves == [(BLACK, d4)]
         print(f"window after {t_window - t_start:.1f}s, stone after {time.monotonic() - t_start:.1f}s")
 
