@@ -71,14 +71,21 @@ def encode(cells: dict[int, int]) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _is_five(cells: np.ndarray, kind: int) -> bool:
-    """Whether the run of own stones (1) through the centre (index 5) of cells[11] wins."""
+def _run(cells: np.ndarray) -> tuple[int, int]:
+    """The first and last index of the run of own stones (1) through the centre (index 5) of cells[11]."""
     lo = 5
     while lo > 0 and cells[lo - 1] == 1:
         lo -= 1
     hi = 5
     while hi < 10 and cells[hi + 1] == 1:
         hi += 1
+    return lo, hi
+
+
+@njit(cache=True, nogil=True)
+def _is_five(cells: np.ndarray, kind: int) -> bool:
+    """Whether the run of own stones (1) through the centre (index 5) of cells[11] wins."""
+    lo, hi = _run(cells)
     n = hi - lo + 1
     if kind == K_FREE:
         return n >= 5
@@ -89,17 +96,6 @@ def _is_five(cells: np.ndarray, kind: int) -> bool:
         right = cells[hi + 1] if hi < 10 else 0
         return not (left == 2 and right == 2)
     return True
-
-
-@njit(cache=True, nogil=True)
-def _run_len(cells: np.ndarray) -> int:
-    lo = 5
-    while lo > 0 and cells[lo - 1] == 1:
-        lo -= 1
-    hi = 5
-    while hi < 10 and cells[hi + 1] == 1:
-        hi += 1
-    return hi - lo + 1
 
 
 @njit(cache=True, nogil=True)
@@ -126,7 +122,8 @@ def build_table(kind: int) -> np.ndarray:
             if _is_five(cells, kind):
                 tab[code] = C_FIVE
                 continue
-            if _run_len(cells) >= 6:
+            lo, hi = _run(cells)
+            if hi - lo + 1 >= 6:
                 tab[code] = C_OVER
                 continue
             nfive = 0

@@ -284,81 +284,85 @@ def _certain(bd, p: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _three_dirs(bd, p: int) -> np.ndarray:
-    out = np.zeros(4, dtype=np.bool_)
+def _place_threes(bd, p: int) -> np.ndarray:
+    """Put Black's stone on p (a double three to check) and list, for each direction where
+    it made a three, the points that would make that three a straight four: out[d, 0] of
+    them in out[d, 1:]. The caller takes the stone off again."""
+    ds = dirs(bd[6][S_W])
+    out = np.zeros((4, 9), dtype=np.int64)
+    threes = np.zeros(4, dtype=np.bool_)
     for d in range(4):
-        out[d] = bd[2][1, d, p] == C_THREE
+        threes[d] = bd[2][1, d, p] == C_THREE
+    place(bd, p, BLACK)
+    cell, dcls = bd[0], bd[2]
+    for d in range(4):
+        if threes[d]:
+            for j in range(-4, 5):
+                e = p + j * ds[d]
+                if j != 0 and cell[e] == EMPTY and dcls[1, d, e] == C_F4:
+                    out[d, 0] += 1
+                    out[d, out[d, 0]] = e
     return out
 
 
-@njit(cache=True, nogil=True)
-def _forbidden_last(bd, p: int) -> bool:
-    """The deepest level of the real-three test: every three counts as real."""
-    return _certain(bd, p) == 1
+FORBID_LEVELS = 3  # how deep the real-three test follows the completing points
 
 
-@njit(cache=True, nogil=True)
-def _forbidden_2(bd, p: int) -> bool:
-    k = _certain(bd, p)
-    if k != 2:
-        return k == 1
-    threes = _three_dirs(bd, p)
-    ds = dirs(bd[6][S_W])
-    place(bd, p, BLACK)
-    real = 0
-    for d in range(4):
-        if threes[d]:
-            for j in range(-4, 5):
-                e = p + j * ds[d]
-                if j != 0 and bd[0][e] == EMPTY and bd[2][1, d, e] == C_F4 and not _forbidden_last(bd, e):
-                    real += 1
-                    break
-    remove(bd, p)
-    return real >= 2
-
-
-@njit(cache=True, nogil=True)
-def _forbidden_1(bd, p: int) -> bool:
-    k = _certain(bd, p)
-    if k != 2:
-        return k == 1
-    threes = _three_dirs(bd, p)
-    ds = dirs(bd[6][S_W])
-    place(bd, p, BLACK)
-    real = 0
-    for d in range(4):
-        if threes[d]:
-            for j in range(-4, 5):
-                e = p + j * ds[d]
-                if j != 0 and bd[0][e] == EMPTY and bd[2][1, d, e] == C_F4 and not _forbidden_2(bd, e):
-                    real += 1
-                    break
-    remove(bd, p)
-    return real >= 2
+@njit(cache=True, nogil=True, inline="always")
+def _tally(real: np.ndarray, dd: np.ndarray, ii: np.ndarray, lv: int, forbidden: bool) -> None:
+    """A completing point of level lv's three in direction dd[lv] examined: a playable one makes
+    that three real (on to the next direction), a forbidden one sends it to the next point."""
+    if forbidden:
+        ii[lv] += 1
+    else:
+        real[lv] += 1
+        dd[lv] += 1
+        ii[lv] = 1
 
 
 @njit(cache=True, nogil=True)
 def is_forbidden(bd, p: int) -> bool:
     """Whether Black may not play the empty point p under renju: an overline or a double
     four (unless it makes five), or a double three of *real* threes: threes one move
-    from a straight four whose completing point is not itself forbidden (followed three
-    levels deep; numba's cache cannot hold a recursive kernel, so the levels are written out)."""
+    from a straight four whose completing point is not itself forbidden, followed
+    FORBID_LEVELS deep (where every three counts as real). numba's cache cannot hold a
+    recursive kernel, so the levels are frames of an explicit stack."""
     k = _certain(bd, p)
     if k != 2:
         return k == 1
-    threes = _three_dirs(bd, p)
-    ds = dirs(bd[6][S_W])
-    place(bd, p, BLACK)
-    real = 0
-    for d in range(4):
-        if threes[d]:
-            for j in range(-4, 5):
-                e = p + j * ds[d]
-                if j != 0 and bd[0][e] == EMPTY and bd[2][1, d, e] == C_F4 and not _forbidden_1(bd, e):
-                    real += 1
-                    break
-    remove(bd, p)
-    return real >= 2
+    pts = np.zeros(FORBID_LEVELS, dtype=np.int64)
+    ends = np.zeros((FORBID_LEVELS, 4, 9), dtype=np.int64)
+    dd = np.zeros(FORBID_LEVELS, dtype=np.int64)  # a frame's direction
+    ii = np.ones(FORBID_LEVELS, dtype=np.int64)  # its next completing point in that direction
+    real = np.zeros(FORBID_LEVELS, dtype=np.int64)  # its real threes so far
+    lv = 0
+    pts[0] = p
+    ends[0] = _place_threes(bd, p)
+    while True:
+        d = dd[lv]
+        if d >= 4:  # the frame is done: its point is forbidden with two real threes
+            remove(bd, pts[lv])
+            forbidden = real[lv] >= 2
+            if lv == 0:
+                return forbidden
+            lv -= 1
+            _tally(real, dd, ii, lv, forbidden)
+            continue
+        if ii[lv] > ends[lv, d, 0]:
+            dd[lv] += 1
+            ii[lv] = 1
+            continue
+        e = ends[lv, d, ii[lv]]
+        k = _certain(bd, e)
+        if k == 2 and lv + 1 < FORBID_LEVELS:  # a double three: a frame one level deeper
+            lv += 1
+            pts[lv] = e
+            ends[lv] = _place_threes(bd, e)
+            dd[lv] = 0
+            ii[lv] = 1
+            real[lv] = 0
+            continue
+        _tally(real, dd, ii, lv, k == 1)
 
 
 @njit(cache=True, nogil=True)
