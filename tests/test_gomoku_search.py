@@ -77,3 +77,31 @@ def test_defending_node_generates_only_the_answers_to_the_open_three():
     k = int(V._gen(bd, S, R.BLACK, 1, True, -1))
     got = {R.xy(bd, int(q)) for q in S[8][1, :k]}
     assert got == {(5, 7), (9, 7), (4, 7), (10, 7)}
+
+
+def _four_three_position() -> GomokuGame:
+    """Black to move; (7, 7) makes a four on row 7 (blocked at (3, 7)) and an open three on
+    column 7, and White has no point that makes a four: a win by a four-three."""
+    black = [(4, 7), (5, 7), (6, 7), (7, 8), (7, 9)]
+    white = [(3, 7), (0, 0), (14, 0), (0, 14), (14, 14)]
+    return gomoku_position(black, white)
+
+
+def test_a_four_three_against_no_four_is_a_win_at_a_leaf():
+    g = _four_three_position()
+    assert g.to_move == R.BLACK
+    S = V.new_state(12)
+    v = int(V.pvs(g.bd, S, R.BLACK, 0, -V.INF, V.INF, 0))
+    assert v >= V.MATE
+    assert R.xy(g.bd, int(S[10][0, 0])) == (7, 7)
+    S[0][V.CTL_NO43] = 1  # the rule off: the leaf is only the static evaluation
+    assert int(V.pvs(g.bd, S, R.BLACK, 0, -V.INF, V.INF, 0)) < V.MATE
+
+
+def test_a_four_three_is_no_win_when_the_opponent_has_a_four():
+    # the same, and White's three on row 2: points where White makes a four
+    black = [(4, 7), (5, 7), (6, 7), (7, 8), (7, 9), (12, 12)]
+    white = [(3, 7), (0, 0), (9, 2), (10, 2), (11, 2), (14, 14)]
+    bd = gomoku_position(black, white).bd
+    S = V.new_state(12)
+    assert int(V.pvs(bd, S, R.BLACK, 0, -V.INF, V.INF, 0)) < V.MATE

@@ -32,6 +32,7 @@ from gorilla.gomoku.vcf import (  # noqa: F401 - re-exported for callers of the 
     ASPIRATION,
     CTL_ABORT,
     CTL_LIMIT,
+    CTL_NO43,
     CTL_NODES,
     CTL_QVCF,
     CTL_SELDEPTH,
@@ -114,11 +115,15 @@ ROOT_SOLVER_NODES = 400_000  # node limit of each root solver
 DEFENCE_NODES = 30_000  # node limit of each solver checking an alternative to a move that loses to threats
 # with threats, the root moves that lose to the opponent's VCF/VCT left out of the PVS (found in
 # at most BAN_SHARE of the time): off, it scored 5/20 against AIWine where the engine without it
-# scored 8/20 (RESULTS.md, 2026-11-25)
+# scored 8/20
+# (benchmarks/RESULTS.md#2026-11-25-gomoku-against-aiwine-and-rapfi-benchmarksgomoku_sparpy-gomoku_speedpy)
 ROOT_BAN = False
 BAN_SHARE = 0.3  # of a move's time, at most, for finding the root moves that lose to the opponent's threats
 BAN_NODES = 20_000  # node limit of each solver checking a root move for the opponent's VCF/VCT
-QUIESCENCE_VCF = False  # VCF at the PVS's leaves; off: it made pvs+vct weaker than pvs (RESULTS.md)
+FOUR_THREE_WIN = True  # a four-three against no four scores as a win in the PVS (as AIWine's search)
+# VCF at the PVS's leaves; off: it made pvs+vct weaker than pvs
+# (benchmarks/RESULTS.md#2026-11-22-evening-gomoku-python-benchmarksgomokupy)
+QUIESCENCE_VCF = False
 
 
 def _timer(ctl: np.ndarray, seconds: float, done: threading.Event) -> threading.Thread:
@@ -285,6 +290,7 @@ def search(
         t_pvs = time.perf_counter()
         left = max(0.0, seconds - (t_pvs - t0))
         ctl[CTL_QVCF] = 1 if threats and QUIESCENCE_VCF else 0
+        ctl[CTL_NO43] = 0 if FOUR_THREE_WIN else 1
         S[6][:] = -1
         S[7][:] //= 8
         best = SearchResult(-1, 0, 0, 0, 0.0, [], "pvs")

@@ -18,7 +18,7 @@ from gorilla.gomoku import rules as R
 from gorilla.gomoku.patterns import P_33, P_43, P_F4, P_FIVE, P_FORBID, P_FOUR, P_THREE
 
 # control slots
-CTL_NODES, CTL_STOP, CTL_LIMIT, CTL_ABORT, CTL_QVCF, CTL_SELDEPTH = range(6)
+CTL_NODES, CTL_STOP, CTL_LIMIT, CTL_ABORT, CTL_QVCF, CTL_SELDEPTH, CTL_NO43 = range(7)
 NCTL = 8
 MAXPLY = 128
 MAXMOVES = 640
@@ -213,7 +213,8 @@ def evaluate(bd, c: int) -> int:
 
 @njit(cache=True, nogil=True)
 def _scan(bd, c: int, info: np.ndarray) -> None:
-    """info: [own open-four point, opponent four-making points, opponent open-four points]."""
+    """info: [own open-four point, opponent four-making points, opponent open-four points,
+    own four-three point] (points -1 when none)."""
     cell, pcls, st = bd[0], bd[3], bd[6]
     n = st[R.S_N]
     w = st[R.S_W]
@@ -222,6 +223,7 @@ def _scan(bd, c: int, info: np.ndarray) -> None:
     info[0] = -1
     info[1] = 0
     info[2] = 0
+    info[3] = -1
     for y in range(n):
         base = (y + R.PAD) * w + R.PAD
         for x in range(n):
@@ -230,6 +232,8 @@ def _scan(bd, c: int, info: np.ndarray) -> None:
                 continue
             if pcls[c, p] == P_F4 and info[0] < 0 and (not rb or playable(bd, p, c)):
                 info[0] = p
+            elif pcls[c, p] == P_43 and info[3] < 0 and (not rb or playable(bd, p, c)):
+                info[3] = p
             po = pcls[o, p]
             if po != P_FORBID and makes_four(po):
                 info[1] += 1
@@ -290,7 +294,7 @@ def _gen(bd, S, c: int, ply: int, defend: bool, tt_move: int) -> int:
 def root_moves(bd, S, c: int, out: np.ndarray) -> int:
     """The PVS's root moves for c in its order (the defences only when the opponent has an
     open three; banned moves left out) into out; how many (at most out's length)."""
-    info = np.empty(3, dtype=np.int64)
+    info = np.empty(4, dtype=np.int64)
     _scan(bd, c, info)
     k = _gen(bd, S, c, 0, info[2] > 0, -1)
     k = min(k, out.shape[0])
@@ -337,8 +341,11 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
     numba's cache cannot hold a recursive kernel that calls another recursive kernel, so the
     four share one function; and
     every call passes int64 values, never literals, so that there is one specialisation."""
-    if mode == M_VCF:
+    if mode == M_VCF or mode == M_VCT:
+        # the attacker a moves: fours (VCF), or fours and threes (VCT: alpha is the depth of the
+        # VCF each of its positions tries first; a three leaves the defender's choice to M_DEF)
         a = c
+        vct = mode == M_VCT
         if _tick(S):
             return -1
         d = 3 - a
@@ -348,84 +355,29 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
         nd = five_points(bd, d, fp)
         if nd >= 2:
             return -1
-        if depth <= 0:
-            return -1
-        key = key_of(bd, a)
-        vkey, vdep = S[12], S[13]
-        slot = key & (vkey.shape[0] - 1)
-        if vkey[slot] == key and vdep[slot] >= depth:
-            return -1
-        cand = np.empty(MAXMOVES // 2, dtype=np.int32)
-        if nd == 1:
-            if not makes_four(bd[3][a, fp[0]]) or not playable(bd, fp[0], a):
-                return -1
-            cand[0] = fp[0]
-            m = 1
-        else:
-            m = _sorted_points(bd, a, 0, cand)
-        result = -1
-        for i in range(m):
-            p = cand[i]
-            R.place(bd, p, a)
-            na = five_points(bd, a, fp)
-            if na >= 2:
-                ok = True
-            elif na == 1:
-                q = fp[0]
-                if d == R.BLACK and bd[6][R.S_RULE] == R.RENJU and not playable(bd, q, d):
-                    ok = True  # the only defence is forbidden
-                else:
-                    R.place(bd, q, d)
-                    ok = (
-                        _solve(bd, S, np.int64(M_VCF), a, depth - 1, np.int64(0), np.int64(0), np.int64(0))
-                        >= 0
-                    )
-                    R.remove(bd, q)
-            else:
-                ok = False
-            R.remove(bd, p)
-            if ok:
-                result = p
-                break
-            if S[0][CTL_ABORT] != 0:
-                return -1
-        if result < 0 and S[0][CTL_ABORT] == 0:
-            vkey[slot] = key
-            vdep[slot] = depth
-        return result
-
-    if mode == M_VCT:
-        a = c
-        vcf_depth = alpha
-        if _tick(S):
-            return -1
-        d = 3 - a
-        fp = np.empty(4, dtype=np.int32)
-        if five_points(bd, a, fp) > 0:
-            return fp[0]
-        nd = five_points(bd, d, fp)
-        if nd >= 2:
-            return -1
-        if nd == 0:
-            v = _solve(bd, S, np.int64(M_VCF), a, vcf_depth, np.int64(0), np.int64(0), np.int64(0))
+        if vct and nd == 0:
+            v = _solve(bd, S, np.int64(M_VCF), a, alpha, np.int64(0), np.int64(0), np.int64(0))
             if v >= 0:
                 return v
         if depth <= 0:
             return -1
         key = key_of(bd, a)
-        tkey, tdep = S[14], S[15]
+        tkey = S[14] if vct else S[12]
+        tdep = S[15] if vct else S[13]
         slot = key & (tkey.shape[0] - 1)
         if tkey[slot] == key and tdep[slot] >= depth:
             return -1
         cand = np.empty(MAXMOVES // 2, dtype=np.int32)
-        if nd == 1:  # the defender's four: the block, then its three must still win (M_DEF checks)
-            if not playable(bd, fp[0], a):
+        if nd == 1:  # the defender's four: the block (in a VCT its three must still win: M_DEF checks)
+            if (not vct and not makes_four(bd[3][a, fp[0]])) or not playable(bd, fp[0], a):
                 return -1
             cand[0] = fp[0]
             m = 1
         else:
-            m = min(_sorted_points(bd, a, 1, cand), VCT_WIDTH)
-        defs = np.empty(MAXMOVES // 2, dtype=np.int32)
+            m = _sorted_points(bd, a, 1 if vct else 0, cand)
+            if vct and m > VCT_WIDTH:
+                m = VCT_WIDTH
+        renju_d = d == R.BLACK and bd[6][R.S_RULE] == R.RENJU
         result = -1
         for i in range(m):
             p = cand[i]
@@ -435,22 +387,20 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
                 ok = True
             elif na == 1:
                 q = fp[0]
-                if d == R.BLACK and bd[6][R.S_RULE] == R.RENJU and not playable(bd, q, d):
-                    ok = True
+                if renju_d and not playable(bd, q, d):
+                    ok = True  # the only defence is forbidden
                 else:
                     R.place(bd, q, d)
-                    ok = (
-                        _solve(bd, S, np.int64(M_VCT), a, depth - 1, vcf_depth, np.int64(0), np.int64(0)) >= 0
-                    )
+                    ok = _solve(bd, S, mode, a, depth - 1, alpha, np.int64(0), np.int64(0)) >= 0
                     R.remove(bd, q)
             else:
-                ok = _solve(bd, S, np.int64(M_DEF), a, depth, vcf_depth, np.int64(0), np.int64(0)) >= 0
+                ok = vct and _solve(bd, S, np.int64(M_DEF), a, depth, alpha, np.int64(0), np.int64(0)) >= 0
             R.remove(bd, p)
-            if S[0][CTL_ABORT] != 0:
-                return -1
-            if ok:
+            if ok:  # a win found is a win, even when the search is being stopped
                 result = p
                 break
+            if S[0][CTL_ABORT] != 0:
+                return -1
         if result < 0 and S[0][CTL_ABORT] == 0:
             tkey[slot] = key
             tdep[slot] = depth
@@ -499,12 +449,18 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
         return -(WIN - ply - 1)
     if bd[6][R.S_STONES] >= bd[6][R.S_N] * bd[6][R.S_N]:
         return 0
-    info = np.empty(3, dtype=np.int64)
+    info = np.empty(4, dtype=np.int64)
     _scan(bd, c, info)
     if not forced and info[0] >= 0 and info[1] == 0:
         pvlen[ply + 1] = ply + 1
         _set_pv(S, ply, info[0])
         return WIN - ply - 2
+    if not forced and info[3] >= 0 and info[1] == 0 and ctl[CTL_NO43] == 0:
+        # a four-three against no four: the block cannot stop the three (another line), which
+        # becomes an open four; a win unless the block starts a counter-attack by fours (rare)
+        pvlen[ply + 1] = ply + 1
+        _set_pv(S, ply, info[3])
+        return WIN - ply - 4
     if ply >= MAXPLY - 4:
         return evaluate(bd, c)
     if depth <= 0 and not forced:
