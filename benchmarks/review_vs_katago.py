@@ -3,15 +3,18 @@
 Gorilla's review (:func:`gorilla.app.review.analyse_line`, the window's ``g`` and ``gorilla
 analyze``, at its default budget: ``review.NET_VISITS`` visits a position, one thread) and
 KataGo's analysis engine (``katago analysis``, the same net, ``--visits`` visits a position,
-one search thread) analyse the same game, ``benchmarks/data/review-19x19.sgf`` (250 moves of
-GNU Go self-play) or its first ``--moves`` moves. KataGo's points lost by a move are the fall
-of the mover's score lead from the position before it to the position after it (root values,
-clamped at 0), as KaTrain reads them. Prints the review's time (and, for a shorter line, the
-time scaled to the whole game), then how many moves' points lost agree within 1.5 points
-(the issue's goal: >= 80%), the median and 90th percentile of the difference.
+one search thread) analyse the same game, ``--sgf`` (default ``benchmarks/data/review-19x19.sgf``,
+250 moves of GNU Go self-play; ``review-19x19-tygem.sgf`` is a 250-move TYGEM game) or its first
+``--moves`` moves; ``--threads`` sets the review's search threads (2: the two cores).
+KataGo's points lost by a move are the fall of the mover's score lead from the position before
+it to the position after it (root values, clamped at 0), as KaTrain reads them. Prints the
+review's time (and, for a shorter line, the time scaled to the whole game), then how many
+moves' points lost agree within 1.5 points (the issue's goal: >= 80%), the median and 90th
+percentile of the difference.
 
-    python benchmarks/review_vs_katago.py [--moves 250] [--visits 400]
+    python benchmarks/review_vs_katago.py [--moves 250] [--visits 400] [--sgf FILE] [--threads 2]
         [--katago /work/scratch/katago/build/katago] [--model assets/net/...bin.gz]
+        [--leads FILE.json]  # KataGo's leads kept: read if the file exists, else written
 """
 
 from __future__ import annotations
@@ -99,8 +102,11 @@ def main() -> None:
     ap.add_argument("--visits", type=int, default=400, help="KataGo's visits a position")
     ap.add_argument("--katago", default="/work/scratch/katago/build/katago")
     ap.add_argument("--model", default=str(default_net_path()))
+    ap.add_argument("--sgf", default=str(DATA / "review-19x19.sgf"), help="the game reviewed")
+    ap.add_argument("--threads", type=int, default=1, help="the review's search threads")
+    ap.add_argument("--leads", help="JSON file of KataGo's leads: read if it exists, else written")
     args = ap.parse_args()
-    full = read_sgf(DATA / "review-19x19.sgf")
+    full = read_sgf(Path(args.sgf))
     game = full.at(min(args.moves, full.move_number))
     game.redo_stack = []
     n = game.move_number
@@ -108,15 +114,24 @@ def main() -> None:
     warm = Game.new(19)
     review.analyse_line(warm, Budget(playouts=8))  # the kernels compiled or loaded
     t0 = time.perf_counter()
-    revs = review.analyse_line(game, seed=1)
-    spent = time.perf_counter() - t0
+    c0 = time.process_time()
+    revs = review.analyse_line(game, threads=args.threads, seed=1)
+    spent, cpu = time.perf_counter() - t0, time.process_time() - c0
     whole = spent / (n + 1) * (full.move_number + 1)
     scaled = f" (scaled to {full.move_number} moves: {whole:.0f} s)" if n < full.move_number else ""
-    what = f"{n} moves of 19x19, {review.NET_VISITS} visits/position, 1 thread"
-    print(f"gorilla review: {what}: {spent:.1f} s{scaled}")
-    t0 = time.perf_counter()
-    leads = katago_leads(game, args.katago, args.model, args.visits)
-    print(f"katago analysis: {args.visits} visits/position, 1 thread: {time.perf_counter() - t0:.1f} s")
+    what = f"{n} moves of {Path(args.sgf).name}, {review.NET_VISITS} visits/position"
+    what += f", {args.threads} thread(s)"
+    print(f"gorilla review: {what}: {spent:.1f} s wall, {cpu:.1f} CPU s{scaled}")
+    kept = Path(args.leads) if args.leads else None
+    if kept is not None and kept.exists():
+        leads = json.loads(kept.read_text())[: n + 1]
+        print(f"katago analysis: {args.visits} visits/position: read from {kept}")
+    else:
+        t0 = time.perf_counter()
+        leads = katago_leads(game, args.katago, args.model, args.visits)
+        print(f"katago analysis: {args.visits} visits/position, 1 thread: {time.perf_counter() - t0:.1f} s")
+        if kept is not None:
+            kept.write_text(json.dumps(leads))
     theirs = katago_points_lost(game, leads)
     ours = {r.number: r.points_lost for r in revs}
     diffs = np.array([abs(ours[k + 1] - theirs[k]) for k in range(n) if k + 1 in ours])
