@@ -14,7 +14,9 @@ percentile of the difference.
 
     python benchmarks/review_vs_katago.py [--moves 250] [--visits 400] [--sgf FILE] [--threads 2]
         [--katago /work/scratch/katago/build/katago] [--model assets/net/...bin.gz]
-        [--leads FILE.json]  # KataGo's leads kept: read if the file exists, else written
+        [--leads FILE.json] [--review FILE.json] [--review-only]
+        # --leads, --review: KataGo's leads, the review's points lost: read if the file exists,
+        # else computed and written (the two halves can run apart)
 """
 
 from __future__ import annotations
@@ -105,14 +107,30 @@ def main() -> None:
     ap.add_argument("--sgf", default=str(DATA / "review-19x19.sgf"), help="the game reviewed")
     ap.add_argument("--threads", type=int, default=1, help="the review's search threads")
     ap.add_argument("--leads", help="JSON file of KataGo's leads: read if it exists, else written")
+    ap.add_argument("--review", help="JSON file of the review's points lost: read if it exists, else written")
+    ap.add_argument("--review-only", action="store_true", help="stop after the review (no KataGo)")
     args = ap.parse_args()
     full = read_sgf(Path(args.sgf))
     game = full.at(min(args.moves, full.move_number))
     game.redo_stack = []
-    n = game.move_number
     print(time.strftime("%Y-%m-%d %H:%M"), machine())
+    mine = Path(args.review) if args.review else None
+    if mine is not None and mine.exists():
+        ours = {int(k): v for k, v in json.loads(mine.read_text()).items()}
+        print(f"gorilla review: read from {mine}")
+    else:
+        ours = timed_review(game, full, args)
+        if mine is not None:
+            mine.write_text(json.dumps(ours))
+    if not args.review_only:
+        compare(game, ours, args)
+
+
+def timed_review(game: Game, full: Game, args) -> dict[int, float]:
+    """Gorilla's review of game, timed (wall and CPU seconds printed): move number -> points lost."""
     warm = Game.new(19)
     review.analyse_line(warm, Budget(playouts=8))  # the kernels compiled or loaded
+    n = game.move_number
     t0 = time.perf_counter()
     c0 = time.process_time()
     revs = review.analyse_line(game, threads=args.threads, seed=1)
@@ -121,7 +139,13 @@ def main() -> None:
     scaled = f" (scaled to {full.move_number} moves: {whole:.0f} s)" if n < full.move_number else ""
     what = f"{n} moves of {Path(args.sgf).name}, {review.NET_VISITS} visits/position"
     what += f", {args.threads} thread(s)"
-    print(f"gorilla review: {what}: {spent:.1f} s wall, {cpu:.1f} CPU s{scaled}")
+    print(f"gorilla review: {what}: {spent:.1f} s wall, {cpu:.1f} CPU s{scaled}", flush=True)
+    return {r.number: r.points_lost for r in revs}
+
+
+def compare(game: Game, ours: dict[int, float], args) -> None:
+    """KataGo's analysis of game (run, or read from --leads), and the agreement with ours."""
+    n = game.move_number
     kept = Path(args.leads) if args.leads else None
     if kept is not None and kept.exists():
         leads = json.loads(kept.read_text())[: n + 1]
@@ -133,7 +157,6 @@ def main() -> None:
         if kept is not None:
             kept.write_text(json.dumps(leads))
     theirs = katago_points_lost(game, leads)
-    ours = {r.number: r.points_lost for r in revs}
     diffs = np.array([abs(ours[k + 1] - theirs[k]) for k in range(n) if k + 1 in ours])
     agree = float(np.mean(diffs <= AGREE))
     print(
