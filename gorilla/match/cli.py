@@ -6,7 +6,7 @@
                   [--cluster [ADDRESS]]
     gorilla match --rules little-go --black-file-agent CMD PLAYER   (or --white-file-agent CMD)
     gorilla match --game gomoku PLAYER_A PLAYER_B [--rules freestyle|standard|renju|caro] [--size 15]
-                  [--openings-file FILE|none] [--timeout-turn MS] [--timeout-match MS] [-n GAMES] ...
+                  [--openings-file FILE|none | --swap2] [--timeout-turn MS] [--timeout-match MS] ...
     gorilla match --resume --out DIR [-n GAMES]
     gorilla match --report DIR
 
@@ -174,6 +174,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--timeout-match", type=int, default=None, metavar="MS", help="gomoku: ms per game (0: none)"
     )
+    p.add_argument(
+        "--swap2",
+        action="store_true",
+        help="gomoku: open each game by Swap2 (SWAP2BOARD to brains; the first player alternates)",
+    )
     p.add_argument("--resume", action="store_true", help="continue the match in --out, playing missing games")
     p.add_argument("--report", metavar="DIR", default=None, help="write report.md and report.png for DIR")
     catalog.add_options(p, "built-in mcts players")
@@ -225,8 +230,14 @@ def _config_from_args(a: argparse.Namespace) -> MatchConfig:
         cfg.openings_file = str(DEFAULT_OPENINGS)
         if a.openings_file is not None:
             cfg.openings_file = None if a.openings_file.strip().lower() == "none" else a.openings_file
-    elif a.openings_file is not None or a.timeout_turn is not None or a.timeout_match is not None:
-        raise _UsageError("--openings-file, --timeout-turn and --timeout-match are for --game gomoku")
+        if a.swap2:
+            if a.openings_file is not None:
+                raise _UsageError("--swap2 opens every game itself: leave out --openings-file")
+            cfg.swap2, cfg.openings_file = True, None
+    elif a.openings_file is not None or a.timeout_turn is not None or a.timeout_match is not None or a.swap2:
+        raise _UsageError(
+            "--openings-file, --timeout-turn, --timeout-match and --swap2 are for --game gomoku"
+        )
     for name in ("games", "size", "komi", "rules", "handicap", "openings", "seed", "move_timeout", "jobs"):
         v = getattr(a, name)
         if v is not None:

@@ -13,56 +13,24 @@ An openings file holds one opening a line: comma- or space-separated ``dx,dy`` p
 offsets from the centre of the board, stones alternating from Black (the Gomocup
 format); ``#`` starts a comment. Games 2k and 2k+1 play opening k with the colours
 swapped, so each opening is played from both sides.
+
+With ``--swap2`` (``config.swap2``) each game opens by Swap2 instead (:func:`swap2_opening`):
+the first player, A in even games and B in odd ones, puts three stones; the other takes
+Black, plays White or puts two more, and so on; brains are asked by ``SWAP2BOARD``.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from datetime import date
-from pathlib import Path
 from typing import Any
 
-from gorilla import asset_file
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import sgf
 from gorilla.gomoku.game import GomokuGame
+from gorilla.match.gomoku_openings import DEFAULT_OPENINGS, load_openings, parse_openings
 from gorilla.match.gomoku_players import GomokuPlayer, make_gomoku_player
 from gorilla.match.players import Forfeit
-
-DEFAULT_OPENINGS = asset_file("gomoku_openings.txt")
-_NUM = re.compile(r"-?\d+")
-
-
-def parse_openings(text: str) -> list[list[tuple[int, int]]]:
-    """Openings from the text of an openings file; ValueError (one line) for a bad line."""
-    out: list[list[tuple[int, int]]] = []
-    for k, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        if re.search(r"[^-\d,\s]", line):
-            raise ValueError(f"openings line {k}: {raw.strip()!r} is not dx,dy pairs")
-        nums = [int(t) for t in _NUM.findall(line)]
-        if len(nums) % 2:
-            raise ValueError(f"openings line {k}: an odd number of coordinates")
-        stones = list(zip(nums[::2], nums[1::2], strict=True))
-        if len(set(stones)) != len(stones):
-            raise ValueError(f"openings line {k}: a point given twice")
-        out.append(stones)
-    return out
-
-
-def load_openings(path: str | Path) -> list[list[tuple[int, int]]]:
-    """The openings of a file; ValueError (one line) when it cannot be read or holds none."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"cannot read openings file {path}: {e}") from None
-    openings = parse_openings(text)
-    if not openings:
-        raise ValueError(f"openings file {path} holds no opening")
-    return openings
 
 
 def opening_game(config: Any, index: int) -> GomokuGame:
@@ -84,6 +52,69 @@ def opening_game(config: Any, index: int) -> GomokuGame:
     if game.over:
         raise ValueError(f"opening {stones} already ends the game")
     return game
+
+
+__all__ = [
+    "DEFAULT_OPENINGS",
+    "Swap2Forfeit",
+    "build_gomoku_players",
+    "load_openings",
+    "opening_game",
+    "parse_openings",
+    "play_gomoku_game",
+    "swap2_opening",
+]
+
+
+class Swap2Forfeit(Exception):
+    """A player lost in the Swap2 opening: who (``pid``) and how (``forfeit``)."""
+
+    def __init__(self, pid: str, forfeit: Forfeit) -> None:
+        super().__init__(str(forfeit))
+        self.pid, self.forfeit = pid, forfeit
+
+
+def swap2_opening(
+    game: GomokuGame,
+    players: dict[str, GomokuPlayer],
+    first: str,
+    second: str,
+    wait: float | None,
+    timed: Any,
+    log: list[str],
+) -> dict[int, str]:
+    """Swap2 on the empty board of game: first puts three stones (B W B); second takes Black
+    (SWAP), plays White's fourth stone, or puts two more (W B), after which first takes Black
+    (SWAP) or plays White's sixth stone. Plays the stones on game, notes each step in log and
+    returns who plays which colour ({BLACK: pid, WHITE: pid}); Swap2Forfeit for a player's
+    illegal stone, crash, time-out or garbage."""
+
+    def ask(pid: str) -> list[tuple[int, int]] | None:
+        try:
+            answer = timed(pid, lambda: players[pid].swap2(game, wait))
+        except Forfeit as f:
+            raise Swap2Forfeit(pid, f) from None
+        if answer is None:
+            log.append(f"{pid}: SWAP")
+            return None
+        for x, y in answer:
+            try:
+                game.play_xy(x, y)
+            except ValueError as e:
+                raise Swap2Forfeit(pid, Forfeit("illegal", f"Swap2 stone {x},{y}: {e}")) from None
+        log.append(f"{pid}: " + " ".join(f"{x},{y}" for x, y in answer))
+        return answer
+
+    ask(first)  # three stones (the player's own swap2 checks the count)
+    answer = ask(second)
+    if answer is None:  # second takes Black; first plays White's fourth stone
+        return {R.BLACK: second, R.WHITE: first}
+    if len(answer) == 1:  # second played White's fourth stone
+        return {R.BLACK: first, R.WHITE: second}
+    answer = ask(first)  # five stones: first chooses
+    if answer is None:  # first keeps Black; second plays White's sixth stone
+        return {R.BLACK: first, R.WHITE: second}
+    return {R.BLACK: second, R.WHITE: first}  # first played White's sixth stone
 
 
 def build_gomoku_players(config: Any) -> dict[str, GomokuPlayer]:
@@ -124,6 +155,22 @@ def play_gomoku_game(
         except Forfeit as f:
             forfeit = lose(pid, color, f)
             break
+    swap2: list[str] = []
+    if forfeit is None and config.swap2:
+        wait = (turn / 1000 + grace) if turn > 0 else config.move_timeout
+
+        def timed(pid: str, ask: Any) -> Any:
+            t0 = time.monotonic()
+            try:
+                return ask()
+            finally:
+                used[pid] += time.monotonic() - t0
+
+        try:
+            ids = swap2_opening(game, players, ids[R.BLACK], ids[R.WHITE], wait, timed, swap2)
+        except Swap2Forfeit as f:
+            forfeit = lose(f.pid, R.BLACK if f.pid == ids[R.BLACK] else R.WHITE, f.forfeit)
+        n_open = len(game.moves)
     while forfeit is None and not game.over and len(game.moves) < limit:
         color = game.to_move
         pid = ids[color]
@@ -181,6 +228,7 @@ def play_gomoku_game(
         "dead_by": None,
         "dead": 0,
         "opening": ["{},{}".format(*game.xy(p)) for p, _ in game.moves[:n_open]],
+        "swap2": swap2 or None,
         "times": clocks,
         "duration": round(time.monotonic() - t_start, 3),
     }

@@ -11,6 +11,7 @@ that is not ``x,y`` raises :class:`gorilla.match.players.Forfeit`; the referee
 
 from __future__ import annotations
 
+import random
 import shlex
 import shutil
 
@@ -18,10 +19,12 @@ from gorilla.gomoku import search as S
 from gorilla.gomoku.agents import GomokuAgent, make_agent, warm_up
 from gorilla.gomoku.game import GomokuGame
 from gorilla.gomoku.referee import RULE_BITS, EngineError, PBrain
+from gorilla.match.gomoku_openings import DEFAULT_OPENINGS, load_openings
 from gorilla.match.players import Forfeit, move_within, short_label
 
 PBRAIN_PREFIX = "pbrain:"
 START_TIMEOUT = 300.0  # seconds a brain may take to answer START (it compiles then, untimed)
+SWAP_BELOW = -300  # Swap2: a built-in agent takes Black when its search scores White below this
 
 
 def is_pbrain(spec: str) -> bool:
@@ -51,6 +54,13 @@ class GomokuPlayer:
         """The move (x, y) for the side to move; Forfeit after wait seconds or on a crash/garbage."""
         raise NotImplementedError
 
+    def swap2(self, game: GomokuGame, wait: float | None) -> list[tuple[int, int]] | None:
+        """Swap2 on game's opening stones (0, 3 or 5; White to move after 3 and 5): the stones
+        the player puts down (3 on an empty board, B W B; after 3, one stone to play White or
+        two more, W B; after 5, one stone to play White), or None for SWAP: it takes Black and
+        the other player moves. Forfeit on a crash, a time-out or an answer that is none of these."""
+        raise NotImplementedError
+
     def close(self) -> None:
         """Release the player (end the brain's process)."""
 
@@ -67,9 +77,11 @@ class BuiltinGomokuPlayer(GomokuPlayer):
         self.agent: GomokuAgent = make_agent(self.spec, seed)
         self.timeout_turn = 0
         self.timeout_match = 0
+        self.game_seed = 0 if seed is None else seed
 
     def set_game_seed(self, seed: int) -> None:
         """Reseed an agent that draws random numbers (random, mcts) for the next game."""
+        self.game_seed = seed
         rng = getattr(self.agent, "rng", None)
         if rng is not None:
             rng.seed(seed)
@@ -92,6 +104,23 @@ class BuiltinGomokuPlayer(GomokuPlayer):
         if not isinstance(move, int) or move < 0:
             raise Forfeit("garbage", f"agent returned {move!r}, not a move")
         return game.xy(move)
+
+    def swap2(self, game: GomokuGame, wait: float | None) -> list[tuple[int, int]] | None:
+        """On an empty board the first three stones of a balanced opening (the shipped openings,
+        one drawn by the game's seed); after 3 or 5 stones the agent's search for White: SWAP
+        (None) when it finds White behind by more than SWAP_BELOW, else its move."""
+        if not game.moves:
+            openings = [o for o in load_openings(DEFAULT_OPENINGS) if len(o) >= 3]
+            c = game.size // 2
+            opening = openings[random.Random(self.game_seed).randrange(len(openings))]
+            return [(c + dx, c + dy) for dx, dy in opening[:3]]
+        turn = self.timeout_turn if self.timeout_turn > 0 else None
+        seconds = S.time_budget(turn, None, len(game.moves), game.size * game.size)
+        snapshot = game.copy()
+        res = move_within(lambda: self.agent.select(snapshot, seconds), wait, f"gomoku-{self.spec}")
+        if getattr(res, "move", -1) < 0:
+            raise Forfeit("garbage", f"agent returned {res!r}, not a move")
+        return None if res.score < SWAP_BELOW else [game.xy(res.move)]
 
 
 class BrainPlayer(GomokuPlayer):
@@ -179,6 +208,34 @@ class BrainPlayer(GomokuPlayer):
             raise Forfeit("garbage", f"answered {reply[:80]!r}, not x,y")
         self.sent = n + 1
         return int(parts[0]), int(parts[1])
+
+    def swap2(self, game: GomokuGame, wait: float | None) -> list[tuple[int, int]] | None:
+        """``SWAP2BOARD``, the opening's stones as ``x,y,field`` (1: the side to move's), ``DONE``;
+        the answer ``SWAP`` or stones ``x,y`` separated by spaces."""
+        if self.brain is None:
+            raise Forfeit("crash", f"{self.label} is not running")
+        n = len(game.moves)
+        try:
+            self.brain.send("SWAP2BOARD")
+            for p, c in game.moves:
+                x, y = game.xy(p)
+                self.brain.send(f"{x},{y},{1 if c == game.to_move else 2}")
+            reply = self._ask("DONE", 1e9 if wait is None else wait)
+        except EngineError as e:
+            raise self._fail(e) from None
+        self.sent = 0  # the next move sends the whole board
+        words = reply.split()
+        if n and [w.upper() for w in words] == ["SWAP"]:
+            return None
+        stones = [w.split(",") for w in words]
+        want = {0: (3,), 3: (1, 2), 5: (1,)}.get(n, ())
+        if len(stones) not in want or not all(
+            len(t) == 2 and all(v.strip().lstrip("-").isdigit() for v in t) for t in stones
+        ):
+            self._kill()
+            what = " or ".join(str(k) for k in want) + " stones x,y" + (" or SWAP" if n else "")
+            raise Forfeit("garbage", f"answered {reply[:80]!r} to SWAP2BOARD with {n} stones, not {what}")
+        return [(int(t[0]), int(t[1])) for t in stones]
 
     def close(self) -> None:
         """END the brain (killed if it does not exit)."""

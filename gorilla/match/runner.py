@@ -66,6 +66,7 @@ class MatchConfig:
     timeout_turn: int = 1000  # gomoku: ms per move as the Gomocup protocol sends it (0: none)
     timeout_match: int = 0  # gomoku: ms per game and player (0: none)
     grace: float = 1.0  # gomoku: seconds past a limit before a move is a time-out
+    swap2: bool = False  # gomoku: each game opens by Swap2 (the openings file is not used)
 
     def to_json(self) -> dict:
         """The config as a JSON-ready dict (what match.json holds)."""
