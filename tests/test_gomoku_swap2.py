@@ -4,6 +4,7 @@ brains (SWAP2BOARD), who ends up with which colour, and a brain that answers it 
 from __future__ import annotations
 
 import io
+import random
 import shlex
 import sys
 import textwrap
@@ -12,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from gorilla.gomoku import rules as R
+from gorilla.gomoku import swap2
+from gorilla.gomoku.agents import make_agent
 from gorilla.gomoku.game import GomokuGame
 from gorilla.match import cli
 from gorilla.match.gomoku_games import Swap2Forfeit, swap2_opening
@@ -121,3 +124,34 @@ def test_swap2_is_for_gomoku_and_replaces_the_openings_file(tmp_path: Path, caps
     assert "are for --game gomoku" in capsys.readouterr().err
     assert cli.main(["--game", "gomoku", *base, "--openings-file", "none"]) == 2
     assert "leave out --openings-file" in capsys.readouterr().err
+
+
+def test_the_chooser_takes_black_when_white_is_behind_and_plays_white_when_it_is_ahead():
+    agent = make_agent("pvs")
+    black_ahead = GomokuGame(15, R.FREESTYLE)
+    for x, y in [(7, 7), (0, 14), (8, 7), (14, 0), (9, 7)]:  # an open three, White's stones far away
+        black_ahead.play_xy(x, y)
+    assert swap2.choose(agent, black_ahead, 0.3) is None  # SWAP: take Black
+    white_ahead = GomokuGame(15, R.FREESTYLE)
+    for x, y in [(0, 0), (7, 7), (14, 14), (8, 7), (0, 14)]:  # Black's stones in the corners
+        white_ahead.play_xy(x, y)
+    move = swap2.choose(agent, white_ahead, 0.3)
+    assert move is not None and white_ahead.color_at(*move) == 0
+
+
+def test_the_opener_plays_the_candidate_its_search_finds_nearest_even():
+    agent = make_agent("threat1")  # a deterministic score
+    game = GomokuGame(15, R.FREESTYLE)
+    stones = swap2.place_three(agent, game, 0.2, seed=4)
+    c = game.size // 2
+    pool = swap2.three_stone_openings()
+    picks = random.Random(4).sample(pool, min(swap2.CANDIDATES, len(pool)))
+    assert [(x - c, y - c) for x, y in stones] in picks and not game.moves
+
+    def score(op: list[tuple[int, int]]) -> int:
+        g = game.copy()
+        for dx, dy in op:
+            g.play_xy(c + dx, c + dy)
+        return abs(agent.select(g, 0.1).score)
+
+    assert score([(x - c, y - c) for x, y in stones]) == min(score(op) for op in picks)

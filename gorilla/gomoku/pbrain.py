@@ -22,6 +22,7 @@ from collections.abc import Callable
 from gorilla import __version__
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
+from gorilla.gomoku import swap2
 from gorilla.gomoku.agents import AGENTS, make_agent, warm_up
 from gorilla.gomoku.game import GomokuGame
 
@@ -231,24 +232,21 @@ class Brain:
             self.out(f"ERROR {e}")
             return
         assert self.game is not None
+        seconds = S.time_budget(self.timeout_turn, self.time_left, len(g.moves), g.size * g.size)
         if not coords:
-            n = g.size
-            c = n // 2
-            opening = [(c, c), (c + 1, c - 1), (c + 1, c + 1)]
+            opening = swap2.place_three(self.agent, g, seconds, seed=int.from_bytes(os.urandom(4), "little"))
             for x, y in opening:
                 g.play_xy(x, y)
             self.game = g
             self.out(" ".join(f"{x},{y}" for x, y in opening))
             return
         self.game = g
-        seconds = S.time_budget(self.timeout_turn, self.time_left, len(g.moves), g.size * g.size)
-        res = self.agent.select(g, seconds)
-        if res.score < -300:
+        move = swap2.choose(self.agent, g, seconds)
+        if move is None:
             self.out("SWAP")
             return
-        g.play(res.move)
-        x, y = g.xy(res.move)
-        self.out(f"{x},{y}")
+        g.play_xy(*move)
+        self.out(f"{move[0]},{move[1]}")
 
     def cmd_info(self, arg: str) -> None:
         """``INFO key value``: time limits, memory, rule and the like; no answer."""

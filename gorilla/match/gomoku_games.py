@@ -28,7 +28,7 @@ from typing import Any
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import sgf
 from gorilla.gomoku.game import GomokuGame
-from gorilla.match.gomoku_openings import DEFAULT_OPENINGS, load_openings, parse_openings
+from gorilla.gomoku.openings import DEFAULT_OPENINGS, load_openings, parse_openings
 from gorilla.match.gomoku_players import GomokuPlayer, make_gomoku_player
 from gorilla.match.players import Forfeit
 

@@ -11,20 +11,18 @@ that is not ``x,y`` raises :class:`gorilla.match.players.Forfeit`; the referee
 
 from __future__ import annotations
 
-import random
 import shlex
 import shutil
 
 from gorilla.gomoku import search as S
+from gorilla.gomoku import swap2
 from gorilla.gomoku.agents import GomokuAgent, make_agent, warm_up
 from gorilla.gomoku.game import GomokuGame
 from gorilla.gomoku.referee import RULE_BITS, EngineError, PBrain
-from gorilla.match.gomoku_openings import DEFAULT_OPENINGS, load_openings
 from gorilla.match.players import Forfeit, move_within, short_label
 
 PBRAIN_PREFIX = "pbrain:"
 START_TIMEOUT = 300.0  # seconds a brain may take to answer START (it compiles then, untimed)
-SWAP_BELOW = -300  # Swap2: a built-in agent takes Black when its search scores White below this
 
 
 def is_pbrain(spec: str) -> bool:
@@ -106,21 +104,23 @@ class BuiltinGomokuPlayer(GomokuPlayer):
         return game.xy(move)
 
     def swap2(self, game: GomokuGame, wait: float | None) -> list[tuple[int, int]] | None:
-        """On an empty board the first three stones of a balanced opening (the shipped openings,
-        one drawn by the game's seed); after 3 or 5 stones the agent's search for White: SWAP
-        (None) when it finds White behind by more than SWAP_BELOW, else its move."""
-        if not game.moves:
-            openings = [o for o in load_openings(DEFAULT_OPENINGS) if len(o) >= 3]
-            c = game.size // 2
-            opening = openings[random.Random(self.game_seed).randrange(len(openings))]
-            return [(c + dx, c + dy) for dx, dy in opening[:3]]
+        """The agent's Swap2 (:mod:`gorilla.gomoku.swap2`): on an empty board the candidate
+        opening its search finds nearest even, after 3 or 5 stones White's move or SWAP
+        (None) when its search finds White behind; within the move's budget."""
         turn = self.timeout_turn if self.timeout_turn > 0 else None
         seconds = S.time_budget(turn, None, len(game.moves), game.size * game.size)
-        snapshot = game.copy()
-        res = move_within(lambda: self.agent.select(snapshot, seconds), wait, f"gomoku-{self.spec}")
-        if getattr(res, "move", -1) < 0:
-            raise Forfeit("garbage", f"agent returned {res!r}, not a move")
-        return None if res.score < SWAP_BELOW else [game.xy(res.move)]
+        snapshot, seed = game.copy(), self.game_seed
+
+        def think() -> list[tuple[int, int]] | None:
+            if not snapshot.moves:
+                return swap2.place_three(self.agent, snapshot, seconds, seed)
+            move = swap2.choose(self.agent, snapshot, seconds)
+            return None if move is None else [move]
+
+        answer = move_within(think, wait, f"gomoku-{self.spec}")
+        if answer is not None and not isinstance(answer, list):
+            raise Forfeit("garbage", f"agent returned {answer!r} for Swap2")
+        return answer
 
 
 class BrainPlayer(GomokuPlayer):
