@@ -170,10 +170,10 @@ def test_cold_start_window_draws_while_compiling_and_the_ai_waits_for_its_kernel
         print(
             f"window {t_window - t_start:.1f}s after start, answer {t_answer - t_click:.1f}s after the click"
         )
-        _xdotool("key", "--window", wid, "ctrl+q")
-        # (once, beside another test worker at load 3, the quit took over 30 s while the child
-        # still compiled the window's other groups; not seen alone: a generous limit, not a hang)
-        proc.wait(120)
+        # Ctrl+Q is the click test's to check: here, after in-process window tests on the same
+        # display (pytest -n 2), the key twice did not reach this window; alone it quits at once
+        proc.terminate()
+        proc.wait(30)
     finally:
         if proc.poll() is None:
             proc.kill()
