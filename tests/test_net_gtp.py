@@ -97,6 +97,8 @@ def _top(pol: np.ndarray) -> str:
 
 
 def test_all_symmetries_and_a_colour(engine) -> None:
+    for line in ("clear_board", "play b E5", "play w C3", "play b D3"):  # not symmetric
+        assert answer(engine, line).startswith("=")
     resp = answer(engine, "kata-raw-nn all")
     blocks = parse_blocks(resp[2:].strip(), 9)
     assert [b["symmetry"] for b in blocks] == list(range(8))
