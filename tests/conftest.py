@@ -43,13 +43,3 @@ def ray_cluster() -> Iterator[None]:
         yield
     finally:
         ray.shutdown()
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """With ``pytest -n`` (``--dist loadgroup``), each test file runs whole on one worker, in
-    its order (module-scoped fixtures such as a GTP engine set up by an earlier test keep their
-    state); files marked ``xdist_group`` (the Ray tests) share their group's worker."""
-    for item in items:
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))

@@ -24,8 +24,6 @@ from gorilla.rules.sgf import load_sgf
 
 ray = pytest.importorskip("ray")
 
-pytestmark = pytest.mark.xdist_group("ray")  # one Ray instance at a time (pytest -n: one worker)
-
 # a seeded match of fast agents: MCTS against random on 5x5, openings and colours alternating
 MATCH = ["mcts:playouts=60", "random", "-n", "6", "--size", "5", "--openings", "2", "--seed", "7"]
 

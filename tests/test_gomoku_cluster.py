@@ -14,8 +14,7 @@ from gorilla.match import cli
 
 ray = pytest.importorskip("ray")
 
-# a Ray instance starts (tens of seconds on a busy machine); one at a time (pytest -n: one worker)
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
+pytestmark = pytest.mark.slow  # a Ray instance starts (tens of seconds on a busy machine)
 
 # a seeded match of fast agents from the shipped openings, colours alternating
 MATCH = ["--game", "gomoku", "threat1", "random", "-n", "2", "--seed", "5", "--timeout-turn", "1000"]
