@@ -170,8 +170,8 @@ def test_cold_start_window_draws_while_compiling_and_the_ai_waits_for_its_kernel
         print(
             f"window {t_window - t_start:.1f}s after start, answer {t_answer - t_click:.1f}s after the click"
         )
-        # Ctrl+Q is the click test's to check: here, after in-process window tests on the same
-        # display (pytest -n 2), the key twice did not reach this window; alone it quits at once
+        # Ctrl+Q is the click test's to check: run after in-process window tests on the same
+        # display (tried with pytest-xdist), the key twice did not reach this window
         proc.terminate()
         proc.wait(30)
     finally:
