@@ -13,7 +13,7 @@ moves' points lost agree within 1.5 points (the issue's goal: >= 80%), the media
 percentile of the difference.
 
     python benchmarks/review_vs_katago.py [--moves 250] [--visits 400] [--sgf FILE] [--threads 2]
-        [--katago /work/scratch/katago/build/katago] [--model assets/net/...bin.gz]
+        [--review-visits N] [--katago /work/scratch/katago/build/katago] [--model assets/net/...bin.gz]
         [--leads FILE.json] [--review FILE.json] [--review-only]
         # --leads, --review: KataGo's leads, the review's points lost: read if the file exists,
         # else computed and written (the two halves can run apart)
@@ -106,6 +106,9 @@ def main() -> None:
     ap.add_argument("--model", default=str(default_net_path()))
     ap.add_argument("--sgf", default=str(DATA / "review-19x19.sgf"), help="the game reviewed")
     ap.add_argument("--threads", type=int, default=1, help="the review's search threads")
+    ap.add_argument(
+        "--review-visits", type=int, default=0, help="the review's visits a position (0: review.NET_VISITS)"
+    )
     ap.add_argument("--leads", help="JSON file of KataGo's leads: read if it exists, else written")
     ap.add_argument("--review", help="JSON file of the review's points lost: read if it exists, else written")
     ap.add_argument("--review-only", action="store_true", help="stop after the review (no KataGo)")
@@ -133,11 +136,12 @@ def timed_review(game: Game, full: Game, args) -> dict[int, float]:
     n = game.move_number
     t0 = time.perf_counter()
     c0 = time.process_time()
-    revs = review.analyse_line(game, threads=args.threads, seed=1)
+    visits = args.review_visits or review.NET_VISITS
+    revs = review.analyse_line(game, Budget(playouts=visits), threads=args.threads, seed=1)
     spent, cpu = time.perf_counter() - t0, time.process_time() - c0
     whole = spent / (n + 1) * (full.move_number + 1)
     scaled = f" (scaled to {full.move_number} moves: {whole:.0f} s)" if n < full.move_number else ""
-    what = f"{n} moves of {Path(args.sgf).name}, {review.NET_VISITS} visits/position"
+    what = f"{n} moves of {Path(args.sgf).name}, {visits} visits/position"
     what += f", {args.threads} thread(s)"
     print(f"gorilla review: {what}: {spent:.1f} s wall, {cpu:.1f} CPU s{scaled}", flush=True)
     return {r.number: r.points_lost for r in revs}
