@@ -13,7 +13,7 @@ from gorilla.ai.agent import Budget, make_agent
 from gorilla.ai.net import NetError
 from gorilla.ai.puct.agent import NetAgent
 from gorilla.ai.puct.evaluator import NetEvaluator
-from gorilla.ai.puct.search import Search, SearchParams, pick_child
+from gorilla.ai.puct.search import Node, Search, SearchParams, lcb_of, pick_child, utility_stdev_factor
 from gorilla.rules.board import BLACK, PASS
 from gorilla.rules.game import Game
 
@@ -32,6 +32,84 @@ def test_pick_child_prefers_prior_then_value() -> None:
     assert pick_child(prior, n, u, 0.0, 0.2, 1.0) == 1
     # an unvisited child's urgency sits below the parent's value: a good parent keeps exploring it
     assert pick_child(np.array([0.5, 0.5]), np.array([4.0, 0.0]), np.array([-4.0, 0.0]), 0.9, 0.2, 1.0) == 1
+
+
+def test_fpu_moves_toward_the_nets_own_value_while_little_prior_is_visited() -> None:
+    # the node's mean utility is bad (-0.5), its own net utility good (0.5); one child visited
+    n, u = np.array([1.0, 0.0]), np.array([0.0, 0.0])
+    little = np.array([0.1, 0.9])  # the visited child holds 10% of the prior
+    assert pick_child(little, n, u, -0.5, 0.2, 0.1) == 0  # plain FPU: from the bad mean
+    assert pick_child(little, n, u, -0.5, 0.2, 0.1, 0.5, 0.0) == 0  # pow 0: the mean alone
+    assert pick_child(little, n, u, -0.5, 0.2, 0.1, 0.5, 2.0) == 1  # weight 0.01 on the mean
+    much = np.array([0.9, 0.1])  # 90% visited: the mean weighs 0.81, the urgency stays low
+    assert pick_child(much, n, u, -0.5, 0.2, 0.1, 0.5, 2.0) == 0
+    assert pick_child(much, n, u, 0.5, 0.2, 0.1, -0.5, 2.0) == 1  # and a good mean lifts it
+
+
+def test_exploration_grows_with_the_utility_spread() -> None:
+    p = SearchParams(stdev_scale=0.85)
+    assert utility_stdev_factor(1, 0.3, 0.09, p) == pytest.approx(1.0)  # one visit: the prior's spread
+    calm = utility_stdev_factor(100, 0.2, 100 * 0.2**2, p)  # every utility 0.2
+    wild = utility_stdev_factor(100, 0.0, 100 * 0.8**2, p)  # utilities +-0.8
+    assert calm < 1.0 < wild
+    assert wild == pytest.approx(1 + 0.85 * (((0.16 * 2 + 64) / 101) ** 0.5 / 0.4 - 1))
+    assert utility_stdev_factor(100, 0.0, 64.0, SearchParams()) == 1.0  # off by default
+
+
+def _root_with(search: Search, n: list[float], mean: list[float], sd: list[float]) -> None:
+    """A fake expanded root whose children have these visits, mean utilities and spreads."""
+    root = Node()
+    k = len(n)
+    root.moves = np.arange(k, dtype=np.int32) + 30
+    root.prior = np.full(k, 1.0 / k)
+    root.n = np.array(n)
+    root.u = root.n * np.array(mean)
+    root.u2 = root.n * (np.array(mean) ** 2 + np.array(sd) ** 2)
+    root.w, root.s, root.kids = np.zeros(k), np.zeros(k), [None] * k
+    search.root = root
+
+
+def test_lcb_prefers_the_well_visited_move_over_a_barely_visited_better_mean(evaluator) -> None:
+    search = Search(evaluator, SearchParams(lcb=5.0))
+    _root_with(search, [40.0, 7.0], [0.1, 0.3], [0.3, 0.3])
+    assert search.best_move() == 30  # 7 visits of mean 0.3 do not prove more than 40 of 0.1
+    _root_with(search, [40.0, 30.0], [0.0, 0.3], [0.1, 0.1])
+    assert search.best_move() == 31  # 30 visits do: the bound chooses the fewer visits
+    search.params.lcb = 0.0
+    assert search.best_move() == 30  # without LCB, the most visits
+    search.params.lcb = 5.0
+    _root_with(search, [40.0, 5.0], [0.0, 0.9], [0.01, 0.01])
+    assert search.best_move() == 30  # under 15% of the top's visits: not a candidate
+    assert lcb_of(30.0, 9.0, 30 * (0.09 + 0.01), 1.4, 5.0) == pytest.approx(
+        0.3 - 5 * (0.01 / 30) ** 0.5, abs=1e-3
+    )
+
+
+def test_katago_score_scales_and_centre(evaluator) -> None:
+    game = Game.new(19, komi=7.5)
+    plain, kata = (
+        Search(evaluator),
+        Search(evaluator, SearchParams(static_scale=2.0, dynamic_scale=0.75, centre_zero=0.2)),
+    )
+    for s in (plain, kata):
+        s.set_game(game)
+        s.run(visits=1)
+    assert kata.centre == pytest.approx(0.8 * plain.centre)
+    plain.centre = kata.centre = 0.0
+    # 10 points: atan(10 / 9.5) on both terms vs atan(10 / 38) and atan(10 / 14.25)
+    gain_plain = plain.utility(0.5, 10.0, True) - plain.utility(0.5, 0.0, True)
+    gain_kata = kata.utility(0.5, 10.0, True) - kata.utility(0.5, 0.0, True)
+    f = 2 / np.pi
+    assert gain_plain == pytest.approx(0.4 * f * np.arctan(10 / 9.5))
+    assert gain_kata == pytest.approx(0.1 * f * np.arctan(10 / 38) + 0.3 * f * np.arctan(10 / 14.25))
+    # the blur: over a wide score spread a lead is worth less, the sign kept; no spread, no change
+    kata.params.score_blur = 1.0
+    blurred = kata.utility(0.5, 10.0, True, stdev=20.0) - kata.utility(0.5, 0.0, True, stdev=20.0)
+    assert 0.0 < blurred < gain_kata
+    assert kata.utility(0.5, 10.0, True, stdev=0.0) - kata.utility(0.5, 0.0, True) == pytest.approx(gain_kata)
+    assert kata.utility(0.5, -10.0, True, stdev=20.0) == pytest.approx(
+        -kata.utility(0.5, 10.0, True, stdev=20.0)
+    )
 
 
 def test_visits_are_counted_at_the_root_and_the_tree_is_reused(evaluator) -> None:

@@ -10,6 +10,14 @@ Settings (agent spec ``net:KEY=VALUE,...``):
 - ``resign=R``: resign when the win rate stays below R for two moves (0 never; default 0.03);
 - ``c_puct``, ``c_puct_log``, ``c_puct_base``, ``fpu``, ``root_fpu``, ``static_score``,
   ``dynamic_score``: the search's constants (:class:`gorilla.ai.puct.search.SearchParams`);
+- KataGo 1.17.2's refinements, each a SearchParams field (0 turns it off):
+  ``fpu_pow`` (an unvisited child's urgency starts from the node's mean utility blended toward
+  its own net utility by the visited prior mass to this power), ``stdev_scale`` with
+  ``stdev_prior``, ``stdev_prior_weight`` (exploration scaled by the node's utility spread),
+  ``lcb`` with ``lcb_min_prop`` (the move chosen by lower confidence bound, in standard
+  deviations, among moves with that share of the top visits), ``static_scale``,
+  ``dynamic_scale`` (the score terms' scales in board sides; 0: ``score_scale``, default half
+  a side) and ``centre_zero`` (the dynamic term's centre pulled toward 0 by this share);
 - ``seed``: the random symmetry of each evaluation.
 
 The tree is kept between moves: the next search starts from the subtree of the moves played.
@@ -119,7 +127,7 @@ class NetAgent(Agent):
         self.clock.time_left(seconds, stones)
 
     def choose(self, req: MoveRequest) -> int:
-        """The most visited move after a search; RESIGN when the game is lost beyond doubt."""
+        """The search's choice (:meth:`Search.best_move`); RESIGN when the game is lost beyond doubt."""
         t0 = time.perf_counter()
         game = req.game
         if game.over:
@@ -136,7 +144,8 @@ class NetAgent(Agent):
         self._low = self._low + 1 if wr < self.resign else 0
         if self.resign > 0 and self._low >= 2 and game.move_number >= game.size * game.size // 8:
             return RESIGN
-        return info.moves[0]
+        best = self.search.best_move()
+        return info.moves[0] if best is None else best
 
     def analyze(self, game: Game, *limits, **named) -> list[Candidate]:
         """Search like select_move (same arguments) and return the root's candidates, most visited first."""

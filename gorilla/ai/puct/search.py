@@ -75,6 +75,17 @@ class SearchParams:
     score_scale: float = 0.0  # 0: the board's side length / 2
     batch: int = 8
     virtual_loss: float = 1.0
+    # KataGo's refinements (0: off, Gorilla's plain rule; KataGo 1.17.2's value in the comment)
+    fpu_pow: float = 0.0  # FPU parent value: Q toward the net utility by visited prior ** pow (2)
+    stdev_scale: float = 0.0  # exploration scaled by the children's utility spread (0.85)
+    stdev_prior: float = 0.4  # that spread's prior (0.40)
+    stdev_prior_weight: float = 2.0  # and its weight in visits (2.0)
+    lcb: float = 0.0  # the move chosen by lower confidence bound, in standard deviations (5)
+    lcb_min_prop: float = 0.15  # a candidate for the LCB choice has this share of the top visits (0.15)
+    static_scale: float = 0.0  # the static score term's scale in board sides (2.0); 0: score_scale
+    dynamic_scale: float = 0.0  # the dynamic term's, likewise (0.75)
+    centre_zero: float = 0.0  # the dynamic term's centre pulled toward 0 by this share (0.20)
+    score_blur: float = 0.0  # 1: the score terms averaged over the net's score spread (KataGo's)
 
 
 class Node:
@@ -94,6 +105,9 @@ class Node:
         "kids",
         "visits",
         "u_sum",
+        "u2",
+        "u2_sum",
+        "nn_u",
         "nn",
         "terminal",
         "pending",
@@ -109,6 +123,9 @@ class Node:
         self.kids: list[Node | None] = []
         self.visits = 0  # visits of the node itself (its own evaluation included)
         self.u_sum = 0.0  # utility sum for the side to move at the node
+        self.u2 = np.zeros(0, np.float64)  # squared-utility sums of the edges
+        self.u2_sum = 0.0  # squared-utility sum of the node
+        self.nn_u = 0.0  # the utility of the node's own evaluation (the net's, no search)
         self.nn: Evaluation | None = None
         self.terminal: tuple[float, float] | None = None  # (win rate, lead) for the side to move
         self.pending = False  # an evaluation is on its way
@@ -125,9 +142,21 @@ class Node:
 
 @njit(cache=True, nogil=True)
 def pick_child(
-    prior: np.ndarray, n: np.ndarray, u: np.ndarray, parent_q: float, fpu: float, c_puct: float
+    prior: np.ndarray,
+    n: np.ndarray,
+    u: np.ndarray,
+    parent_q: float,
+    fpu: float,
+    c_puct: float,
+    parent_nn: float = 0.0,
+    fpu_pow: float = 0.0,
 ) -> int:
-    """The index of the child with the highest PUCT value (first-play urgency for unvisited ones)."""
+    """The index of the child with the highest PUCT value (first-play urgency for unvisited ones).
+
+    The urgency starts from ``w * parent_q + (1 - w) * parent_nn``, ``w = min(1, seen ** fpu_pow)``
+    with ``seen`` the prior mass of the visited children (KataGo's fpuParentWeightByVisitedPolicy):
+    ``fpu_pow`` 0 takes parent_q alone.
+    """
     total = 0.0
     seen = 0.0
     for i in range(n.shape[0]):
@@ -135,7 +164,8 @@ def pick_child(
         if n[i] > 0:
             seen += prior[i]
     explore = c_puct * math.sqrt(total + 0.01)
-    urgency = parent_q - fpu * math.sqrt(seen)
+    w = min(1.0, seen**fpu_pow) if fpu_pow > 0 else 1.0
+    urgency = w * parent_q + (1.0 - w) * parent_nn - fpu * math.sqrt(seen)
     best = -1
     best_v = -1e300
     for i in range(n.shape[0]):
@@ -145,6 +175,40 @@ def pick_child(
             best_v = v
             best = i
     return best
+
+
+def utility_stdev_factor(visits: int, q: float, u2_sum: float, p: SearchParams) -> float:
+    """KataGo's exploration factor from a node's utility spread: ``1 + scale * (stdev / prior - 1)``.
+
+    The spread is the node's utilities' standard deviation with ``stdev_prior`` counted
+    ``stdev_prior_weight`` times; 1 when ``stdev_scale`` is 0.
+    """
+    if p.stdev_scale <= 0:
+        return 1.0
+    if visits <= 1:
+        sd = p.stdev_prior
+    else:
+        q2 = q * q
+        sq = max(u2_sum / visits, q2)
+        pw = p.stdev_prior_weight
+        sd = math.sqrt(max(0.0, ((q2 + p.stdev_prior**2) * pw + sq * visits) / (pw + visits - 1.0) - q2))
+    return 1.0 + p.stdev_scale * (sd / p.stdev_prior - 1.0)
+
+
+def lcb_of(n: float, u: float, u2: float, radius: float, stdevs: float) -> float:
+    """KataGo's lower confidence bound of an edge's mean utility (n visits, sums u and u2).
+
+    A prior of weight ``1 / n**2`` at the widest variance (``radius``: the utility's range
+    half-width) keeps the bound sane after few visits.
+    """
+    if n <= 0:
+        return -2.0 * radius * stdevs
+    mean = u / n
+    sq = max(u2 / n, mean * mean + 1e-8)
+    pw = 1.0 / (n * n)
+    sq = (sq * n + (sq + radius * radius) * pw) / (n + pw)
+    ess = (n + pw) ** 2 / (n + pw * pw)
+    return mean - stdevs * math.sqrt(max(0.0, sq - mean * mean) / ess)
 
 
 @dataclass
@@ -172,7 +236,7 @@ class Search:
         self.game: Game | None = None
         self.root = Node()
         self.lock = threading.Lock()
-        self.centre = 0.0  # the dynamic score term's centre: the root's expected lead
+        self.centre = 0.0  # the dynamic score term's centre: the root's expected lead (pulled to 0)
         self.own_sum: np.ndarray | None = None  # the root's ownership summed over the search (Black +)
         self.own_n = 0
         self.evals = 0
@@ -196,7 +260,7 @@ class Search:
         self.root = node if node is not None and node.expanded and node.terminal is None else Node()
         self.own_sum, self.own_n = None, 0
         if self.root.nn is not None:  # a reused root: its side to move's view from now on
-            self.centre = self.root.nn.lead
+            self.centre = self.root.nn.lead * (1.0 - self.params.centre_zero)
             self._add_ownership(self.root.nn, self.game.to_move)
         return self.root.visits
 
@@ -215,18 +279,34 @@ class Search:
         assert self.game is not None
         return self.params.score_scale or self.game.size / 2.0
 
-    def utility(self, winrate: float, lead: float, root_side: bool) -> float:
-        """Utility of (win rate, lead) for the side to move; root_side: that side is the root's."""
+    def utility(self, winrate: float, lead: float, root_side: bool, stdev: float = 0.0) -> float:
+        """Utility of (win rate, lead) for the side to move; root_side: that side is the root's.
+
+        With ``score_blur`` the score terms are their expectation over a normal spread of the
+        final score, ``score_blur * stdev`` wide (KataGo's expectedWhiteScoreValue)."""
         p = self.params
         f = 2.0 / math.pi
         scale = self._scale()
+        assert self.game is not None
+        side = self.game.size
+        static = p.static_scale * side if p.static_scale > 0 else scale
+        dynamic = p.dynamic_scale * side if p.dynamic_scale > 0 else scale
         centre = self.centre if root_side else -self.centre
-        return (
-            2.0 * winrate
-            - 1.0
-            + p.static_score * f * math.atan(lead / scale)
-            + p.dynamic_score * f * math.atan((lead - centre) / scale)
-        )
+        sd = p.score_blur * stdev
+        if sd <= 0:
+            return (
+                2.0 * winrate
+                - 1.0
+                + p.static_score * f * math.atan(lead / static)
+                + p.dynamic_score * f * math.atan((lead - centre) / dynamic)
+            )
+        score = 0.0
+        for x, w in zip(_GH_X, _GH_W, strict=True):
+            at = lead + sd * x
+            score += w * (
+                p.static_score * math.atan(at / static) + p.dynamic_score * math.atan((at - centre) / dynamic)
+            )
+        return 2.0 * winrate - 1.0 + f * score
 
     # --- one round: gather leaves, evaluate, back up ----------------------------------------
     def run(
@@ -289,11 +369,14 @@ class Search:
         assert self.game is not None
         (ev,) = self.evaluator.evaluate_games([self.game.copy()])
         self.evals += 1
-        self.centre = ev.lead
+        self.centre = ev.lead * (1.0 - self.params.centre_zero)
         with self.lock:
             self._expand(self.root, self.game, ev)
+            util = self.utility(ev.winrate, ev.lead, True, ev.stdev)
             self.root.visits += 1
-            self.root.u_sum += self.utility(ev.winrate, ev.lead, True)
+            self.root.u_sum += util
+            self.root.u2_sum += util * util
+            self.root.nn_u = util
             self._add_ownership(ev, self.game.to_move)
 
     def _round(self, room: int | None) -> None:
@@ -326,7 +409,7 @@ class Search:
                 self._undo_virtual(path)
                 self._expand(leaf, game, ev)
                 leaf.pending = False
-                self._backup(path, leaf, ev.winrate, ev.lead, ownership=ev)
+                self._backup(path, leaf, ev.winrate, ev.lead, ownership=ev, stdev=ev.stdev)
 
     def _descend(self) -> tuple[list[tuple[Node, int]], Node, Game | None] | None:
         """Walk down to a leaf, adding virtual losses; (path, leaf, its game or None when terminal)."""
@@ -349,7 +432,8 @@ class Search:
                 assert node.moves is not None
                 fpu = p.root_fpu if node is self.root else p.fpu
                 c = p.c_puct + p.c_puct_log * math.log((node.visits + p.c_puct_base) / p.c_puct_base)
-                i = pick_child(node.prior, node.n, node.u, node.q(), fpu, c)
+                c *= utility_stdev_factor(node.visits, node.q(), node.u2_sum, p)
+                i = pick_child(node.prior, node.n, node.u, node.q(), fpu, c, node.nn_u, p.fpu_pow)
                 move = int(node.moves[i])
                 kid = node.kids[i]
                 if kid is None:
@@ -402,6 +486,7 @@ class Search:
         node.u = np.zeros(k)
         node.w = np.zeros(k)
         node.s = np.zeros(k)
+        node.u2 = np.zeros(k)
         node.kids = [None] * k
         node.nn = ev
 
@@ -418,21 +503,28 @@ class Search:
         winrate: float,
         lead: float,
         ownership: Evaluation | None = None,
+        stdev: float = 0.0,
     ) -> None:
         """Back up a leaf's (win rate, lead) for its side to move through the path."""
         root_side = len(path) % 2 == 0  # the leaf's side to move is the root's
         wr, ld = winrate, lead
+        util = self.utility(wr, ld, root_side, stdev)
+        if leaf.visits == 0:
+            leaf.nn_u = util
         leaf.visits += 1
-        leaf.u_sum += self.utility(wr, ld, root_side)
+        leaf.u_sum += util
+        leaf.u2_sum += util * util
         for node, i in reversed(path):
             wr, ld, root_side = 1.0 - wr, -ld, not root_side  # the chooser at node moved into the child
-            util = self.utility(wr, ld, root_side)
+            util = self.utility(wr, ld, root_side, stdev)
             node.n[i] += 1
             node.u[i] += util
+            node.u2[i] += util * util
             node.w[i] += wr
             node.s[i] += ld
             node.visits += 1
             node.u_sum += util
+            node.u2_sum += util * util
         if ownership is not None and self.game is not None:
             color = self.game.to_move if len(path) % 2 == 0 else _other(self.game.to_move)
             self._add_ownership(ownership, color)
@@ -477,6 +569,32 @@ class Search:
                 info.pv_visits.append([int(n[i]), *seen])
         return info
 
+    def best_move(self) -> int | None:
+        """The move to play: the most visited child, or with ``lcb`` > 0 KataGo's choice: the
+        child of highest lower confidence bound among those with at least ``lcb_min_prop`` of
+        the top visits (the top by visits, a little by prior: KataGo's ``nonLCBBest``)."""
+        r = self.root
+        if not r.expanded or r.moves is None:
+            return None
+        with self.lock:
+            n, u, u2, prior = r.n.copy(), r.u.copy(), r.u2.copy(), r.prior
+        if not np.any(n > 0):
+            return int(r.moves[0])
+        p = self.params
+        if p.lcb <= 0:
+            mean = np.where(n > 0, u / np.maximum(n, 1.0), -1e9)
+            order = np.lexsort((-mean, -n))  # most visits, ties by utility (as root_info)
+            return int(r.moves[order[0]])
+        goodness = n * np.maximum(0.0, n - 1.0) / np.maximum(1.0, n) + 2.0 * prior
+        top = n[int(np.argmax(goodness))]
+        radius = 1.0 + p.static_score + p.dynamic_score
+        best, best_lcb = -1, -1e300
+        for i in np.flatnonzero((n > 0) & (n >= p.lcb_min_prop * top)):
+            b = lcb_of(float(n[i]), float(u[i]), float(u2[i]), radius, p.lcb)
+            if b > best_lcb:
+                best, best_lcb = int(i), b
+        return int(r.moves[best])
+
     @staticmethod
     def _pv(node: Node | None, depth: int) -> tuple[list[int], list[int]]:
         """The most visited line below node, and the visits of each of its moves."""
@@ -509,6 +627,12 @@ class Search:
 def _other(color: int) -> int:
     return WHITE if color == BLACK else BLACK
 
+
+# Gauss-Hermite nodes and weights for the expectation over a standard normal (9 points)
+_GH_X, _GH_W = (
+    [float(x) * math.sqrt(2.0) for x in np.polynomial.hermite.hermgauss(9)[0]],
+    [float(w) / math.sqrt(math.pi) for w in np.polynomial.hermite.hermgauss(9)[1]],
+)
 
 _BOARD_CACHE: dict[int, np.ndarray] = {}
 
