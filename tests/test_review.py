@@ -254,3 +254,20 @@ def test_the_net_finds_a_19x19_blunder_as_the_biggest_mistake() -> None:
     assert worst.number == 5 and worst.points_lost >= 10, [(r.number, r.points_lost) for r in revs]
     assert all(r.points_lost < 3 for r in revs if r.number != 5)
     assert worst.winrate_before - worst.winrate_after > 0.2  # Black's win rate falls with it
+
+
+def test_the_nets_review_searches_each_position_once_and_reads_the_fall_of_the_root_lead() -> None:
+    game = Game.new(19, komi=7.5)
+    for m in ("Q16", "D4", "Q4", "D16", "A1", "C10"):
+        game.play(parse_vertex(m, 19))
+    cache: dict = {}
+    revs = review.analyse_line(game, Budget(playouts=16), seed=2, cache=cache)
+    keys = review.line_keys(game)
+    assert set(cache) == set(keys)  # no second search of the position after the net's best move
+    assert all(cache[k].root for k in keys)
+    for r in revs:
+        before, after = cache[keys[r.number - 1]], cache[keys[r.number]]
+        sign = 1 if r.color == BLACK else -1
+        fall = 0.0 if r.move == before.best else max(0.0, sign * (before.score - after.score))
+        assert r.points_lost == pytest.approx(fall)
+    assert max(revs, key=lambda r: r.points_lost).number == 5  # A1 still the worst

@@ -5,23 +5,30 @@ Each position of the line (before the first move .. after the last) gets one
 search within a budget (one agent for the whole line, so the subtree of the
 move played is reused): the net's PUCT (:class:`gorilla.ai.puct.agent.NetAgent`,
 :data:`NET_VISITS` visits) wherever the net plays, else the classical
-:class:`gorilla.ai.mcts.MCTSAgent` (:data:`DEFAULT_PLAYOUTS` playouts). A
-position's value is its most visited move's win rate and expected margin with
-komi (the net's score lead; the MCTS's mean area margin), Black's view here.
-A move's **points lost**, from the mover's side, compares two
-searches of the same kind: the position after the engine's best move and the
-position after the move played (each searched with the same budget, the
-opponent to move), so the optimism a search has for the side to move cancels
-out (comparing the best move's margin in the search before the move with the
-played move's would count the winner's curse of the most visited move as
-points lost: on a 9x9 GNU Go game at 1000 playouts, 3.9 points a move against
-2.7, and the two seeds agreed less, see
-``benchmarks/RESULTS.md#2026-11-22-evening-whole-game-analysis-python-benchmarksreviewpy``). The
-engine's own best move loses 0; every value is clamped at 0. The position
-after the best move costs one more search for each move that is not the
-engine's; it is kept under its own key, so playing the best move as a
-variation finds it analysed. Without it (cancelled), the played move's margin
-in the search before it is used when it had :data:`MIN_VISITS` visits.
+:class:`gorilla.ai.mcts.MCTSAgent` (:data:`DEFAULT_PLAYOUTS` playouts).
+
+With the net a position's value is its search's root value (win rate and score lead averaged
+over the whole search, as KataGo's ``rootInfo``), Black's view here, and a move's **points
+lost** is the fall of the mover's score lead from the position before it to the position
+after it (KaTrain's reading of KataGo's analysis), clamped at 0; the engine's own best move
+loses 0. One search a position is enough: against KataGo's 400-visit analysis of a 250-move
+TYGEM game this agreed within 1.5 points more often than a second search of the position
+after the best move did, at 0.64 of the time
+(``benchmarks/RESULTS.md#2026-11-27-the-review-one-search-a-position-katrains-points-lost``).
+
+With the classical MCTS a position's value is its most visited move's win rate and expected
+margin with komi (the MCTS's mean area margin), and a move's points lost compares two
+searches of the same kind: the position after the engine's best move and the position after
+the move played (each searched with the same budget, the opponent to move), so the optimism
+a search has for the side to move cancels out (comparing the best move's margin in the search
+before the move with the played move's would count the winner's curse of the most visited
+move as points lost: on a 9x9 GNU Go game at 1000 playouts, 3.9 points a move against 2.7,
+and the two seeds agreed less, see
+``benchmarks/RESULTS.md#2026-11-22-evening-whole-game-analysis-python-benchmarksreviewpy``).
+The position after the best move costs one more search for each move that is not the
+engine's; it is kept under its own key, so playing the best move as a variation finds it
+analysed. Without it (cancelled), the played move's margin in the search before it is used
+when it had :data:`MIN_VISITS` visits.
 
 Thresholds (points lost): a **mistake** from :data:`MISTAKE` points, a
 **blunder** from :data:`BLUNDER` points.
@@ -62,7 +69,8 @@ Key = tuple[int, int]  # (moves played, a hash of the start and the moves): see 
 @dataclass
 class PositionEval:
     """One analysed position: Black's win rate and score lead, the best move and its PV,
-    and the searched moves' margins from the mover's side (move -> (margin, visits))."""
+    and the searched moves' margins from the mover's side (move -> (margin, visits)).
+    ``root``: the values are the search's root averages (the net), not its best move's."""
 
     winrate: float
     score: float
@@ -71,6 +79,7 @@ class PositionEval:
     to_move: int
     margins: dict[int, tuple[float, int]] = field(default_factory=dict)
     playouts: int = 0
+    root: bool = False
 
 
 @dataclass
@@ -154,11 +163,14 @@ def evaluate_position(
     if not cands or (cancel is not None and cancel.is_set()):
         return None
     best = cands[0]
-    wr = best.winrate if color == BLACK else 1.0 - best.winrate
+    wr, score = best.winrate, best.score
+    root = agent.name == "net"  # the net's search: KataGo's root averages
+    if root:
+        wr, score = agent.root_value()
     margins = {int(c.move): (float(c.score), int(c.visits)) for c in cands}
     return PositionEval(
-        wr, _black(best.score, color), int(best.move), list(best.pv or [best.move]), color, margins,
-        int(agent.last_playouts),
+        wr if color == BLACK else 1.0 - wr, _black(score, color), int(best.move),
+        list(best.pv or [best.move]), color, margins, int(agent.last_playouts), root,
     )  # fmt: skip
 
 
@@ -175,6 +187,8 @@ def move_review(
     best_margin = before.margins.get(before.best, (_black(before.score, color), 0))[0]
     if point == before.best:
         lost = 0.0
+    elif before.root and after.root:  # the net: the fall of the mover's root lead (KaTrain)
+        lost = max(0.0, _black(before.score, color) - _black(after.score, color))
     elif after_best is not None:
         lost = max(0.0, _black(after_best.score, color) - _black(after.score, color))
     else:
@@ -253,7 +267,14 @@ def analyse_line(
             if k < len(moves) and not g.over:
                 best = cache[key].best
                 other = child_key(key, moves[k][0], best)
-                if best != moves[k][1] and best != RESIGN and other not in cache and g.is_legal(best):
+                second = not cache[key].root  # the MCTS: the position after its best move too
+                if (
+                    second
+                    and best != moves[k][1]
+                    and best != RESIGN
+                    and other not in cache
+                    and g.is_legal(best)
+                ):
                     if side is None:  # its own agent: the main one keeps its tree for the line
                         side = make_agent(threads, None if seed is None else seed + 1, engine)
                     g2 = g.copy()
