@@ -1,25 +1,28 @@
 """The search's quality at equal visits, judged by a deep KataGo: load does not enter.
 
 For N middle-game positions (19x19 records, by default the equal-time match against
-KataGo: ``/work/scratch/runs/k19-s400/games``, turns 40..200), two players each choose a
-move after V visits from a fresh tree:
+KataGo: ``/work/scratch/runs/k19-s400/games``, turns 40..190), each player chooses a move
+after V visits from a fresh tree:
 
 - ``net[:KEY=VALUE,...]``: Gorilla's ``net`` agent with those settings (``net:fpu_pow=2``);
 - ``katago``: KataGo over GTP (``genmove``, ``maxVisits=V``, one search thread, KataGo's GTP
   defaults otherwise: the player of the equal-time matches, resignation off).
 
-A judge (KataGo's analysis engine, ``--judge-visits`` J, no root noise) scores the position
-after each chosen move, and the root itself; a move's loss is the root's value less the
-move's, for the mover, in points (score lead) and in win rate (clipped at 0). Printed: each
-player's mean loss, the mean of the per-position difference A - B with its standard error,
-and how often each side's move was the worse one (by more than ``--tie`` points).
-``--repeats R`` lets each player choose R times per position (other seeds): the choices'
-noise averages out. The judge's values and KataGo's choices are cached in
-``$XDG_CACHE_HOME/gorilla/search_quality.json`` (keyed by net, visits and position), so a
-later A/B of two Gorilla settings costs only their searches and the new moves' judging.
+A judge (KataGo's analysis engine, ``--judge-visits`` J, no root noise, the same net) scores
+the position after each chosen move, and the root itself; a move's loss is the root's value
+less the move's, for the mover, in points (score lead) and in win rate (clipped at 0).
+Printed: each player's mean loss with its standard error, then for each player after the
+first the paired per-position difference to the first (mean and standard error) and how
+often its move was worse / better by more than ``--tie`` points. ``--repeats R``: each
+player chooses R times per position (seeds ``--seed`` ..): the choices' noise averages out.
+The judge's values and the players' choices are cached in
+``$XDG_CACHE_HOME/gorilla/search_quality.json`` (keyed by the net, the visits, the position;
+Gorilla's by the digest of the search's source too), so a later A/B of settings costs only
+the new searches and the new moves' judging. The numbers count moves, not time: the load of
+the machine does not enter.
 
-    python benchmarks/search_quality.py [--a net] [--b katago] [--positions 48] [--visits 100]
-        [--judge-visits 400] [--repeats 1] [--katago PATH] [--games DIR]
+    python benchmarks/search_quality.py [PLAYER ...] [--positions 48] [--visits 100]
+        [--judge-visits 300] [--repeats 2] [--katago PATH] [--games DIR]
 """
 
 from __future__ import annotations
@@ -245,12 +248,30 @@ def choices(spec: str, games: list[Game], cache: Cache, args: argparse.Namespace
     if name != "net":
         raise SystemExit(f"unknown player {spec!r} (net[:KEY=VALUE,...] or katago)")
     settings = dict(kv.split("=", 1) for kv in rest.split(",") if kv)
+    version = source_version()
     for r in range(args.repeats):
-        agent = NetAgent(visits=args.visits, resign=0.0, seed=args.seed + r, **settings)  # type: ignore[arg-type]
+        agent = None
         for k, game in enumerate(games):
-            agent.new_game()
-            out[k].append(agent.choose(MoveRequest(game.copy())))
+            key = f"{spec}|{version}|{args.visits}|{args.seed + r}|{key_of(game)}"
+            if key not in cache.data["choice"]:
+                if agent is None:
+                    agent = NetAgent(visits=args.visits, resign=0.0, seed=args.seed + r, **settings)  # type: ignore[arg-type]
+                agent.new_game()
+                cache.data["choice"][key] = format_vertex(agent.choose(MoveRequest(game.copy())), game.size)
+            out[k].append(parse_vertex(cache.data["choice"][key], game.size))
+    cache.save()
     return out
+
+
+def source_version() -> str:
+    """A digest of the search's and the agent's source: Gorilla's cached choices follow the code."""
+    import hashlib
+
+    import gorilla.ai.puct.agent as agent_module
+    import gorilla.ai.puct.search as search_module
+
+    text = b"".join(Path(m.__file__).read_bytes() for m in (agent_module, search_module))  # type: ignore[arg-type]
+    return hashlib.sha256(text).hexdigest()[:12]
 
 
 def losses(game: Game, moves: list[int], cache: Cache, args: argparse.Namespace) -> tuple[float, float]:
@@ -276,12 +297,11 @@ def mean_se(xs: list[float]) -> tuple[float, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--a", default="net", help="player A (net[:KEY=VALUE,...] or katago)")
-    ap.add_argument("--b", default="katago", help="player B")
+    ap.add_argument("players", nargs="*", default=["net", "katago"], help="net[:KEY=VALUE,...] or katago")
     ap.add_argument("--positions", type=int, default=48)
     ap.add_argument("--visits", type=int, default=100)
-    ap.add_argument("--judge-visits", type=int, default=400)
-    ap.add_argument("--repeats", type=int, default=1)
+    ap.add_argument("--judge-visits", type=int, default=300)
+    ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--tie", type=float, default=0.5, help="points within which two moves are even")
     ap.add_argument("--katago", default=KATAGO)
@@ -297,28 +317,27 @@ def main() -> None:
         f"{args.repeats} repeats",
     )
     picked = {}
-    for spec in (args.a, args.b):
+    for spec in args.players:
         t0, c0 = time.perf_counter(), time.process_time()
         picked[spec] = choices(spec, games, cache, args)
         print(f"{spec}: chose in {time.perf_counter() - t0:.0f} s wall, {time.process_time() - c0:.0f} s CPU")
-    judge(games, [set(picked[args.a][k]) | set(picked[args.b][k]) for k in range(len(games))], cache, args)
-    rows = {s: [losses(g, picked[s][k], cache, args) for k, g in enumerate(games)] for s in (args.a, args.b)}
-    same = sum(picked[args.a][k] == picked[args.b][k] for k in range(len(games)))
-    print(f"same moves: {same}/{len(games)}")
-    for s in (args.a, args.b):
+    judge(games, [{m for s in args.players for m in picked[s][k]} for k in range(len(games))], cache, args)
+    rows = {s: [losses(g, picked[s][k], cache, args) for k, g in enumerate(games)] for s in args.players}
+    for s in args.players:
         pm, pse = mean_se([r[0] for r in rows[s]])
         wm, wse = mean_se([r[1] for r in rows[s]])
         print(f"{s:40s} loss {pm:5.2f} +- {pse:4.2f} points, {100 * wm:5.2f} +- {100 * wse:4.2f}% win rate")
-    dp = [rows[args.a][k][0] - rows[args.b][k][0] for k in range(len(games))]
-    dw = [rows[args.a][k][1] - rows[args.b][k][1] for k in range(len(games))]
-    (pm, pse), (wm, wse) = mean_se(dp), mean_se(dw)
-    worse_a = sum(d > args.tie for d in dp)
-    worse_b = sum(d < -args.tie for d in dp)
-    print(f"A - B: {pm:+.2f} +- {pse:.2f} points, {100 * wm:+.2f} +- {100 * wse:.2f}% win rate")
-    print(
-        f"A's move worse by > {args.tie} points: {worse_a}, B's: {worse_b},",
-        f"even: {len(games) - worse_a - worse_b}",
-    )
+    base = args.players[0]
+    for s in args.players[1:]:
+        dp = [rows[s][k][0] - rows[base][k][0] for k in range(len(games))]
+        dw = [rows[s][k][1] - rows[base][k][1] for k in range(len(games))]
+        (pm, pse), (wm, wse) = mean_se(dp), mean_se(dw)
+        same = sum(picked[s][k] == picked[base][k] for k in range(len(games)))
+        print(
+            f"{s} - {base}: {pm:+.2f} +- {pse:.2f} points, {100 * wm:+.2f} +- {100 * wse:.2f}% win rate;",
+            f"worse by > {args.tie} points at {sum(d > args.tie for d in dp)},",
+            f"better at {sum(d < -args.tie for d in dp)}, same moves at {same} of {len(games)}",
+        )
 
 
 if __name__ == "__main__":

@@ -70,7 +70,7 @@ def _root_with(search: Search, n: list[float], mean: list[float], sd: list[float
 
 
 def test_lcb_prefers_the_well_visited_move_over_a_barely_visited_better_mean(evaluator) -> None:
-    search = Search(evaluator, SearchParams(lcb=5.0))
+    search = Search(evaluator)  # the default: KataGo's LCB choice, 5 standard deviations
     _root_with(search, [40.0, 7.0], [0.1, 0.3], [0.3, 0.3])
     assert search.best_move() == 30  # 7 visits of mean 0.3 do not prove more than 40 of 0.1
     _root_with(search, [40.0, 30.0], [0.0, 0.3], [0.1, 0.1])
