@@ -14,7 +14,8 @@ less the move's, for the mover, in points (score lead) and in win rate (clipped 
 Printed: each player's mean loss with its standard error, then for each player after the
 first the paired per-position difference to the first (mean and standard error) and how
 often its move was worse / better by more than ``--tie`` points. ``--repeats R``: each
-player chooses R times per position (seeds ``--seed`` ..): the choices' noise averages out.
+player chooses R times per position (Gorilla's symmetries seeded by ``--seed`` + repeat and
+the position): the choices' noise averages out.
 The judge's values and the players' choices are cached in
 ``$XDG_CACHE_HOME/gorilla/search_quality.json`` (keyed by the net, the visits, the position;
 Gorilla's by the digest of the search's source too), so a later A/B of settings costs only
@@ -34,6 +35,7 @@ import os
 import subprocess
 import tempfile
 import time
+import zlib
 from pathlib import Path
 
 from gorilla.ai.agent import MoveRequest
@@ -252,11 +254,13 @@ def choices(spec: str, games: list[Game], cache: Cache, args: argparse.Namespace
     for r in range(args.repeats):
         agent = None
         for k, game in enumerate(games):
-            key = f"{spec}|{version}|{args.visits}|{args.seed + r}|{key_of(game)}"
+            key = f"{spec}|{version}|{args.visits}|{args.seed + r}|{key_of(game)}|v2"
             if key not in cache.data["choice"]:
                 if agent is None:
                     agent = NetAgent(visits=args.visits, resign=0.0, seed=args.seed + r, **settings)  # type: ignore[arg-type]
                 agent.new_game()
+                # the symmetries follow the position and the repeat, not what was cached before
+                agent.reseed(zlib.crc32(f"{args.seed + r}|{key_of(game)}".encode()))
                 cache.data["choice"][key] = format_vertex(agent.choose(MoveRequest(game.copy())), game.size)
             out[k].append(parse_vertex(cache.data["choice"][key], game.size))
     cache.save()
