@@ -11,7 +11,8 @@ Settings (agent spec ``net:KEY=VALUE,...``):
 - ``c_puct``, ``c_puct_log``, ``c_puct_base``, ``fpu``, ``root_fpu``, ``static_score``,
   ``dynamic_score``: the search's constants (:class:`gorilla.ai.puct.search.SearchParams`);
 - KataGo 1.17.2's refinements, each a SearchParams field (0 turns it off; only ``lcb=5`` is on
-  by default, the others measured no gain at equal visits: benchmarks/RESULTS.md, 2026-11-27):
+  by default, the others measured no gain at equal visits:
+  ``benchmarks/RESULTS.md#2026-11-27-the-search-at-equal-visits-against-katago``):
   ``fpu_pow`` (an unvisited child's urgency starts from the node's mean utility blended toward
   its own net utility by the visited prior mass to this power), ``stdev_scale`` with
   ``stdev_prior``, ``stdev_prior_weight`` (exploration scaled by the node's utility spread),
