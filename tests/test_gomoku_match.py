@@ -4,6 +4,7 @@ openings played with both colours, SGF GM[4] records, and misbehaving brains tha
 from __future__ import annotations
 
 import io
+import re
 import shlex
 import sys
 import textwrap
@@ -29,6 +30,7 @@ FAKE_BRAIN = textwrap.dedent(
     import sys, time
     mode, good = sys.argv[1], int(sys.argv[2])
     size, taken, asked, block = 15, [], 0, False
+    heard = open(sys.argv[3], "a") if len(sys.argv) > 3 else None  # every line, as it came
     def say(text):
         sys.stdout.write(text + "\\n"); sys.stdout.flush()
     def move():
@@ -46,6 +48,8 @@ FAKE_BRAIN = textwrap.dedent(
         free = [(x, y) for y in range(size) for x in range(size) if (x, y) not in taken]
         taken.append(free[0]); say("%d,%d" % free[0])
     for line in sys.stdin:
+        if heard:
+            heard.write(line); heard.flush()
         w = line.strip().upper()
         if block:
             if w == "DONE":
@@ -67,10 +71,11 @@ FAKE_BRAIN = textwrap.dedent(
 )
 
 
-def fake(tmp_path: Path, mode: str, good: int = 1) -> str:
+def fake(tmp_path: Path, mode: str, good: int = 1, heard: Path | None = None) -> str:
     script = tmp_path / "fake_brain.py"
     script.write_text(FAKE_BRAIN, encoding="utf-8")
-    return f"pbrain:{shlex.quote(sys.executable)} {shlex.quote(str(script))} {mode} {good}"
+    tail = f" {shlex.quote(str(heard))}" if heard is not None else ""
+    return f"pbrain:{shlex.quote(sys.executable)} {shlex.quote(str(script))} {mode} {good}{tail}"
 
 
 def config(tmp_path: Path, a: str, b: str, **kw) -> MatchConfig:
@@ -156,6 +161,28 @@ def test_builtin_agents_through_the_protocol(tmp_path: Path):
     assert all(r["times"]["A"]["moves"] >= 2 for r in recs)
     text = (Path(cfg.out) / recs[0]["sgf"]).read_text(encoding="utf-8")
     assert "PB[pbrain:" in text
+
+
+def test_every_command_is_one_whole_line(tmp_path: Path):
+    # Rapfi reads the protocol word by word and drops a command's first word while it still
+    # counts itself as thinking (its gomocup.cpp: `else if (thinking) return false;`): its
+    # "ERROR Unknown command: 5,9" after a TURN was the coordinates of a TURN it dropped. Our
+    # side must send each command with its arguments on one line, and coordinates alone only
+    # inside BOARD .. DONE.
+    heard = tmp_path / "heard.txt"
+    cfg = config(tmp_path, fake(tmp_path, "none", 10_000, heard), "threat1", games=2, timeout_turn=300)
+    summary = run_match(cfg, log=io.StringIO())
+    assert not summary["forfeits"], summary["forfeits"]
+    lines = heard.read_text(encoding="utf-8").splitlines()
+    assert sum(w.startswith("TURN ") for w in lines) >= 4
+    block = False
+    for w in lines:
+        if block:
+            assert re.fullmatch(r"\d+,\d+,[12]|DONE", w), w
+            block = w != "DONE"
+        else:
+            assert re.fullmatch(r"START \d+|RESTART|INFO \w+ -?\d+|BEGIN|TURN \d+,\d+|BOARD|END", w), w
+            block = w == "BOARD"
 
 
 @pytest.mark.parametrize(

@@ -104,4 +104,50 @@ def test_a_four_three_is_no_win_when_the_opponent_has_a_four():
     white = [(3, 7), (0, 0), (9, 2), (10, 2), (11, 2), (14, 14)]
     bd = gomoku_position(black, white).bd
     S = V.new_state(12)
+    S[0][V.CTL_NOEXT] = 1  # the static rule alone (the leaf extension searches White's three's answers)
     assert int(V.pvs(bd, S, R.BLACK, 0, -V.INF, V.INF, 0)) < V.MATE
+
+
+def test_a_double_three_against_no_four_is_a_win_at_a_leaf():
+    # Black (7, 7) makes open threes on row 7 (5, 6, 7) and column 7 (7, 8, 9); White has no four
+    black = [(5, 7), (6, 7), (7, 8), (7, 9)]
+    white = [(0, 0), (14, 0), (0, 14), (14, 14)]
+    g = gomoku_position(black, white)
+    S = V.new_state(12)
+    assert int(V.pvs(g.bd, S, R.BLACK, 0, -V.INF, V.INF, 0)) >= V.MATE
+    assert R.xy(g.bd, int(S[10][0, 0])) == (7, 7)
+    S[0][V.CTL_NO33] = 1  # the rule off: the leaf is the static evaluation
+    assert int(V.pvs(g.bd, S, R.BLACK, 0, -V.INF, V.INF, 0)) < V.MATE
+    # with a White three on row 2 (a point where White makes a four) it is no win at a leaf
+    g = gomoku_position(black, [*white, (9, 2), (10, 2), (11, 2)])
+    S = V.new_state(12)
+    S[0][V.CTL_NOEXT] = 1
+    assert int(V.pvs(g.bd, S, R.BLACK, 0, -V.INF, V.INF, 0)) < V.MATE
+
+
+def test_an_open_four_wins_against_the_opponents_three():
+    # Black's three on row 7 (5..7) can become an open four; White's open three on row 2 does
+    # not stop that (its four cannot make five before Black's)
+    black = [(5, 7), (6, 7), (7, 7), (0, 14)]
+    white = [(9, 2), (10, 2), (11, 2), (14, 0)]
+    g = gomoku_position(black, white)
+    S = V.new_state(12)
+    S[0][V.CTL_NOEXT] = 1  # the static rule alone
+    assert int(V.pvs(g.bd, S, R.BLACK, 0, -V.INF, V.INF, 0)) >= V.MATE
+    assert R.xy(g.bd, int(S[10][0, 0])) in {(4, 7), (8, 7)}
+    S[0][V.CTL_NO33] = 1  # the old rule: an open four only against no four
+    assert int(V.pvs(g.bd, S, R.BLACK, 0, -V.INF, V.INF, 0)) < V.MATE
+
+
+def test_the_leaf_searches_the_answers_to_an_open_three():
+    # White to move at depth 0 against Black's two open threes (row 7 and column 10): one block
+    # leaves the other to become an open four; only the leaf's extension sees the loss
+    black = [(5, 7), (6, 7), (7, 7), (10, 4), (10, 5), (10, 6)]
+    white = [(0, 0), (14, 0), (0, 14), (14, 14), (2, 12)]
+    g = gomoku_position(black, white)
+    assert g.to_move == R.WHITE
+    S = V.new_state(12)
+    assert int(V.pvs(g.bd, S, R.WHITE, 0, -V.INF, V.INF, 0)) <= -V.MATE
+    S = V.new_state(12)
+    S[0][V.CTL_NOEXT] = 1
+    assert int(V.pvs(g.bd, S, R.WHITE, 0, -V.INF, V.INF, 0)) > -V.MATE

@@ -18,8 +18,10 @@ from gorilla.gomoku import rules as R
 from gorilla.gomoku.patterns import P_33, P_43, P_F4, P_FIVE, P_FORBID, P_FOUR, P_THREE
 
 # control slots
-CTL_NODES, CTL_STOP, CTL_LIMIT, CTL_ABORT, CTL_QVCF, CTL_SELDEPTH, CTL_NO43 = range(7)
-NCTL = 8
+CTL_NODES, CTL_STOP, CTL_LIMIT, CTL_ABORT, CTL_QVCF, CTL_SELDEPTH = range(6)
+# switches (0: on): four-three win, double-three/open-four win, leaf three extension; VCT locality (1: on)
+CTL_NO43, CTL_NO33, CTL_NOEXT, CTL_LOCAL = range(6, 10)
+NCTL = 10
 MAXPLY = 128
 MAXMOVES = 640
 SIDE_KEY = np.int64(0x5D5_1DE_C0FFEE)
@@ -135,10 +137,24 @@ def _tick(S) -> bool:
     return False
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _near(p: int, last: int, w: int, r: int, knight: bool) -> bool:
+    """Whether p lies on one of last's four lines within r steps, or (knight) a knight's move away."""
+    dy = p // w - last // w
+    dx = p % w - last % w
+    ax = dx if dx >= 0 else -dx
+    ay = dy if dy >= 0 else -dy
+    if ax <= r and ay <= r and (ax == 0 or ay == 0 or ax == ay):
+        return True
+    return knight and ((ax == 1 and ay == 2) or (ax == 2 and ay == 1))
+
+
 @njit(cache=True, nogil=True)
-def _sorted_points(bd, c: int, want: int, out: np.ndarray) -> int:
+def _sorted_points(bd, c: int, want: int, out: np.ndarray, last: int) -> int:
     """Points (playable for c) that make a four (want 0) or a four or an open three (want 1),
-    sorted by c's point score, best first."""
+    sorted by c's point score, best first. last >= 0 (the attacker's last move): a plain four
+    only within 4 steps on its lines, a plain three only within 3 or a knight's move (AIWine's
+    locality); four-threes, double threes and open fours anywhere."""
     cell, pcls, psc, st = bd[0], bd[3], bd[4], bd[6]
     n = st[R.S_N]
     w = st[R.S_W]
@@ -152,6 +168,11 @@ def _sorted_points(bd, c: int, want: int, out: np.ndarray) -> int:
                 continue
             pc = pcls[c, p]
             wanted = makes_four(pc) or (want == 1 and makes_three(pc))
+            if wanted and last >= 0:
+                if pc == P_FOUR:
+                    wanted = _near(p, last, w, 4, False)
+                elif pc == P_THREE:
+                    wanted = _near(p, last, w, 3, True)
             if wanted and (not rb or playable(bd, p, c)) and k < out.shape[0]:
                 # insertion by score
                 s = psc[c, p]
@@ -214,7 +235,8 @@ def evaluate(bd, c: int) -> int:
 @njit(cache=True, nogil=True)
 def _scan(bd, c: int, info: np.ndarray) -> None:
     """info: [own open-four point, opponent four-making points, opponent open-four points,
-    own four-three point] (points -1 when none)."""
+    own four-three point, own double-three point (not for Black under renju)] (points -1
+    when none)."""
     cell, pcls, st = bd[0], bd[3], bd[6]
     n = st[R.S_N]
     w = st[R.S_W]
@@ -224,6 +246,7 @@ def _scan(bd, c: int, info: np.ndarray) -> None:
     info[1] = 0
     info[2] = 0
     info[3] = -1
+    info[4] = -1
     for y in range(n):
         base = (y + R.PAD) * w + R.PAD
         for x in range(n):
@@ -234,6 +257,8 @@ def _scan(bd, c: int, info: np.ndarray) -> None:
                 info[0] = p
             elif pcls[c, p] == P_43 and info[3] < 0 and (not rb or playable(bd, p, c)):
                 info[3] = p
+            elif pcls[c, p] == P_33 and info[4] < 0 and not rb:
+                info[4] = p
             po = pcls[o, p]
             if po != P_FORBID and makes_four(po):
                 info[1] += 1
@@ -294,7 +319,7 @@ def _gen(bd, S, c: int, ply: int, defend: bool, tt_move: int) -> int:
 def root_moves(bd, S, c: int, out: np.ndarray) -> int:
     """The PVS's root moves for c in its order (the defences only when the opponent has an
     open three; banned moves left out) into out; how many (at most out's length)."""
-    info = np.empty(4, dtype=np.int64)
+    info = np.empty(5, dtype=np.int64)
     _scan(bd, c, info)
     k = _gen(bd, S, c, 0, info[2] > 0, -1)
     k = min(k, out.shape[0])
@@ -355,13 +380,16 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
         nd = five_points(bd, d, fp)
         if nd >= 2:
             return -1
+        last = beta - 1  # the attacker's last move (-1: none): the locality of its next ones
         if vct and nd == 0:
-            v = _solve(bd, S, np.int64(M_VCF), a, alpha, np.int64(0), np.int64(0), np.int64(0))
+            v = _solve(bd, S, np.int64(M_VCF), a, alpha, beta, np.int64(0), np.int64(0))
             if v >= 0:
                 return v
         if depth <= 0:
             return -1
         key = key_of(bd, a)
+        if last >= 0:
+            key ^= (last + 1) * np.int64(0x9E3779B97F4A7C1)
         tkey = S[14] if vct else S[12]
         tdep = S[15] if vct else S[13]
         slot = key & (tkey.shape[0] - 1)
@@ -374,13 +402,15 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
             cand[0] = fp[0]
             m = 1
         else:
-            m = _sorted_points(bd, a, 1 if vct else 0, cand)
+            m = _sorted_points(bd, a, 1 if vct else 0, cand, last)
             if vct and m > VCT_WIDTH:
                 m = VCT_WIDTH
         renju_d = d == R.BLACK and bd[6][R.S_RULE] == R.RENJU
         result = -1
+        local = S[0][CTL_LOCAL] != 0
         for i in range(m):
             p = cand[i]
+            nxt = np.int64(p + 1) if local and nd == 0 else beta  # a block keeps the last attack's place
             R.place(bd, p, a)
             na = five_points(bd, a, fp)
             if na >= 2:
@@ -391,10 +421,10 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
                     ok = True  # the only defence is forbidden
                 else:
                     R.place(bd, q, d)
-                    ok = _solve(bd, S, mode, a, depth - 1, alpha, np.int64(0), np.int64(0)) >= 0
+                    ok = _solve(bd, S, mode, a, depth - 1, alpha, nxt, np.int64(0)) >= 0
                     R.remove(bd, q)
             else:
-                ok = vct and _solve(bd, S, np.int64(M_DEF), a, depth, alpha, np.int64(0), np.int64(0)) >= 0
+                ok = vct and _solve(bd, S, np.int64(M_DEF), a, depth, alpha, nxt, np.int64(0)) >= 0
             R.remove(bd, p)
             if ok:  # a win found is a win, even when the search is being stopped
                 result = p
@@ -423,7 +453,7 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
         for j in range(k):
             q = defs[j]
             R.place(bd, q, d)
-            r = _solve(bd, S, np.int64(M_VCT), a, depth - 1, vcf_depth, np.int64(0), np.int64(0))
+            r = _solve(bd, S, np.int64(M_VCT), a, depth - 1, vcf_depth, beta, np.int64(0))
             R.remove(bd, q)
             if r < 0:
                 return -1
@@ -449,9 +479,10 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
         return -(WIN - ply - 1)
     if bd[6][R.S_STONES] >= bd[6][R.S_N] * bd[6][R.S_N]:
         return 0
-    info = np.empty(4, dtype=np.int64)
+    info = np.empty(5, dtype=np.int64)
     _scan(bd, c, info)
-    if not forced and info[0] >= 0 and info[1] == 0:
+    if not forced and info[0] >= 0 and (info[1] == 0 or ctl[CTL_NO33] == 0):
+        # an open four wins: an answering four cannot make five, and two points are left
         pvlen[ply + 1] = ply + 1
         _set_pv(S, ply, info[0])
         return WIN - ply - 2
@@ -461,8 +492,16 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
         pvlen[ply + 1] = ply + 1
         _set_pv(S, ply, info[3])
         return WIN - ply - 4
+    if not forced and info[4] >= 0 and info[1] == 0 and ctl[CTL_NO33] == 0:
+        # a double three against no four (AIWine's rule): one block stops one three, the
+        # other becomes an open four
+        pvlen[ply + 1] = ply + 1
+        _set_pv(S, ply, info[4])
+        return WIN - ply - 4
     if ply >= MAXPLY - 4:
         return evaluate(bd, c)
+    if depth <= 0 and not forced and info[2] > 0 and ctl[CTL_NOEXT] == 0:
+        depth = 1  # the opponent's open three: its few answers are searched (AIWine's isExpand)
     if depth <= 0 and not forced:
         if ctl[CTL_QVCF] != 0 and info[2] == 0:
             v = _solve(bd, S, np.int64(M_VCF), c, np.int64(QVCF_DEPTH), np.int64(0), np.int64(0), np.int64(0))
