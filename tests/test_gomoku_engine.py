@@ -112,12 +112,16 @@ def test_search_with_threats_plays_the_vct_win():
     assert S.search(R.copy_board(g.bd), new_state(16), R.WHITE, seconds=5.0, max_depth=5).lost
 
 
-def test_root_vct_runs_after_a_full_pvs():
+def test_root_vct_runs_after_a_full_pvs(monkeypatch: pytest.MonkeyPatch):
     # pvs+vct used to run its root VCT before the PVS, in a quarter of the move's time, so its
     # PVS searched shallower than plain pvs's (and it lost to pvs); now the PVS runs as in pvs
-    # and the VCT gets the time it leaves. At depth 1 the PVS cannot see the double three's
-    # win: the search reports its PVS iteration, then plays the VCT's move.
+    # and the VCT gets the time it leaves. At depth 1 the PVS (without its double-three rule)
+    # cannot see the double three's win: the search reports its PVS iteration, then plays the
+    # VCT's move. With the rule, the PVS's first iteration sees it.
     g = vct_position()
+    res = S.search(R.copy_board(g.bd), new_state(14), R.BLACK, 2.0, max_depth=1, threats=True)
+    assert res.source == "pvs" and res.won and res.depth == 1
+    monkeypatch.setattr(S, "DOUBLE_THREE_WIN", False)
     seen = []
     res = S.search(
         R.copy_board(g.bd), new_state(14), R.BLACK, 2.0, max_depth=1, threats=True, on_depth=seen.append
@@ -127,7 +131,7 @@ def test_root_vct_runs_after_a_full_pvs():
     assert res.move == S.solve_vct(g.bd, new_state(14), R.BLACK)
 
 
-def test_a_move_that_gives_the_opponent_a_vct_is_not_played():
+def test_a_move_that_gives_the_opponent_a_vct_is_not_played(monkeypatch: pytest.MonkeyPatch):
     # from a pvs+vct vs pvs game: White to move; the PVS (depth 4) plays (7, 9), after which
     # Black wins by threes and fours, and pvs+vct used to play it too; now it checks its move
     # against the opponent's VCF/VCT and plays the first of the PVS's root moves that gives none
@@ -144,6 +148,13 @@ def test_a_move_that_gives_the_opponent_a_vct_is_not_played():
 
     plain = S.search(R.copy_board(g.bd), new_state(16), c, 60.0, max_depth=4, node_limit=100_000)
     assert g.xy(plain.move) == (7, 9) and opponent_wins(plain.move)
+    # each iteration's move is checked (AIWine's checkOppVct): the PVS itself plays another
+    st = new_state(16)
+    res = S.search(R.copy_board(g.bd), st, c, 60.0, max_depth=4, node_limit=100_000, threats=True)
+    assert res.source == "pvs" and res.move != plain.move and not opponent_wins(res.move)
+    assert st[16][plain.move] != 0  # banned at the root
+    # without those checks, the check of the final move replaces it
+    monkeypatch.setattr(S, "CHECK_EACH_ITERATION", False)
     res = S.search(R.copy_board(g.bd), new_state(16), c, 60.0, max_depth=4, node_limit=100_000, threats=True)
     assert res.source == "defence" and res.move != plain.move and not opponent_wins(res.move)
 

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from gorilla.gomoku import rules as R
-from gorilla.gomoku.patterns import P_33, P_43, P_F4, P_FIVE, P_FORBID, P_FOUR, P_THREE
+from gorilla.gomoku.patterns import C_TWO_B, P_33, P_43, P_F4, P_FIVE, P_FORBID, P_FOUR, P_THREE
 
 # control slots
 CTL_NODES, CTL_STOP, CTL_LIMIT, CTL_ABORT, CTL_QVCF, CTL_SELDEPTH = range(6)
@@ -149,13 +149,24 @@ def _near(p: int, last: int, w: int, r: int, knight: bool) -> bool:
     return knight and ((ax == 1 and ay == 2) or (ax == 2 and ay == 1))
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _second_line(dcls, c: int, p: int) -> bool:
+    """Whether c's stone at p makes at least a closed two on a second line (AIWine's VCT tries
+    a four or a three only with another shape: D, E, H, I, not F or J)."""
+    k = 0
+    for d in range(4):
+        if dcls[c, d, p] >= C_TWO_B:
+            k += 1
+    return k >= 2
+
+
 @njit(cache=True, nogil=True)
 def _sorted_points(bd, c: int, want: int, out: np.ndarray, last: int) -> int:
     """Points (playable for c) that make a four (want 0) or a four or an open three (want 1),
     sorted by c's point score, best first. last >= 0 (the attacker's last move): a plain four
     only within 4 steps on its lines, a plain three only within 3 or a knight's move (AIWine's
     locality); four-threes, double threes and open fours anywhere."""
-    cell, pcls, psc, st = bd[0], bd[3], bd[4], bd[6]
+    cell, dcls, pcls, psc, st = bd[0], bd[2], bd[3], bd[4], bd[6]
     n = st[R.S_N]
     w = st[R.S_W]
     rb = c == R.BLACK and st[R.S_RULE] == R.RENJU
@@ -168,11 +179,9 @@ def _sorted_points(bd, c: int, want: int, out: np.ndarray, last: int) -> int:
                 continue
             pc = pcls[c, p]
             wanted = makes_four(pc) or (want == 1 and makes_three(pc))
-            if wanted and last >= 0:
-                if pc == P_FOUR:
-                    wanted = _near(p, last, w, 4, False)
-                elif pc == P_THREE:
-                    wanted = _near(p, last, w, 3, True)
+            if wanted and last >= 0 and (pc == P_FOUR or pc == P_THREE):
+                four = pc == P_FOUR
+                wanted = _near(p, last, w, 4 if four else 3, not four) and _second_line(dcls, c, p)
             if wanted and (not rb or playable(bd, p, c)) and k < out.shape[0]:
                 # insertion by score
                 s = psc[c, p]
