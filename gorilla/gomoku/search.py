@@ -140,6 +140,7 @@ VCT_DEPTH = 7  # attacker moves of the root VCT and of the checks for the oppone
 # checkOppVct); when it loses, it is banned at the root and the iteration searched again
 CHECK_EACH_ITERATION = True
 CHECK_SHARE = 0.5  # of a move's time, the checks start only before this
+SOFT_SHARE = 0.4  # of a move's time, a new PVS iteration starts only before this
 # VCF at the PVS's leaves; off: it made pvs+vct weaker than pvs
 # (benchmarks/RESULTS.md#2026-11-22-evening-gomoku-python-benchmarksgomokupy)
 QUIESCENCE_VCF = False
@@ -297,11 +298,12 @@ def search(
     on_depth: DepthFn | None = None,
 ) -> SearchResult:
     """Iterative-deepening PVS for color within seconds (hard limit; a new iteration starts
-    only while the search has used under 40% of its time). threats: a root VCF first (at most
-    THREAT_SHARE of the time), then the same PVS, then a root VCT in the time the PVS left
-    (so the PVS is never shallower than without threats), then, when the PVS's move gives the
-    opponent a VCF or VCT, the first of its root moves that gives none; VCF as quiescence if
-    QUIESCENCE_VCF.
+    only while the search has used under SOFT_SHARE of its time). threats: a root VCF first (at
+    most THREAT_SHARE of the time), then the same PVS, each iteration's move checked for the
+    opponent's VCF/VCT (CHECK_EACH_ITERATION, within CHECK_SHARE of the time: a losing move is
+    banned at the root and the iteration searched again), then a root VCT in the time the PVS
+    left, then, when the PVS's move (unchecked) gives the opponent a VCF or VCT, the first of
+    its root moves that gives none; VCF as quiescence if QUIESCENCE_VCF.
     on_depth is called with the result of every finished iteration (the live view)."""
     t0 = time.perf_counter()
     ctl = S[0]
@@ -375,7 +377,7 @@ def search(
                 on_depth(best)
             if abs(v) >= MATE:
                 break
-            if time.perf_counter() - t_pvs > left * 0.4:
+            if time.perf_counter() - t_pvs > left * SOFT_SHARE:
                 break
         total = spent + int(ctl[CTL_NODES])
         rest = seconds - (time.perf_counter() - t0)
