@@ -119,7 +119,9 @@ DEFENCE_NODES = 30_000  # node limit of each solver checking an alternative to a
 # with threats, the root moves that lose to the opponent's VCF/VCT left out of the PVS (found in
 # at most BAN_SHARE of the time): off, it scored 5/20 against AIWine where the engine without it
 # scored 8/20
-# (benchmarks/RESULTS.md#2026-11-25-gomoku-against-aiwine-and-rapfi-benchmarksgomoku_sparpy-gomoku_speedpy)
+# (benchmarks/RESULTS.md#2026-11-25-gomoku-against-aiwine-and-rapfi-benchmarksgomoku_sparpy-gomoku_speedpy);
+# with the local VCT and the per-iteration check, on: 8/20 where the engine without it scored 12/20
+# (benchmarks/RESULTS.md#2026-11-27-gomoku-aiwines-threat-rules-and-a-local-vct)
 ROOT_BAN = False
 BAN_SHARE = 0.3  # of a move's time, at most, for finding the root moves that lose to the opponent's threats
 BAN_NODES = 20_000  # node limit of each solver checking a root move for the opponent's VCF/VCT
@@ -130,6 +132,7 @@ DOUBLE_THREE_WIN = True
 # at the PVS's leaves, a node whose opponent has an open three searches its answers (AIWine's
 # isExpand); off: it cost two plies of depth (6.7 -> 4.9 in 0.3 s on 29 positions) and scored
 # 16/34 against AIWine where the engine without it scored 17/34
+# (benchmarks/RESULTS.md#2026-11-27-gomoku-aiwines-threat-rules-and-a-local-vct)
 LEAF_THREE_EXTENSION = False
 # the VCT's attacking moves after the first near its last one (AIWine's locality: plain fours
 # within 4 steps on its lines, plain threes within 3 or a knight's move): 3.3x fewer nodes at
@@ -137,10 +140,15 @@ LEAF_THREE_EXTENSION = False
 LOCAL_VCT = True
 VCT_DEPTH = 7  # attacker moves of the root VCT and of the checks for the opponent's VCT
 # after each PVS iteration, the best move is checked for the opponent's VCF/VCT (AIWine's
-# checkOppVct); when it loses, it is banned at the root and the iteration searched again
+# checkOppVct); when it loses, it is banned at the root and the iteration searched again; with
+# the rules above and the local VCT: 23/40 against AIWine, as White 10/20 (before: 20/40, 7/20)
+# (benchmarks/RESULTS.md#2026-11-27-gomoku-aiwines-threat-rules-and-a-local-vct)
 CHECK_EACH_ITERATION = True
 CHECK_SHARE = 0.5  # of a move's time, the checks start only before this
-SOFT_SHARE = 0.4  # of a move's time, a new PVS iteration starts only before this
+# of a move's time, a new PVS iteration starts only before this; 0.55 (checks to 0.65) scored
+# 23/40 against AIWine, as 0.4 did
+# (benchmarks/RESULTS.md#2026-11-27-gomoku-aiwines-threat-rules-and-a-local-vct)
+SOFT_SHARE = 0.4
 # VCF at the PVS's leaves; off: it made pvs+vct weaker than pvs
 # (benchmarks/RESULTS.md#2026-11-22-evening-gomoku-python-benchmarksgomokupy)
 QUIESCENCE_VCF = False

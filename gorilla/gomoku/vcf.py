@@ -6,7 +6,9 @@ transposition table of failed positions (Zobrist key -> the depth at which it fa
 The attacker moves; the defender's answers are forced (the one point that stops a
 five) or, after a three, the points that stop the open four (the four-making points
 of the attacker, and the defender's own fours). A solver returns the attacker's first
-winning move, or -1.
+winning move, or -1. With ``CTL_LOCAL`` set (AIWine's locality), the attacker's moves after
+its first are four-threes, double threes and open fours anywhere, and plain fours and threes
+only near its last attack and with a second line (``_sorted_points``).
 """
 
 from __future__ import annotations
