@@ -75,6 +75,7 @@ def test_lcb_prefers_the_well_visited_move_over_a_barely_visited_better_mean(eva
     assert search.best_move() == 30  # 7 visits of mean 0.3 do not prove more than 40 of 0.1
     _root_with(search, [40.0, 30.0], [0.0, 0.3], [0.1, 0.1])
     assert search.best_move() == 31  # 30 visits do: the bound chooses the fewer visits
+    assert search.root_info().moves == [31, 30]  # the analysis lists the move played first
     search.params.lcb = 0.0
     assert search.best_move() == 30  # without LCB, the most visits
     search.params.lcb = 5.0

@@ -547,15 +547,18 @@ class Search:
         return self.own_sum / self.own_n
 
     def root_info(self, max_pv: int = 10) -> RootInfo:
-        """The root's children with visits, most visited first (ties by utility), with their PVs."""
+        """The root's children with visits, with their PVs: the move :meth:`best_move` plays first
+        (KataGo's ``order`` 0), then the most visited first (ties by utility)."""
         info = RootInfo()
         r = self.root
         if not r.expanded or r.moves is None:
             return info
+        chosen = self.best_move()
         with self.lock:
             n = r.n.copy()
             order = sorted(
-                (i for i in range(n.size) if n[i] > 0), key=lambda i: (-n[i], -r.u[i] / max(1.0, n[i]))
+                (i for i in range(n.size) if n[i] > 0),
+                key=lambda i: (int(r.moves[i]) != chosen, -n[i], -r.u[i] / max(1.0, n[i])),
             )
             for i in order:
                 info.moves.append(int(r.moves[i]))
