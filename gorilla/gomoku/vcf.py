@@ -231,7 +231,10 @@ ASPIRATION = 200
 
 @njit(cache=True, nogil=True, inline="always")
 def evaluate(bd, c: int) -> int:
-    """The static evaluation for colour c to move: its threat scores minus the opponent's."""
+    """The static evaluation for colour c to move: 5/4 of its threat scores minus the
+    opponent's (3/2 scored 18/40 against AIWine and own minus 5/4 of the opponent's 7/20 on
+    one seed, where 5/4 scored 23/40 and 12/20:
+    benchmarks/RESULTS.md#2026-11-27-gomoku-aiwines-threat-rules-and-a-local-vct)."""
     st = bd[6]
     own = st[R.S_TOTAL_B + c - 1]
     opp = st[R.S_TOTAL_B + 2 - c]
