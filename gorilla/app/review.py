@@ -57,7 +57,7 @@ from gorilla.rules.game import Game
 MISTAKE = 3.0  # points lost from which a move is a mistake
 BLUNDER = 10.0  # ... and a blunder
 DEFAULT_PLAYOUTS = 1000  # per position, for the classical MCTS
-NET_VISITS = 64  # per position, for the net's search (the default wherever the net plays)
+NET_VISITS = 256  # per position, for the net's search (the default wherever the net plays)
 ENGINES = ("net", "mcts")
 MIN_VISITS = 30  # visits a played move needs for its own margin to count
 MAX_NODES = 400_000
