@@ -38,6 +38,8 @@ import time
 import zlib
 from pathlib import Path
 
+from katago_reference import KataGo  # benchmarks/ is on the path when run as a script
+
 from gorilla.ai.agent import MoveRequest
 from gorilla.ai.net import default_net_path
 from gorilla.ai.puct.agent import NetAgent
@@ -123,38 +125,13 @@ class Cache:
         os.replace(tmp, self.path)
 
 
-class KataGTP:
+class KataGTP(KataGo):
     """KataGo over GTP choosing moves at a fixed number of visits."""
 
     def __init__(self, katago: str, model: str, visits: int, tmp: str) -> None:
         cfg = Path(tmp) / "gtp.cfg"
         cfg.write_text(GTP_CONFIG.format(log=tmp, visits=visits))
-        self.proc = subprocess.Popen(
-            [katago, "gtp", "-model", model, "-config", str(cfg)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
-
-    def send(self, command: str) -> str:
-        """The answer to command, without '= '."""
-        assert self.proc.stdin and self.proc.stdout
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError(f"KataGo exited during {command!r}")
-            if line.strip() == "" and lines:
-                break
-            if line.strip():
-                lines.append(line.strip())
-        if lines[0].startswith("?"):
-            raise RuntimeError(f"{command!r}: {lines[0]}")
-        return " ".join(lines)[1:].strip()
+        super().__init__(katago, model, str(cfg))
 
     def choose(self, game: Game) -> int:
         """KataGo's move in game's position."""
@@ -163,11 +140,6 @@ class KataGTP:
         for color, vertex in gtp_moves(game):
             self.send(f"play {color} {vertex}")
         return parse_vertex(self.send("genmove " + ("B" if game.to_move == BLACK else "W")), game.size)
-
-    def close(self) -> None:
-        """Quit."""
-        self.send("quit")
-        self.proc.wait(timeout=30)
 
 
 def judge(games: list[Game], moves: list[set[int]], cache: Cache, args: argparse.Namespace) -> None:
