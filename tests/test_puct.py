@@ -26,19 +26,20 @@ def evaluator() -> NetEvaluator:
 def test_pick_child_prefers_prior_then_value() -> None:
     prior = np.array([0.6, 0.3, 0.1])
     zero = np.zeros(3)
-    assert pick_child(prior, zero, zero, 0.0, 0.2, 1.0) == 0  # nothing visited: the likeliest
+    assert pick_child(prior, zero, zero, 0.0, 0.2, 1.0, 0.0, 0.0) == 0  # nothing visited: the likeliest
     n = np.array([10.0, 1.0, 0.0])
     u = np.array([-5.0, 0.9, 0.0])  # the first child loses, the second wins
-    assert pick_child(prior, n, u, 0.0, 0.2, 1.0) == 1
+    assert pick_child(prior, n, u, 0.0, 0.2, 1.0, 0.0, 0.0) == 1
     # an unvisited child's urgency sits below the parent's value: a good parent keeps exploring it
-    assert pick_child(np.array([0.5, 0.5]), np.array([4.0, 0.0]), np.array([-4.0, 0.0]), 0.9, 0.2, 1.0) == 1
+    half, seen = np.array([0.5, 0.5]), np.array([4.0, 0.0])
+    assert pick_child(half, seen, np.array([-4.0, 0.0]), 0.9, 0.2, 1.0, 0.0, 0.0) == 1
 
 
 def test_fpu_moves_toward_the_nets_own_value_while_little_prior_is_visited() -> None:
     # the node's mean utility is bad (-0.5), its own net utility good (0.5); one child visited
     n, u = np.array([1.0, 0.0]), np.array([0.0, 0.0])
     little = np.array([0.1, 0.9])  # the visited child holds 10% of the prior
-    assert pick_child(little, n, u, -0.5, 0.2, 0.1) == 0  # plain FPU: from the bad mean
+    assert pick_child(little, n, u, -0.5, 0.2, 0.1, 0.0, 0.0) == 0  # plain FPU: from the bad mean
     assert pick_child(little, n, u, -0.5, 0.2, 0.1, 0.5, 0.0) == 0  # pow 0: the mean alone
     assert pick_child(little, n, u, -0.5, 0.2, 0.1, 0.5, 2.0) == 1  # weight 0.01 on the mean
     much = np.array([0.9, 0.1])  # 90% visited: the mean weighs 0.81, the urgency stays low

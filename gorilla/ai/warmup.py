@@ -239,7 +239,7 @@ def _net_search() -> None:
     spatial[:, 0] = 1.0  # on the board
     legal = np.ones((1, 82), bool)
     shared_net().evaluate_inputs(spatial, np.zeros((1, 19), np.float32), [0], legal, np.zeros(1, bool))
-    pick_child(np.full(2, 0.5), np.zeros(2), np.zeros(2), 0.0, 0.2, 1.1, 0.0, 0.0)  # all 8, as the search
+    pick_child(np.full(2, 0.5), np.zeros(2), np.zeros(2), 0.0, 0.2, 1.1, 0.0, 0.0)
 
 
 def _alphabeta() -> None:

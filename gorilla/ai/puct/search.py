@@ -150,14 +150,15 @@ def pick_child(
     parent_q: float,
     fpu: float,
     c_puct: float,
-    parent_nn: float = 0.0,
-    fpu_pow: float = 0.0,
+    parent_nn: float,
+    fpu_pow: float,
 ) -> int:
     """The index of the child with the highest PUCT value (first-play urgency for unvisited ones).
 
     The urgency starts from ``w * parent_q + (1 - w) * parent_nn``, ``w = min(1, seen ** fpu_pow)``
     with ``seen`` the prior mass of the visited children (KataGo's fpuParentWeightByVisitedPolicy):
-    ``fpu_pow`` 0 takes parent_q alone.
+    ``fpu_pow`` 0 takes parent_q alone. Every argument is required: a call that left some to
+    their defaults would compile a second numba specialization of the kernel.
     """
     total = 0.0
     seen = 0.0
