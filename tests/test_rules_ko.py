@@ -108,6 +108,9 @@ def test_superko_refuses_the_move_that_repeats_the_triple_ko(rules: str) -> None
     assert g.position.check(p, color) is None  # simple ko allows it
     assert g.check(p, color) == "superko"
     assert p not in g.legal_moves(color)
+    # legal_moves (one kernel call for every move's hash) agrees with check, point by point
+    points = [q for q in range(g.position.b.shape[1]) if g.position.b[0, q] == 0]
+    assert sorted(g.legal_moves(color)) == [q for q in points if g.check(q, color) is None]
     before = g.position.copy()
     with pytest.raises(IllegalMove, match="^superko$"):
         g.play(p, color)
@@ -133,5 +136,6 @@ def test_superko_only_counts_positions_still_on_the_record() -> None:
     # moves 4 and 5 were taken back: playing move 4 again is no repetition
     color, vertex = CYCLE[3]
     assert g.check(v(vertex, 9), color) is None
+    assert v(vertex, 9) in g.legal_moves(color)  # its position's count fell to 0: not a repetition
     g.play(v(vertex, 9), color)
     assert g.redo_stack == []

@@ -375,6 +375,16 @@ def hash_after(b: np.ndarray, st: np.ndarray, zob: np.ndarray, p: int, c: int) -
 
 
 @kernel
+def hashes_after(
+    b: np.ndarray, st: np.ndarray, zob: np.ndarray, pts: np.ndarray, c: int, out: np.ndarray
+) -> None:
+    """``out[i]``: the position hash after c plays ``pts[i]`` (each passing check_move): the
+    superko test of every legal move in one call."""
+    for i in range(pts.shape[0]):
+        out[i] = hash_after(b, st, zob, pts[i], c)
+
+
+@kernel
 def is_eye(b: np.ndarray, st: np.ndarray, p: int, c: int) -> bool:
     """Whether empty p is a single-point true eye of colour c."""
     w = st[S_W]

@@ -217,8 +217,10 @@ class Game:
         pos = self.position
         c = pos.to_move if color is None else color
         pts = pos.legal_moves(c, reasonable)
-        if self.ruleset.superko:
-            pts = [p for p in pts if not self._hashes[pos.hash_after(p, c)]]
+        if self.ruleset.superko and pts:
+            seen = self._hashes  # a Counter: 0 (or absent) for a position no longer on the line
+            after = pos.hashes_after(pts, c).tolist()
+            pts = [p for p, h in zip(pts, after, strict=True) if not seen.get(h)]
         return pts
 
     def play(self, point: int, color: int | None = None, comment: str = "") -> int:

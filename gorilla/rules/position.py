@@ -7,6 +7,8 @@ Moves are flat point indices (see :mod:`gorilla.rules.coords`), ``PASS`` or
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from gorilla.rules import board as K
@@ -178,6 +180,14 @@ class Position:
             return self.hash
         c = self.to_move if color is None else color
         return int(K.hash_after(self.b, self.st, K.ZOBRIST, p, c))
+
+    def hashes_after(self, points: Sequence[int] | np.ndarray, color: int | None = None) -> np.ndarray:
+        """The hashes after each of points (moves that pass check(), no pass), in one kernel call."""
+        c = self.to_move if color is None else color
+        pts = np.asarray(points, dtype=np.int64)
+        out = np.empty(pts.shape[0], dtype=np.int64)
+        K.hashes_after(self.b, self.st, K.ZOBRIST, pts, c, out)
+        return out
 
     def setup_stone(self, p: int, color: int) -> None:
         """Add a setup stone (handicap, SGF AB/AW) without making it a move."""
