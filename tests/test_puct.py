@@ -13,7 +13,15 @@ from gorilla.ai.agent import Budget, make_agent
 from gorilla.ai.net import NetError
 from gorilla.ai.puct.agent import NetAgent
 from gorilla.ai.puct.evaluator import NetEvaluator
-from gorilla.ai.puct.search import Node, Search, SearchParams, lcb_of, pick_child, utility_stdev_factor
+from gorilla.ai.puct.search import (
+    Node,
+    Search,
+    SearchParams,
+    lcb_of,
+    pick_child,
+    recompute_values,
+    utility_stdev_factor,
+)
 from gorilla.rules.board import BLACK, PASS
 from gorilla.rules.game import Game
 
@@ -112,6 +120,54 @@ def test_katago_score_scales_and_centre(evaluator) -> None:
     assert kata.utility(0.5, -10.0, True, stdev=20.0) == pytest.approx(
         -kata.utility(0.5, 10.0, True, stdev=20.0)
     )
+
+
+def _recompute(cu: list[float], real: list[float], prior: list[float], prune: float, exp: float):
+    r, c = np.array(real), np.array(cu)
+    zero = np.zeros(len(cu))
+    return recompute_values(np.array(prior), r, c, zero, zero, r * c * c, r.copy(), 0.0, 0.5, 0.0, prune, exp)
+
+
+def test_recomputed_values_lean_to_the_better_children() -> None:
+    # off: the plain mean of the children's means (by visits) and the node's own evaluation (0)
+    u, _, _, u2, wsum = _recompute([0.4, -0.2], [30.0, 10.0], [0.5, 0.5], 0.0, 0.0)
+    assert u == pytest.approx((30 * 0.4 - 10 * 0.2) / 41) and wsum == 41.0
+    assert u2 == pytest.approx((30 * 0.16 + 10 * 0.04) / 41)
+    # value weighting: the worse child counts less, the total weight stays
+    weighted, _, _, _, wsum2 = _recompute([0.4, -0.2], [30.0, 10.0], [0.5, 0.5], 0.0, 0.25)
+    assert u < weighted < 0.4 * 30 / 41 and wsum2 == 41.0
+    # noise pruning: a worse child with far more than its policy share loses weight; with its
+    # share (or better than the children before it) it keeps all
+    pruned = _recompute([0.4, -0.2], [10.0, 30.0], [0.9, 0.1], 0.15, 0.0)
+    plain = _recompute([0.4, -0.2], [10.0, 30.0], [0.9, 0.1], 0.0, 0.0)
+    assert pruned[0] > plain[0] and pruned[4] < plain[4]
+    fair = _recompute([0.4, -0.2], [10.0, 30.0], [0.1, 0.9], 0.15, 0.0)
+    assert fair[0] == pytest.approx(plain[0]) and fair[4] == plain[4]
+    better = _recompute([-0.2, 0.4], [10.0, 30.0], [0.9, 0.1], 0.15, 0.0)
+    assert better[4] == plain[4]
+
+
+def test_the_recomputed_backup_is_the_plain_one_when_its_weights_are_flat(evaluator) -> None:
+    game = Game.new(9)
+    game.play(v("E5"))
+    runs = []
+    for params in (SearchParams(batch=4), SearchParams(batch=4, value_weight=1e-12)):
+        evaluator.reseed(3)
+        search = Search(evaluator, params, seed=1)
+        search.set_game(game)
+        search.run(visits=60)
+        info = search.root_info()
+        runs.append((info.moves, info.visits, info.winrate, search.root_value()))
+    (m1, n1, w1, r1), (m2, n2, w2, r2) = runs
+    assert m1 == m2 and n1 == n2
+    assert w1 == pytest.approx(w2) and r1 == pytest.approx(r2)
+    # and KataGo's weights change the search, its root value still a win rate and a lead
+    evaluator.reseed(3)
+    kata = Search(evaluator, SearchParams(batch=4, value_weight=0.25, noise_prune=0.15), seed=1)
+    kata.set_game(game)
+    kata.run(visits=60)
+    wr, lead, util = kata.root_value()
+    assert 0.0 <= wr <= 1.0 and abs(lead - r1[1]) < 5.0 and kata.root.visits == 60
 
 
 def test_visits_are_counted_at_the_root_and_the_tree_is_reused(evaluator) -> None:

@@ -88,6 +88,10 @@ class SearchParams:
     dynamic_scale: float = 0.0  # the dynamic term's, likewise (0.75)
     centre_zero: float = 0.0  # the dynamic term's centre pulled toward 0 by this share (0.20)
     score_blur: float = 0.0  # 1: the score terms averaged over the net's score spread (KataGo's)
+    # A node's value recomputed from its children's values (KataGo's recomputeNodeStats), not
+    # the plain mean of the leaves below it; on when either of these is above 0:
+    value_weight: float = 0.0  # children below the mean weighted by P(better) ** this (0.25)
+    noise_prune: float = 0.0  # over-visited worse children lose weight on this utility scale (0.15)
 
 
 class Node:
@@ -113,6 +117,12 @@ class Node:
         "nn",
         "terminal",
         "pending",
+        "real",
+        "cu",
+        "cwt",
+        "avg_w",
+        "avg_s",
+        "wsum",
     )
 
     def __init__(self) -> None:
@@ -131,6 +141,14 @@ class Node:
         self.nn: Evaluation | None = None
         self.terminal: tuple[float, float] | None = None  # (win rate, lead) for the side to move
         self.pending = False  # an evaluation is on its way
+        # the recomputed values (SearchParams.value_weight / noise_prune): per edge the real
+        # visits, the child's mean utility (chooser's view) and its weight; the node's means
+        self.real = np.zeros(0, np.float64)
+        self.cu = np.zeros(0, np.float64)
+        self.cwt = np.zeros(0, np.float64)
+        self.avg_w = 0.5
+        self.avg_s = 0.0
+        self.wsum = 0.0
 
     @property
     def expanded(self) -> bool:
@@ -178,6 +196,98 @@ def pick_child(
             best_v = v
             best = i
     return best
+
+
+@njit(cache=True, nogil=True)
+def _tdist3_cdf(z: float) -> float:
+    """The CDF of Student's t with 3 degrees of freedom (KataGo's value-weight distribution)."""
+    r3 = math.sqrt(3.0)
+    return 0.5 + (z / (r3 * (1.0 + z * z / 3.0)) + math.atan(z / r3)) / math.pi
+
+
+@njit(cache=True, nogil=True)
+def recompute_values(
+    prior: np.ndarray,
+    real: np.ndarray,
+    cu: np.ndarray,
+    w: np.ndarray,
+    s: np.ndarray,
+    u2: np.ndarray,
+    cwt: np.ndarray,
+    nn_u: float,
+    nn_w: float,
+    nn_s: float,
+    prune_scale: float,
+    weight_exp: float,
+) -> tuple[float, float, float, float, float]:
+    """A node's means from its children's and its own evaluation (KataGo's recomputeNodeStats).
+
+    Children (in prior order) with ``real`` visits count with weight ``cwt`` (their own weight
+    sums), less two corrections: noise pruning (``prune_scale`` > 0: a child worse than the mean
+    of the children before it, with more than twice its policy share of their weight, loses
+    part of the excess, more the worse it is) and value weighting (``weight_exp`` > 0: each
+    weight times ``P(child better than the mean) ** weight_exp`` under a t-distribution whose
+    spread shrinks with the weight), normalized back to the pruned total. ``w`` / ``s`` / ``u2``
+    hold each edge's real visits times the child's win rate, lead and mean squared utility.
+    Returns (utility, win rate, lead, squared utility, weight sum), the node's evaluation
+    counting with weight 1.
+    """
+    k = prior.shape[0]
+    wt = np.zeros(k)
+    total = 0.0
+    count = 0
+    for i in range(k):
+        if real[i] > 0:
+            wt[i] = cwt[i]
+            total += wt[i]
+            count += 1
+    if prune_scale > 0 and count > 1:
+        usum = 0.0
+        wsum = 0.0
+        psum = 0.0
+        for i in range(k):
+            if real[i] <= 0:
+                continue
+            util = cu[i]
+            old = wt[i]
+            pr = max(1e-30, prior[i])
+            if wsum > 0 and psum > 0:
+                gap = usum / wsum - util
+                if gap > 0:
+                    share = 2.0 * wsum * pr / psum
+                    if old > share:
+                        wt[i] = old - (old - share) * (1.0 - math.exp(-gap / prune_scale))
+            usum += util * wt[i]
+            wsum += wt[i]
+            psum += pr
+        total = wsum
+    if weight_exp > 0 and count > 0 and total > 0:
+        simple = 0.0
+        for i in range(k):
+            if real[i] > 0:
+                simple += cu[i] * wt[i]
+        simple /= total
+        scaled = 0.0
+        for i in range(k):
+            if real[i] > 0:
+                sd = math.sqrt(1e-8 + 1.0 / (1.5 * math.sqrt(wt[i])))
+                wt[i] *= (_tdist3_cdf((cu[i] - simple) / sd) + 1e-4) ** weight_exp
+                scaled += wt[i]
+        for i in range(k):
+            wt[i] *= total / scaled
+    su = nn_u
+    sw = nn_w
+    ss = nn_s
+    su2 = nn_u * nn_u
+    for i in range(k):
+        if real[i] > 0:
+            f = wt[i] / real[i]
+            su += wt[i] * cu[i]
+            sw += f * w[i]
+            ss += f * s[i]
+            su2 += f * u2[i]
+    t = total + 1.0
+    return su / t, sw / t, ss / t, su2 / t, t
 
 
 def utility_stdev_factor(visits: int, q: float, u2_sum: float, p: SearchParams) -> float:
@@ -243,6 +353,7 @@ class Search:
         self.own_sum: np.ndarray | None = None  # the root's ownership summed over the search (Black +)
         self.own_n = 0
         self.evals = 0
+        self.recompute = self.params.value_weight > 0 or self.params.noise_prune > 0
 
     # --- the tree's position ---------------------------------------------------------------
     def set_game(self, game: Game) -> int:
@@ -490,6 +601,10 @@ class Search:
         node.w = np.zeros(k)
         node.s = np.zeros(k)
         node.u2 = np.zeros(k)
+        if self.recompute:
+            node.real = np.zeros(k)
+            node.cu = np.zeros(k)
+            node.cwt = np.zeros(k)
         node.kids = [None] * k
         node.nn = ev
 
@@ -517,6 +632,19 @@ class Search:
         leaf.visits += 1
         leaf.u_sum += util
         leaf.u2_sum += util * util
+        if self.recompute:
+            leaf.avg_w, leaf.avg_s, leaf.wsum = wr, ld, float(leaf.visits)
+            self._backup_recomputed(path)
+        else:
+            self._backup_sums(path, wr, ld, root_side, stdev)
+        if ownership is not None and self.game is not None:
+            color = self.game.to_move if len(path) % 2 == 0 else _other(self.game.to_move)
+            self._add_ownership(ownership, color)
+
+    def _backup_sums(
+        self, path: list[tuple[Node, int]], wr: float, ld: float, root_side: bool, stdev: float
+    ) -> None:
+        """The plain backup: every node's statistics are the sums of the leaves below it."""
         for node, i in reversed(path):
             wr, ld, root_side = 1.0 - wr, -ld, not root_side  # the chooser at node moved into the child
             util = self.utility(wr, ld, root_side, stdev)
@@ -528,9 +656,43 @@ class Search:
             node.visits += 1
             node.u_sum += util
             node.u2_sum += util * util
-        if ownership is not None and self.game is not None:
-            color = self.game.to_move if len(path) % 2 == 0 else _other(self.game.to_move)
-            self._add_ownership(ownership, color)
+
+    def _backup_recomputed(self, path: list[tuple[Node, int]]) -> None:
+        """KataGo's backup: each node on the path takes its children's current means (weighted
+        by :func:`recompute_values`) and its own evaluation; the edges keep the virtual losses
+        still pending from the batch's other leaves."""
+        p = self.params
+        for node, i in reversed(path):
+            kid = node.kids[i]
+            assert kid is not None and kid.visits > 0
+            real = float(kid.visits)
+            node.real[i] = real
+            q = kid.u_sum / real
+            node.cu[i] = -q
+            node.cwt[i] = kid.wsum
+            node.n[i] += 1
+            node.u[i] = -q * real - (node.n[i] - real)  # the pending virtual losses stay counted
+            node.w[i] = (1.0 - kid.avg_w) * real
+            node.s[i] = -kid.avg_s * real
+            node.u2[i] = kid.u2_sum
+            assert node.nn is not None
+            node.visits += 1
+            u, w, s, u2, wsum = recompute_values(
+                node.prior,
+                node.real,
+                node.cu,
+                node.w,
+                node.s,
+                node.u2,
+                node.cwt,
+                node.nn_u,
+                node.nn.winrate,
+                node.nn.lead,
+                p.noise_prune,
+                p.value_weight,
+            )
+            node.u_sum, node.u2_sum = u * node.visits, u2 * node.visits
+            node.avg_w, node.avg_s, node.wsum = w, s, wsum
 
     def _add_ownership(self, ev: Evaluation, color: int) -> None:
         """Add a leaf's ownership (for ``color``, the side to move there) to the root's, Black +."""
@@ -623,6 +785,8 @@ class Search:
         ev = r.nn
         if ev is None:
             return 0.5, 0.0, 0.0
+        if self.recompute and r.visits > 1:
+            return r.avg_w, r.avg_s, r.q()
         with self.lock:
             total = float(r.n.sum()) + 1.0
             wr = (float(r.w.sum()) + ev.winrate) / total
