@@ -17,6 +17,7 @@ from gorilla.ai.puct.search import (
     Node,
     Search,
     SearchParams,
+    context_key,
     lcb_of,
     pick_child,
     recompute_values,
@@ -125,7 +126,10 @@ def test_katago_score_scales_and_centre(evaluator) -> None:
 def _recompute(cu: list[float], real: list[float], prior: list[float], prune: float, exp: float):
     r, c = np.array(real), np.array(cu)
     zero = np.zeros(len(cu))
-    return recompute_values(np.array(prior), r, c, zero, zero, r * c * c, r.copy(), 0.0, 0.5, 0.0, prune, exp)
+    p = np.array(prior)
+    su, _, _, su2, total, _ = recompute_values(p, r, c, zero, zero, r * c * c, r.copy(), prune, exp)
+    # the node's own evaluation (utility 0) counts with weight 1
+    return su / (total + 1), 0.0, 0.0, su2 / (total + 1), total + 1
 
 
 def test_recomputed_values_lean_to_the_better_children() -> None:
@@ -147,6 +151,30 @@ def test_recomputed_values_lean_to_the_better_children() -> None:
     assert better[4] == plain[4]
 
 
+def test_subtree_value_bias_shares_a_contexts_search_error(evaluator) -> None:
+    # the same last two moves and the same 5x5 around the move: one context, wherever the rest differs
+    a, b = Game.new(19), Game.new(19)
+    for g, far in ((a, "Q16"), (b, "D16")):
+        for vertex in (far, "D4", "C3"):
+            g.play(v(vertex, 19))
+    assert context_key(a, v("D3", 19)) == context_key(b, v("D3", 19))
+    assert context_key(a, v("D3", 19)) != context_key(a, v("C4", 19))  # another move
+    b.play(v("E3", 19))
+    b.play(v("F3", 19))  # another previous move
+    assert context_key(a, v("D3", 19)) != context_key(b, v("D3", 19))
+    search = Search(evaluator, SearchParams(subtree_bias=0.5))
+    first, second = Node(), Node()
+    first.sv_key = second.sv_key = 7
+    first.nn_u, second.nn_u = 0.1, -0.3
+    assert search._subtree_bias(second, None, 0.0) == 0.0  # nothing known of the context yet
+    # the first node's children found it 0.2 better than its net said, over weight 4 ** 0.85
+    assert search._subtree_bias(first, 0.3, 4.0) == pytest.approx(0.5 * 0.2)
+    assert search._subtree_bias(second, None, 0.0) == pytest.approx(0.1)  # a fresh node shares it
+    # the first node's share is replaced, not added, when its children's value changes
+    assert search._subtree_bias(first, 0.1, 4.0) == pytest.approx(0.0)
+    assert search.sv_table[7][1] == pytest.approx(4.0**0.85)
+
+
 def test_the_recomputed_backup_is_the_plain_one_when_its_weights_are_flat(evaluator) -> None:
     game = Game.new(9)
     game.play(v("E5"))
@@ -163,11 +191,13 @@ def test_the_recomputed_backup_is_the_plain_one_when_its_weights_are_flat(evalua
     assert w1 == pytest.approx(w2) and r1 == pytest.approx(r2)
     # and KataGo's weights change the search, its root value still a win rate and a lead
     evaluator.reseed(3)
-    kata = Search(evaluator, SearchParams(batch=4, value_weight=0.25, noise_prune=0.15), seed=1)
+    kata_params = SearchParams(batch=4, value_weight=0.25, noise_prune=0.15, subtree_bias=0.45)
+    kata = Search(evaluator, kata_params, seed=1)
     kata.set_game(game)
     kata.run(visits=60)
     wr, lead, util = kata.root_value()
     assert 0.0 <= wr <= 1.0 and abs(lead - r1[1]) < 5.0 and kata.root.visits == 60
+    assert kata.sv_table  # the contexts met on the way
 
 
 def test_visits_are_counted_at_the_root_and_the_tree_is_reused(evaluator) -> None:

@@ -33,7 +33,7 @@ from typing import Protocol
 import numpy as np
 from numba import njit
 
-from gorilla.rules.board import BLACK, PASS, WHITE
+from gorilla.rules.board import BLACK, COLOR, PASS, WHITE
 from gorilla.rules.game import Game
 
 
@@ -92,6 +92,7 @@ class SearchParams:
     # the plain mean of the leaves below it; on when either of these is above 0:
     value_weight: float = 0.0  # children below the mean weighted by P(better) ** this (0.25)
     noise_prune: float = 0.0  # over-visited worse children lose weight on this utility scale (0.15)
+    subtree_bias: float = 0.0  # own utility corrected by its context's mean search error (0.45)
 
 
 class Node:
@@ -123,6 +124,9 @@ class Node:
         "avg_w",
         "avg_s",
         "wsum",
+        "sv_key",
+        "sv_delta",
+        "sv_weight",
     )
 
     def __init__(self) -> None:
@@ -149,6 +153,9 @@ class Node:
         self.avg_w = 0.5
         self.avg_s = 0.0
         self.wsum = 0.0
+        self.sv_key: int | None = None  # the subtree value bias's context (SearchParams.subtree_bias)
+        self.sv_delta = 0.0  # this node's share of its context's sums
+        self.sv_weight = 0.0
 
     @property
     def expanded(self) -> bool:
@@ -214,13 +221,10 @@ def recompute_values(
     s: np.ndarray,
     u2: np.ndarray,
     cwt: np.ndarray,
-    nn_u: float,
-    nn_w: float,
-    nn_s: float,
     prune_scale: float,
     weight_exp: float,
-) -> tuple[float, float, float, float, float]:
-    """A node's means from its children's and its own evaluation (KataGo's recomputeNodeStats).
+) -> tuple[float, float, float, float, float, float]:
+    """A node's children's weighted sums (KataGo's recomputeNodeStats, less the node's own evaluation).
 
     Children (in prior order) with ``real`` visits count with weight ``cwt`` (their own weight
     sums), less two corrections: noise pruning (``prune_scale`` > 0: a child worse than the mean
@@ -229,8 +233,8 @@ def recompute_values(
     weight times ``P(child better than the mean) ** weight_exp`` under a t-distribution whose
     spread shrinks with the weight), normalized back to the pruned total. ``w`` / ``s`` / ``u2``
     hold each edge's real visits times the child's win rate, lead and mean squared utility.
-    Returns (utility, win rate, lead, squared utility, weight sum), the node's evaluation
-    counting with weight 1.
+    Returns the sums of weight times utility, win rate, lead and squared utility, the weight
+    sum, and the weight sum before the corrections.
     """
     k = prior.shape[0]
     wt = np.zeros(k)
@@ -241,6 +245,7 @@ def recompute_values(
             wt[i] = cwt[i]
             total += wt[i]
             count += 1
+    original = total
     if prune_scale > 0 and count > 1:
         usum = 0.0
         wsum = 0.0
@@ -275,10 +280,10 @@ def recompute_values(
                 scaled += wt[i]
         for i in range(k):
             wt[i] *= total / scaled
-    su = nn_u
-    sw = nn_w
-    ss = nn_s
-    su2 = nn_u * nn_u
+    su = 0.0
+    sw = 0.0
+    ss = 0.0
+    su2 = 0.0
     for i in range(k):
         if real[i] > 0:
             f = wt[i] / real[i]
@@ -286,8 +291,7 @@ def recompute_values(
             sw += f * w[i]
             ss += f * s[i]
             su2 += f * u2[i]
-    t = total + 1.0
-    return su / t, sw / t, ss / t, su2 / t, t
+    return su, sw, ss, su2, total, original
 
 
 def utility_stdev_factor(visits: int, q: float, u2_sum: float, p: SearchParams) -> float:
@@ -353,7 +357,9 @@ class Search:
         self.own_sum: np.ndarray | None = None  # the root's ownership summed over the search (Black +)
         self.own_n = 0
         self.evals = 0
-        self.recompute = self.params.value_weight > 0 or self.params.noise_prune > 0
+        p = self.params
+        self.recompute = p.value_weight > 0 or p.noise_prune > 0 or p.subtree_bias > 0
+        self.sv_table: dict[int, list[float]] = {}  # subtree value bias: context -> [delta sum, weight sum]
 
     # --- the tree's position ---------------------------------------------------------------
     def set_game(self, game: Game) -> int:
@@ -372,6 +378,8 @@ class Search:
         self.game = game.copy()
         self.game.redo_stack = []
         self.root = node if node is not None and node.expanded and node.terminal is None else Node()
+        if self.root.visits == 0:
+            self.sv_table = {}  # a new tree: no context corrections carried over
         self.own_sum, self.own_n = None, 0
         if self.root.nn is not None:  # a reused root: its side to move's view from now on
             self.centre = self.root.nn.lead * (1.0 - self.params.centre_zero)
@@ -552,6 +560,8 @@ class Search:
                 kid = node.kids[i]
                 if kid is None:
                     kid = node.kids[i] = Node()
+                    if p.subtree_bias > 0 and move != PASS and work.moves:
+                        kid.sv_key = context_key(work, move)
                 # the virtual loss: the edge counts a visit that lost
                 node.n[i] += p.virtual_loss
                 node.u[i] -= p.virtual_loss
@@ -633,6 +643,9 @@ class Search:
         leaf.u_sum += util
         leaf.u2_sum += util * util
         if self.recompute:
+            if leaf.terminal is None and leaf.sv_key is not None:  # a fresh leaf: its context's correction
+                util = leaf.nn_u + self._subtree_bias(leaf, None, 0.0)
+                leaf.u_sum, leaf.u2_sum = util, util * util
             leaf.avg_w, leaf.avg_s, leaf.wsum = wr, ld, float(leaf.visits)
             self._backup_recomputed(path)
         else:
@@ -677,7 +690,7 @@ class Search:
             node.u2[i] = kid.u2_sum
             assert node.nn is not None
             node.visits += 1
-            u, w, s, u2, wsum = recompute_values(
+            su, sw, ss, su2, total, original = recompute_values(
                 node.prior,
                 node.real,
                 node.cu,
@@ -685,14 +698,33 @@ class Search:
                 node.s,
                 node.u2,
                 node.cwt,
-                node.nn_u,
-                node.nn.winrate,
-                node.nn.lead,
                 p.noise_prune,
                 p.value_weight,
             )
-            node.u_sum, node.u2_sum = u * node.visits, u2 * node.visits
-            node.avg_w, node.avg_s, node.wsum = w, s, wsum
+            own = node.nn_u + self._subtree_bias(node, su / total if total > 0 else None, original)
+            t = total + 1.0
+            node.u_sum = (su + own) / t * node.visits
+            node.u2_sum = (su2 + own * own) / t * node.visits
+            node.avg_w, node.avg_s, node.wsum = (sw + node.nn.winrate) / t, (ss + node.nn.lead) / t, t
+
+    def _subtree_bias(self, node: Node, children_u: float | None, weight: float) -> float:
+        """KataGo's subtree value bias: the correction to node's own utility, ``subtree_bias`` times
+        the mean of (children's utility - own utility) over the nodes that share its context
+        (the last two moves and the 5x5 around the last, before it). ``children_u`` (None: no
+        child visited yet) updates the node's share, weighted by ``weight ** 0.85``."""
+        f = self.params.subtree_bias
+        if f <= 0 or node.sv_key is None:
+            return 0.0
+        entry = self.sv_table.get(node.sv_key)
+        if entry is None:
+            entry = self.sv_table[node.sv_key] = [0.0, 0.0]
+        if children_u is not None:
+            wt = weight**0.85
+            delta = (children_u - node.nn_u) * wt
+            entry[0] += delta - node.sv_delta
+            entry[1] += wt - node.sv_weight
+            node.sv_delta, node.sv_weight = delta, wt
+        return f * entry[0] / entry[1] if entry[1] > 0.001 else 0.0
 
     def _add_ownership(self, ev: Evaluation, color: int) -> None:
         """Add a leaf's ownership (for ``color``, the side to move there) to the root's, Black +."""
@@ -805,6 +837,27 @@ _GH_X, _GH_W = (
 )
 
 _BOARD_CACHE: dict[int, np.ndarray] = {}
+_WINDOWS: dict[int, np.ndarray] = {}
+
+
+def context_key(game: Game, move: int) -> int:
+    """The subtree value bias's context of ``move`` in game (before it is played): the mover, the
+    previous move, the move, the ko point and the colours of the 5x5 around the move (off the
+    board: the border), as KataGo's SubtreeValueBiasTable keys it."""
+    size = game.size
+    win = _WINDOWS.get(size)
+    if win is None:
+        w = size + 2
+        win = np.zeros((w * w, 25), np.int64)  # off the board: index 0, a border point
+        for p in board_points(size):
+            x, y = int(p) % w, int(p) // w
+            for k, (dy, dx) in enumerate((dy, dx) for dy in range(-2, 3) for dx in range(-2, 3)):
+                if 1 <= x + dx <= size and 1 <= y + dy <= size:
+                    win[p, k] = (y + dy) * w + x + dx
+        _WINDOWS[size] = win
+    pos = game.position
+    colours = pos.b[COLOR][win[move]]
+    return hash((game.to_move, game.moves[-1].point, move, pos.ko, colours.tobytes()))
 
 
 def board_points(size: int) -> np.ndarray:
