@@ -179,7 +179,9 @@ def test_the_recomputed_backup_is_the_plain_one_when_its_weights_are_flat(evalua
     game = Game.new(9)
     game.play(v("E5"))
     runs = []
-    for params in (SearchParams(batch=4), SearchParams(batch=4, value_weight=1e-12)):
+    plain = SearchParams(value_weight=0.0, noise_prune=0.0)
+    flat = SearchParams(value_weight=1e-12, noise_prune=0.0)
+    for params in (plain, flat):
         evaluator.reseed(3)
         search = Search(evaluator, params, seed=1)
         search.set_game(game)

@@ -233,13 +233,15 @@ def _net_search() -> None:
     import numpy as np
 
     from gorilla.ai.puct.evaluator import shared_net
-    from gorilla.ai.puct.search import pick_child
+    from gorilla.ai.puct.search import pick_child, recompute_values
 
     spatial = np.zeros((1, 22, 9, 9), np.float32)
     spatial[:, 0] = 1.0  # on the board
     legal = np.ones((1, 82), bool)
     shared_net().evaluate_inputs(spatial, np.zeros((1, 19), np.float32), [0], legal, np.zeros(1, bool))
     pick_child(np.full(2, 0.5), np.zeros(2), np.zeros(2), 0.0, 0.2, 1.1, 0.0, 0.0)
+    two = np.ones(2)
+    recompute_values(np.full(2, 0.5), two, two, two, two, two, two, 0.15, 0.25)
 
 
 def _alphabeta() -> None:

@@ -5,14 +5,18 @@ Settings (agent spec ``net:KEY=VALUE,...``):
 - ``visits=N``: visits per move (counted at the root, the reused ones included);
 - ``time=S``: seconds per move (without either, the clock's plan, else ``visits=DEFAULT_VISITS``);
 - ``threads=K``: search threads sharing the tree (the net runs outside the tree's lock);
-- ``batch=B``: leaves evaluated together (default 8);
+- ``batch=B``: leaves evaluated together (default 4, the fastest on one core);
 - ``net=FILE``: another KataGo net of a supported version (default: the shipped one);
 - ``resign=R``: resign when the win rate stays below R for two moves (0 never; default 0.03);
 - ``c_puct``, ``c_puct_log``, ``c_puct_base``, ``fpu``, ``root_fpu``, ``static_score``,
   ``dynamic_score``: the search's constants (:class:`gorilla.ai.puct.search.SearchParams`);
-- KataGo 1.17.2's refinements, each a SearchParams field (0 turns it off; only ``lcb=5`` is on
-  by default, the others measured no gain at equal visits:
-  ``benchmarks/RESULTS.md#2026-11-27-the-search-at-equal-visits-against-katago``):
+- KataGo 1.17.2's refinements, each a SearchParams field (0 turns it off; ``lcb=5``,
+  ``value_weight=0.25`` and ``noise_prune=0.15`` are on by default, the others measured no gain
+  at equal visits: ``benchmarks/RESULTS.md``, the sections on the search at equal visits):
+  ``value_weight`` and ``noise_prune`` (a node's value recomputed from its children's as KataGo
+  does: children below the mean weighted down by their chance of being better, over-visited
+  worse children pruned of weight), ``subtree_bias`` (a node's own utility corrected by the
+  search error of nodes in the same local context),
   ``fpu_pow`` (an unvisited child's urgency starts from the node's mean utility blended toward
   its own net utility by the visited prior mass to this power), ``stdev_scale`` with
   ``stdev_prior``, ``stdev_prior_weight`` (exploration scaled by the node's utility spread),
@@ -58,7 +62,7 @@ class NetAgent(Agent):
         visits: int | None = None,
         time: float | None = None,
         threads: int = 1,
-        batch: int = 8,
+        batch: int = 4,
         net: str | None = None,
         resign: float = 0.03,
         seed: int | None = None,
