@@ -11,7 +11,7 @@ the same net: ``katago benchmark -model NET -config CFG -v VISITS -t 1,2 -boards
 (its visits/s), and the ratio ours / KataGo's is printed per size and thread count.
 
     python benchmarks/puct.py [--sizes 9 19] [--threads 1 2] [--visits 200] [--positions 5]
-        [--batch 8] [--katago PATH --config CFG]
+        [--batch 4] [--katago PATH --config CFG]
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def main() -> int:
     p.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     p.add_argument("--visits", type=int, default=200)
     p.add_argument("--positions", type=int, default=5)
-    p.add_argument("--batch", type=int, default=8)
+    p.add_argument("--batch", type=int, default=4)
     p.add_argument("--katago", help="a KataGo binary (Eigen backend) to measure beside ours")
     p.add_argument("--config", help="its GTP config (numSearchThreads is set by the benchmark)")
     ns = p.parse_args()
