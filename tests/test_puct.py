@@ -5,6 +5,8 @@ policy's first choice loses (a real position)."""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 from helpers import Work, game_from_diagram, seconds_to_stop_after_cancel, v
@@ -200,6 +202,31 @@ def test_the_recomputed_backup_is_the_plain_one_when_its_weights_are_flat(evalua
     wr, lead, util = kata.root_value()
     assert 0.0 <= wr <= 1.0 and abs(lead - r1[1]) < 5.0 and kata.root.visits == 60
     assert kata.sv_table  # the contexts met on the way
+
+
+def test_pondering_searches_the_replies_and_the_next_move_reuses_them() -> None:
+    agent = NetAgent(visits=24, resign=0.0, seed=2, ponder=1)
+    game = Game.new(9)
+    move = agent.select_move(game)
+    value, own = agent.root_value(), agent.ownership()
+    deadline = time.monotonic() + 20.0
+    while agent.search.root.visits < 60 and time.monotonic() < deadline:
+        time.sleep(0.05)  # the background search grows the tree of the position after move
+    # what the last search reported stays that search's, while the pondering runs
+    assert agent.root_value() == value and agent.ownership() is own
+    added = agent.stop_pondering()
+    assert added >= 36 and agent.search.game.moves[-1].point == move
+    reply = agent.search.root_info().moves[0]  # the reply the pondering searched most
+    kept = agent.search.root_info().visits[0]
+    game.play(move)
+    game.play(reply)
+    agent.select_move(game)
+    assert agent.last_visits >= kept  # the reply's subtree was reused (24 visits asked)
+    agent.close()
+    assert agent.stop_pondering() == 0  # closed: nothing runs
+    plain = NetAgent(visits=24, resign=0.0, seed=2)
+    plain.select_move(Game.new(9))
+    assert plain.stop_pondering() == 0
 
 
 def test_visits_are_counted_at_the_root_and_the_tree_is_reused(evaluator) -> None:

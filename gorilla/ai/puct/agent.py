@@ -24,7 +24,10 @@ Settings (agent spec ``net:KEY=VALUE,...``):
   deviations, among moves with that share of the top visits), ``static_scale``,
   ``dynamic_scale`` (the score terms' scales in board sides; 0: ``score_scale``, default half
   a side) and ``centre_zero`` (the dynamic term's centre pulled toward 0 by this share);
-- ``seed``: the random symmetry of each evaluation.
+- ``seed``: the random symmetry of each evaluation;
+- ``ponder=1``: after choosing a move, search on in the background, on the position after it,
+  until the next request (at most ``PONDER_VISITS`` in the tree), so the reply's subtree is
+  ready (KataGo's ``ponderingEnabled``; off by default: it takes the opponent's CPU time).
 
 The tree is kept between moves: the next search starts from the subtree of the moves played.
 Where the net does not play (boards beyond 7..19, Little-Go's stones count) the classical
@@ -49,6 +52,7 @@ from gorilla.rules.board import PASS, RESIGN
 from gorilla.rules.game import Game
 
 DEFAULT_VISITS = 200
+PONDER_VISITS = 4000  # the tree's visits where pondering stops (memory: about 20 kB a node on 19x19)
 PROGRESS_EVERY = 0.1  # seconds between progress snapshots
 
 
@@ -66,6 +70,7 @@ class NetAgent(Agent):
         net: str | None = None,
         resign: float = 0.03,
         seed: int | None = None,
+        ponder: float = 0,
         **constants: float,
     ) -> None:
         if visits is not None and visits <= 0:
@@ -93,6 +98,12 @@ class NetAgent(Agent):
         self.last_candidates: list[Candidate] = []
         self._low = 0  # consecutive moves with a win rate below ``resign``
         self._fallback: Agent | None = None  # the MCTS, for boards the net does not play
+        self.ponder = bool(ponder)
+        self._ponder: tuple[threading.Thread, threading.Event] | None = None
+        self.pondered = 0  # the visits the last pondering added
+        self._ponder_added = [0]
+        self._own: np.ndarray | None = None  # the last search's ownership and root value
+        self._value = (0.5, 0.0)
 
     def fallback(self, game: Game) -> Agent:
         """The classical MCTS for a board the net does not play (made, and announced, once)."""
@@ -109,13 +120,15 @@ class NetAgent(Agent):
     # --- agent interface ------------------------------------------------------------------
     def new_game(self) -> None:
         """Forget the tree and the resignation count."""
+        self.stop_pondering()
         self.search = Search(self.evaluator, self.params, seed=self.seed)
         self._low = 0
         if self._fallback is not None:
             self._fallback.new_game()
 
     def close(self) -> None:
-        """Stop the fallback MCTS's workers, if it ever played."""
+        """Stop pondering, and the fallback MCTS's workers if it ever played."""
+        self.stop_pondering()
         if self._fallback is not None:
             self._fallback.close()
 
@@ -151,7 +164,41 @@ class NetAgent(Agent):
         if self.resign > 0 and self._low >= 2 and game.move_number >= game.size * game.size // 8:
             return RESIGN
         best = self.search.best_move()
-        return info.moves[0] if best is None else best
+        move = info.moves[0] if best is None else best
+        if self.ponder:
+            self._start_pondering(game, move)
+        return move
+
+    # --- pondering ------------------------------------------------------------------------
+    def _start_pondering(self, game: Game, move: int) -> None:
+        after = game.copy()
+        after.redo_stack = []
+        after.play(move)
+        if after.over:
+            return
+        stop = threading.Event()
+        search = self.search
+        added = self._ponder_added = [0]
+
+        def run() -> None:
+            search.set_game(after)
+            if search.root.visits < PONDER_VISITS:
+                added[0] = search.run(visits=PONDER_VISITS, cancel=stop, threads=self.threads)
+
+        thread = threading.Thread(target=run, name="net-ponder", daemon=True)
+        self._ponder = (thread, stop)
+        thread.start()
+
+    def stop_pondering(self) -> int:
+        """Stop the background search (within one batch); the visits it added (0: none ran)."""
+        if self._ponder is None:
+            return 0
+        thread, stop = self._ponder
+        stop.set()
+        thread.join()
+        self._ponder = None
+        self.pondered = self._ponder_added[0]
+        return self.pondered
 
     def analyze(self, game: Game, *limits, **named) -> list[Candidate]:
         """Search like select_move (same arguments) and return the root's candidates, most visited first."""
@@ -167,12 +214,11 @@ class NetAgent(Agent):
 
     def ownership(self) -> np.ndarray | None:
         """The last search's ownership per flat point, Black +1 .. White -1 (None before a search)."""
-        return self.search.ownership()
+        return self._own
 
     def root_value(self) -> tuple[float, float]:
         """(win rate, score lead) for the side to move of the last search."""
-        wr, lead, _ = self.search.root_value()
-        return wr, lead
+        return self._value
 
     # --- the search -----------------------------------------------------------------------
     def _limits(self, game: Game, req: MoveRequest) -> tuple[int | None, float | None]:
@@ -190,6 +236,7 @@ class NetAgent(Agent):
     def _search(self, req: MoveRequest) -> None:
         game = req.game
         visits, seconds = self._limits(game, req)
+        self.stop_pondering()
         search = self.search
         search.set_game(game)
         t0 = time.perf_counter()
@@ -209,6 +256,9 @@ class NetAgent(Agent):
         search.run(visits=visits, seconds=seconds, cancel=req.cancel, threads=self.threads, on_round=on_round)
         self.last_visits = search.root.visits
         self.last_candidates = self._candidates()
+        self._own = search.ownership()
+        wr, lead, _ = search.root_value()
+        self._value = (wr, lead)
         if req.progress is not None:
             req.progress(self._progress(visits, seconds, time.perf_counter() - t0, final=True))
 
