@@ -26,12 +26,19 @@ from gorilla.gomoku.vcf import new_state, root_moves
 WEIGHT_KEYS = {f"w_{n.replace('-', '_')}": i for i, n in enumerate(CLASS_NAMES)} | {
     f"b_{n.replace('-', '_')}": NCLASSES + i for i, n in enumerate(PCLASS_NAMES)
 }
+# w_/b_ set the ordering's and the evaluation's weight; ow_/ob_ the ordering's, ew_/eb_ the evaluation's
+_KEYS = {k: (i, i + R.NWEIGHTS) for k, i in WEIGHT_KEYS.items()}
+_KEYS |= {"o" + k: (i,) for k, i in WEIGHT_KEYS.items()} | {
+    "e" + k: (i + R.NWEIGHTS,) for k, i in WEIGHT_KEYS.items()
+}
 
 
 def parse_agent_spec(spec: str) -> tuple[str, np.ndarray | None]:
     """('pvs', weights or None) from 'pvs' or 'pvs:w_three=120,b_four_three=900': the threat
     weights as settings (``w_`` + a direction class, ``b_`` + a point class; see
-    :mod:`gorilla.gomoku.patterns`), the others keep their default. ValueError for a bad one."""
+    :mod:`gorilla.gomoku.patterns`) for the move ordering and the evaluation, ``ow_``/``ob_``
+    for the ordering only, ``ew_``/``eb_`` for the evaluation only; the others keep their
+    default. ValueError for a bad one."""
     name, _, rest = spec.strip().partition(":")
     items = [t.strip() for t in rest.split(",") if t.strip()]
     if not items:
@@ -40,12 +47,16 @@ def parse_agent_spec(spec: str) -> tuple[str, np.ndarray | None]:
     for item in items:
         key, eq, value = item.partition("=")
         key = key.strip().lower().replace("-", "_")
-        if not eq or key not in WEIGHT_KEYS:
-            raise ValueError(f"unknown gomoku agent setting {item!r} (weights: w_CLASS=N or b_POINTCLASS=N)")
+        if not eq or key not in _KEYS:
+            raise ValueError(
+                f"unknown gomoku agent setting {item!r} (weights: [o|e]w_CLASS=N or [o|e]b_POINTCLASS=N)"
+            )
         try:
-            wts[WEIGHT_KEYS[key]] = int(round(float(value)))
+            v = int(round(float(value)))
         except ValueError:
             raise ValueError(f"gomoku agent setting {item!r} needs a number") from None
+        for i in _KEYS[key]:
+            wts[i] = v
     return name.strip().lower(), wts
 
 

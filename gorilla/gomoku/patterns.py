@@ -20,7 +20,9 @@ by a numba kernel that classifies codes from the fullest lines down:
 
 The four direction classes of a point combine into a *point class* (``P_*``:
 five, open/double four, four-three, three-three, four, three, ...), and weights
-(data: ``DIR_WEIGHTS`` and ``POINT_BONUS``) into a point score.
+(data: ``DIR_WEIGHTS`` and ``POINT_BONUS``) into a point score, the move ordering's; the
+evaluation's weights (``EVAL_DIR_WEIGHTS``, ``EVAL_POINT_BONUS``) into the point's share of
+the static evaluation.
 """
 
 from __future__ import annotations
@@ -55,9 +57,13 @@ K_FREE, K_EXACT, K_CARO = range(3)
 
 NCODES = 4**10
 
-# weights as data: the value of each direction class and the bonus of each point class
+# weights as data: the value of each direction class and the bonus of each point class, for
+# the move ordering (a point's score: the searches try the best first)
 DIR_WEIGHTS = np.array([0, 2, 6, 20, 25, 100, 120, 1000, 1000, 10000, 0], dtype=np.int32)
 POINT_BONUS = np.array([0, 0, 0, 0, 500, 800, 2000, 20000, 0], dtype=np.int32)
+# and for the static evaluation (a colour's total over the empty points)
+EVAL_DIR_WEIGHTS = DIR_WEIGHTS.copy()
+EVAL_POINT_BONUS = POINT_BONUS.copy()
 
 
 def slot(k: int) -> int:

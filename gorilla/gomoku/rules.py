@@ -15,10 +15,11 @@ evaluation). A placement touches the 40 points within five steps on its lines.
 The board's arrays travel together as a tuple ``bd`` (see :func:`new_board`):
 
 ``cell`` int8[M], ``code`` int32[4, M], ``dcls`` int8[3, 4, M] (direction class of
-colour c), ``pcls`` int8[3, M] (point class), ``psc`` int32[3, M] (point score),
-``near`` int16[M] (stones within two steps, the candidate moves), ``st`` int64[NS]
-(scalars), ``tab`` int8[3, 4**10] (the direction-class tables of this rule),
-``wts`` int32[NCLASSES + NPCLASSES] (weights) and ``zob`` int64[3, M] (Zobrist keys).
+colour c), ``pcls`` int8[3, M] (point class), ``psc`` int32[5, M] (point score of colour c:
+row c the move ordering's, row c + 2 the evaluation's), ``near`` int16[M] (stones within two
+steps, the candidate moves), ``st`` int64[NS] (scalars), ``tab`` int8[3, 4**10] (the
+direction-class tables of this rule), ``wts`` int32[2 * NWEIGHTS] (the ordering's weights,
+then the evaluation's) and ``zob`` int64[3, M] (Zobrist keys).
 
 Rules: ``FREESTYLE`` (five or more wins), ``STANDARD`` (exactly five), ``RENJU``
 (Black: exactly five, and double-three with real threes, double-four and overline
@@ -35,10 +36,13 @@ from gorilla.gomoku.patterns import (
     C_F4,
     C_THREE,
     DIR_WEIGHTS,
+    EVAL_DIR_WEIGHTS,
+    EVAL_POINT_BONUS,
     K_CARO,
     K_EXACT,
     K_FREE,
     NCLASSES,
+    NPCLASSES,
     P_33,
     P_FIVE,
     P_FORBID,
@@ -102,9 +106,13 @@ def rule_table(rule: int) -> np.ndarray:
     return _RULE_TABLES[rule]
 
 
+NWEIGHTS = NCLASSES + NPCLASSES  # one weight set: direction classes, then point classes
+
+
 def default_weights() -> np.ndarray:
-    """The weights array: direction-class values then point-class bonuses."""
-    return np.concatenate([DIR_WEIGHTS, POINT_BONUS]).astype(np.int32)
+    """The weights array: the move ordering's direction-class values and point-class bonuses,
+    then the evaluation's (2 * NWEIGHTS)."""
+    return np.concatenate([DIR_WEIGHTS, POINT_BONUS, EVAL_DIR_WEIGHTS, EVAL_POINT_BONUS]).astype(np.int32)
 
 
 def new_board(n: int, rule: int, weights: np.ndarray | None = None) -> tuple:
@@ -119,11 +127,13 @@ def new_board(n: int, rule: int, weights: np.ndarray | None = None) -> tuple:
     code = np.zeros((4, m), dtype=np.int32)
     dcls = np.zeros((3, 4, m), dtype=np.int8)
     pcls = np.zeros((3, m), dtype=np.int8)
-    psc = np.zeros((3, m), dtype=np.int32)
+    psc = np.zeros((5, m), dtype=np.int32)
     near = np.zeros(m, dtype=np.int16)
     st = np.zeros(NSLOTS, dtype=np.int64)
     st[S_N], st[S_W], st[S_RULE] = n, w, rule
     wts = default_weights() if weights is None else np.asarray(weights, dtype=np.int32)
+    if wts.shape[0] == NWEIGHTS:  # one set: the ordering's and the evaluation's
+        wts = np.concatenate([wts, wts])
     bd = (cell, code, dcls, pcls, psc, near, st, rule_table(rule), wts, ZOBRIST[:, :m].copy())
     init_board(bd)
     return bd
@@ -142,8 +152,9 @@ def _slot(k: int) -> int:
 
 @njit(cache=True, nogil=True, inline="always")
 def _refresh(dcls, pcls, psc, st, wts, q: int, renju: bool) -> None:
-    """Recompute the point class and score of empty point q for both colours (inlined: the
-    hot loops pass the arrays, never the board tuple, whose items numba counts references of)."""
+    """Recompute the point class and scores of empty point q for both colours: the ordering's
+    (psc[c]) and the evaluation's (psc[c + 2], summed in st's totals). Inlined: the hot loops
+    pass the arrays, never the board tuple, whose items numba counts references of."""
     for c in (1, 2):
         c0 = dcls[c, 0, q]
         c1 = dcls[c, 1, q]
@@ -151,9 +162,13 @@ def _refresh(dcls, pcls, psc, st, wts, q: int, renju: bool) -> None:
         c3 = dcls[c, 3, q]
         pc = combine(c0, c1, c2, c3, renju and c == 1)
         sc = wts[c0] + wts[c1] + wts[c2] + wts[c3] + wts[NCLASSES + pc]
+        e = NWEIGHTS
+        ev = wts[e + c0] + wts[e + c1] + wts[e + c2] + wts[e + c3] + wts[e + NCLASSES + pc]
         if pc == P_FORBID:
             sc = 0
-        st[S_TOTAL_B + c - 1] += sc - psc[c, q]
+            ev = 0
+        st[S_TOTAL_B + c - 1] += ev - psc[c + 2, q]
+        psc[c + 2, q] = ev
         psc[c, q] = sc
         pcls[c, q] = pc
 
@@ -177,8 +192,8 @@ def init_board(bd) -> None:
     st[S_HASH] = 0
     st[S_STONES] = 0
     for p in range(m):
-        psc[1, p] = 0
-        psc[2, p] = 0
+        for r in range(1, 5):
+            psc[r, p] = 0
         pcls[1, p] = 0
         pcls[2, p] = 0
         near[p] = 0
@@ -240,10 +255,10 @@ def place(bd, p: int, c: int) -> None:
     cell[p] = c
     st[S_HASH] ^= zob[c, p]
     st[S_STONES] += 1
-    st[S_TOTAL_B] -= psc[1, p]
-    st[S_TOTAL_W] -= psc[2, p]
-    psc[1, p] = 0
-    psc[2, p] = 0
+    st[S_TOTAL_B] -= psc[3, p]
+    st[S_TOTAL_W] -= psc[4, p]
+    for r in range(1, 5):
+        psc[r, p] = 0
     pcls[1, p] = 0
     pcls[2, p] = 0
     for dy in range(-2, 3):
