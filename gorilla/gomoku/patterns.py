@@ -61,7 +61,10 @@ NCODES = 4**10
 # the move ordering (a point's score: the searches try the best first)
 DIR_WEIGHTS = np.array([0, 2, 6, 20, 25, 100, 120, 1000, 1000, 10000, 0], dtype=np.int32)
 POINT_BONUS = np.array([0, 0, 0, 0, 500, 800, 2000, 20000, 0], dtype=np.int32)
-# and for the static evaluation (a colour's total over the empty points)
+# and for the static evaluation (a colour's total over the empty points); weights fitted to game
+# results (gorilla.gomoku.texel) predict them better (held-out log-loss 0.558 against 0.587) but
+# scored 19-21/40 against AIWine where these scored 22/40
+# (benchmarks/RESULTS.md#2026-11-27-gomoku-a-texel-fit-of-the-evaluation-session-21)
 EVAL_DIR_WEIGHTS = DIR_WEIGHTS.copy()
 EVAL_POINT_BONUS = POINT_BONUS.copy()
 
