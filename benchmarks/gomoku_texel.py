@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     pos = positions(a.folders, a.cache)
     games = len(np.unique(pos.game))
     print(f"{len(pos.y)} quiet positions of {games} games, side to move won {pos.y.mean():.3f}")
-    w0 = R.default_weights()[R.NWEIGHTS :].astype(np.float64)  # the evaluation's weights
+    w0 = R.default_weights()[R.NWEIGHTS : R.W_SPLIT].astype(np.float64)  # the evaluation's weights
     names = [k.strip() for k in a.free.split(",") if k.strip()]
     free = [WEIGHT_KEYS[k] for k in names]
     for attack in a.attack:

@@ -28,7 +28,7 @@ def test_features_times_the_evaluation_weights_are_the_boards_totals():
     f = np.zeros(T.NFEATURES, dtype=np.int64)
     for c in (R.BLACK, R.WHITE):
         T.features(bd, c, f)
-        assert f @ wts[R.NWEIGHTS :] == bd[6][R.S_TOTAL_B + c - 1]
+        assert f @ wts[R.NWEIGHTS : R.W_SPLIT] == bd[6][R.S_TOTAL_B + c - 1]
         assert f @ wts[: R.NWEIGHTS] != bd[6][R.S_TOTAL_B + c - 1]  # the ordering's weights differ
 
 
@@ -40,7 +40,7 @@ def test_evaluation_weights_leave_the_ordering_scores_alone():
     base = board_for(g, None)
     assert np.array_equal(a[4][1:3], base[4][1:3])  # ordering: as the defaults
     assert not np.array_equal(b[4][1:3], base[4][1:3])
-    assert np.array_equal(a[4][3:5], b[4][3:5])  # evaluation: as the one set
+    assert np.array_equal(a[4][3:5], b[4][1:3])  # evaluation: as the one set's scores
     assert evaluate(a, R.BLACK) == evaluate(b, R.BLACK) != evaluate(base, R.BLACK)
 
 
@@ -71,7 +71,7 @@ def _synthetic(true_w: np.ndarray, attack: float, k: float, b: float, n: int, se
 
 
 def test_the_fit_recovers_known_weights_and_beats_the_start_on_held_out_games():
-    start = R.default_weights()[R.NWEIGHTS :].astype(np.float64)
+    start = R.default_weights()[R.NWEIGHTS : R.W_SPLIT].astype(np.float64)
     true_w = start.copy()
     true_w[[3, 4, 5, 6]] = [10, 60, 130, 80]  # two, closed three, three, four
     k, attack = 0.004, 1.25

@@ -65,7 +65,7 @@ def board_for(game: GomokuGame, weights: np.ndarray | None) -> tuple:
     bd = R.copy_board(game.bd)
     if weights is None:
         return bd
-    bd = (*bd[:8], weights, bd[9])
+    bd = (*bd[:8], R.board_weights(weights), bd[9])
     R.init_board(bd)
     return bd
 

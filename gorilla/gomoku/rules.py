@@ -18,8 +18,8 @@ The board's arrays travel together as a tuple ``bd`` (see :func:`new_board`):
 colour c), ``pcls`` int8[3, M] (point class), ``psc`` int32[5, M] (point score of colour c:
 row c the move ordering's, row c + 2 the evaluation's), ``near`` int16[M] (stones within two
 steps, the candidate moves), ``st`` int64[NS] (scalars), ``tab`` int8[3, 4**10] (the
-direction-class tables of this rule), ``wts`` int32[2 * NWEIGHTS] (the ordering's weights,
-then the evaluation's) and ``zob`` int64[3, M] (Zobrist keys).
+direction-class tables of this rule), ``wts`` int32[2 * NWEIGHTS + 1] (the ordering's
+weights, the evaluation's, whether they differ: :func:`board_weights`) and ``zob`` int64[3, M] (Zobrist keys).
 
 Rules: ``FREESTYLE`` (five or more wins), ``STANDARD`` (exactly five), ``RENJU``
 (Black: exactly five, and double-three with real threes, double-four and overline
@@ -109,10 +109,28 @@ def rule_table(rule: int) -> np.ndarray:
 NWEIGHTS = NCLASSES + NPCLASSES  # one weight set: direction classes, then point classes
 
 
+W_SPLIT = (
+    2 * NWEIGHTS
+)  # the weights array's last slot: 1 when the evaluation's set differs from the ordering's
+
+
+def board_weights(weights: np.ndarray) -> np.ndarray:
+    """A board's weights array, int32[2 * NWEIGHTS + 1], from one weight set (the ordering's and
+    the evaluation's), two sets (the ordering's, then the evaluation's) or such an array: the
+    sets, then W_SPLIT, whether they differ (if not, a point's one score serves both)."""
+    w = np.asarray(weights, dtype=np.int32)
+    if w.shape[0] == NWEIGHTS:
+        w = np.concatenate([w, w])
+    out = np.zeros(2 * NWEIGHTS + 1, dtype=np.int32)
+    out[:W_SPLIT] = w[:W_SPLIT]
+    out[W_SPLIT] = int(not np.array_equal(out[:NWEIGHTS], out[NWEIGHTS:W_SPLIT]))
+    return out
+
+
 def default_weights() -> np.ndarray:
-    """The weights array: the move ordering's direction-class values and point-class bonuses,
-    then the evaluation's (2 * NWEIGHTS)."""
-    return np.concatenate([DIR_WEIGHTS, POINT_BONUS, EVAL_DIR_WEIGHTS, EVAL_POINT_BONUS]).astype(np.int32)
+    """The weights array (:func:`board_weights`): the move ordering's direction-class values and
+    point-class bonuses, then the evaluation's."""
+    return board_weights(np.concatenate([DIR_WEIGHTS, POINT_BONUS, EVAL_DIR_WEIGHTS, EVAL_POINT_BONUS]))
 
 
 def new_board(n: int, rule: int, weights: np.ndarray | None = None) -> tuple:
@@ -131,9 +149,7 @@ def new_board(n: int, rule: int, weights: np.ndarray | None = None) -> tuple:
     near = np.zeros(m, dtype=np.int16)
     st = np.zeros(NSLOTS, dtype=np.int64)
     st[S_N], st[S_W], st[S_RULE] = n, w, rule
-    wts = default_weights() if weights is None else np.asarray(weights, dtype=np.int32)
-    if wts.shape[0] == NWEIGHTS:  # one set: the ordering's and the evaluation's
-        wts = np.concatenate([wts, wts])
+    wts = default_weights() if weights is None else board_weights(weights)
     bd = (cell, code, dcls, pcls, psc, near, st, rule_table(rule), wts, ZOBRIST[:, :m].copy())
     init_board(bd)
     return bd
@@ -153,8 +169,9 @@ def _slot(k: int) -> int:
 @njit(cache=True, nogil=True, inline="always")
 def _refresh(dcls, pcls, psc, st, wts, q: int, renju: bool) -> None:
     """Recompute the point class and scores of empty point q for both colours: the ordering's
-    (psc[c]) and the evaluation's (psc[c + 2], summed in st's totals). Inlined: the hot loops
-    pass the arrays, never the board tuple, whose items numba counts references of."""
+    (psc[c]) and the evaluation's (psc[c + 2] when the weight sets differ, else psc[c]), summed
+    in st's totals. Inlined: the hot loops pass the arrays, never the board tuple, whose items
+    numba counts references of."""
     for c in (1, 2):
         c0 = dcls[c, 0, q]
         c1 = dcls[c, 1, q]
@@ -162,13 +179,17 @@ def _refresh(dcls, pcls, psc, st, wts, q: int, renju: bool) -> None:
         c3 = dcls[c, 3, q]
         pc = combine(c0, c1, c2, c3, renju and c == 1)
         sc = wts[c0] + wts[c1] + wts[c2] + wts[c3] + wts[NCLASSES + pc]
-        e = NWEIGHTS
-        ev = wts[e + c0] + wts[e + c1] + wts[e + c2] + wts[e + c3] + wts[e + NCLASSES + pc]
         if pc == P_FORBID:
             sc = 0
-            ev = 0
-        st[S_TOTAL_B + c - 1] += ev - psc[c + 2, q]
-        psc[c + 2, q] = ev
+        if wts[W_SPLIT] != 0:
+            e = NWEIGHTS
+            ev = wts[e + c0] + wts[e + c1] + wts[e + c2] + wts[e + c3] + wts[e + NCLASSES + pc]
+            if pc == P_FORBID:
+                ev = 0
+            st[S_TOTAL_B + c - 1] += ev - psc[c + 2, q]
+            psc[c + 2, q] = ev
+        else:
+            st[S_TOTAL_B + c - 1] += sc - psc[c, q]
         psc[c, q] = sc
         pcls[c, q] = pc
 
@@ -255,8 +276,9 @@ def place(bd, p: int, c: int) -> None:
     cell[p] = c
     st[S_HASH] ^= zob[c, p]
     st[S_STONES] += 1
-    st[S_TOTAL_B] -= psc[3, p]
-    st[S_TOTAL_W] -= psc[4, p]
+    e = 3 if wts[W_SPLIT] != 0 else 1  # the rows of the evaluation's scores
+    st[S_TOTAL_B] -= psc[e, p]
+    st[S_TOTAL_W] -= psc[e + 1, p]
     for r in range(1, 5):
         psc[r, p] = 0
     pcls[1, p] = 0
