@@ -97,6 +97,10 @@ class SearchParams:
     subtree_bias: float = 0.0  # own utility corrected by its context's mean search error (0.45)
 
 
+_NONE = np.zeros(0, np.float64)  # a node's arrays before its expansion (shared, never written)
+_NONE.flags.writeable = False
+
+
 class Node:
     """A position in the tree: its children's moves, priors and statistics.
 
@@ -133,15 +137,15 @@ class Node:
 
     def __init__(self) -> None:
         self.moves: np.ndarray | None = None  # int32 points (PASS included); None until expanded
-        self.prior = np.zeros(0, np.float64)
-        self.n = np.zeros(0, np.float64)  # visits (virtual losses included while pending)
-        self.u = np.zeros(0, np.float64)  # utility sums
-        self.w = np.zeros(0, np.float64)  # win-rate sums
-        self.s = np.zeros(0, np.float64)  # score-lead sums
+        self.prior = _NONE
+        self.n = _NONE  # visits (virtual losses included while pending)
+        self.u = _NONE  # utility sums
+        self.w = _NONE  # win-rate sums
+        self.s = _NONE  # score-lead sums
         self.kids: list[Node | None] = []
         self.visits = 0  # visits of the node itself (its own evaluation included)
         self.u_sum = 0.0  # utility sum for the side to move at the node
-        self.u2 = np.zeros(0, np.float64)  # squared-utility sums of the edges
+        self.u2 = _NONE  # squared-utility sums of the edges
         self.u2_sum = 0.0  # squared-utility sum of the node
         self.nn_u = 0.0  # the utility of the node's own evaluation (the net's, no search)
         self.nn: Evaluation | None = None
@@ -149,9 +153,9 @@ class Node:
         self.pending = False  # an evaluation is on its way
         # the recomputed values (SearchParams.value_weight / noise_prune): per edge the real
         # visits, the child's mean utility (chooser's view) and its weight; the node's means
-        self.real = np.zeros(0, np.float64)
-        self.cu = np.zeros(0, np.float64)
-        self.cwt = np.zeros(0, np.float64)
+        self.real = _NONE
+        self.cu = _NONE
+        self.cwt = _NONE
         self.avg_w = 0.5
         self.avg_s = 0.0
         self.wsum = 0.0
