@@ -153,6 +153,32 @@ def test_recomputed_values_lean_to_the_better_children() -> None:
     assert better[4] == plain[4]
 
 
+def test_a_reused_tree_is_recomputed_for_the_new_score_centre(evaluator) -> None:
+    game = Game.new(9, komi=7.5)
+    game.play(v("E5"))
+    search = Search(evaluator, SearchParams(), seed=1)
+    search.set_game(game)
+    search.run(visits=80)
+    root = search.root
+    before = (root.u_sum, root.avg_w, root.avg_s, root.u.copy(), root.n.copy())
+    search._refresh(root, True)  # the same centre: the same values
+    assert root.u_sum == pytest.approx(before[0]) and root.avg_w == pytest.approx(before[1])
+    assert np.allclose(root.u, before[3]) and np.array_equal(root.n, before[4])
+    search.centre += 5.0  # a centre 5 points higher: every lead is worth less to the root's side
+    search._refresh(root, True)
+    assert root.u_sum < before[0]
+    assert root.avg_w == pytest.approx(before[1], abs=0.01)  # win rates move only through the weights
+    # a move played and answered: the new root's centre is the tree's searched lead, not the net's
+    reply = search.root_info().moves[0]
+    kid = root.kids[int(np.flatnonzero(root.moves == reply)[0])]
+    best = kid.moves[int(np.argmax(kid.n))]
+    grandchild = kid.kids[int(np.argmax(kid.n))]
+    game.play(reply)
+    game.play(int(best))
+    assert search.set_game(game) == grandchild.visits > 1
+    assert search.centre == pytest.approx(grandchild.avg_s, abs=0.01)  # (taken before the refresh)
+
+
 def test_subtree_value_bias_shares_a_contexts_search_error(evaluator) -> None:
     # the same last two moves and the same 5x5 around the move: one context, wherever the rest differs
     a, b = Game.new(19), Game.new(19)

@@ -388,7 +388,11 @@ class Search:
             self.sv_table = {}  # a new tree: no context corrections carried over
         self.own_sum, self.own_n = None, 0
         if self.root.nn is not None:  # a reused root: its side to move's view from now on
-            self.centre = self.root.nn.lead * (1.0 - self.params.centre_zero)
+            searched = self.recompute and self.root.visits > 1
+            lead = self.root.avg_s if searched else self.root.nn.lead  # KataGo: the tree's, when it has one
+            self.centre = lead * (1.0 - self.params.centre_zero)
+            if self.recompute:
+                self._refresh(self.root, True)
             self._add_ownership(self.root.nn, self.game.to_move)
         return self.root.visits
 
@@ -680,38 +684,66 @@ class Search:
         """KataGo's backup: each node on the path takes its children's current means (weighted
         by :func:`recompute_values`) and its own evaluation; the edges keep the virtual losses
         still pending from the batch's other leaves."""
-        p = self.params
         for node, i in reversed(path):
-            kid = node.kids[i]
-            assert kid is not None and kid.visits > 0
-            real = float(kid.visits)
-            node.real[i] = real
-            q = kid.u_sum / real
-            node.cu[i] = -q
-            node.cwt[i] = kid.wsum
             node.n[i] += 1
-            node.u[i] = -q * real - (node.n[i] - real)  # the pending virtual losses stay counted
-            node.w[i] = (1.0 - kid.avg_w) * real
-            node.s[i] = -kid.avg_s * real
-            node.u2[i] = kid.u2_sum
-            assert node.nn is not None
             node.visits += 1
-            su, sw, ss, su2, total, original = recompute_values(
-                node.prior,
-                node.real,
-                node.cu,
-                node.w,
-                node.s,
-                node.u2,
-                node.cwt,
-                p.noise_prune,
-                p.value_weight,
-            )
-            own = node.nn_u + self._subtree_bias(node, su / total if total > 0 else None, original)
-            t = total + 1.0
-            node.u_sum = (su + own) / t * node.visits
-            node.u2_sum = (su2 + own * own) / t * node.visits
-            node.avg_w, node.avg_s, node.wsum = (sw + node.nn.winrate) / t, (ss + node.nn.lead) / t, t
+            self._take(node, i)
+            self._recompute(node)
+
+    @staticmethod
+    def _take(node: Node, i: int) -> None:
+        """Edge i's statistics from its child's current means (the pending virtual losses kept)."""
+        kid = node.kids[i]
+        assert kid is not None and kid.visits > 0
+        real = float(kid.visits)
+        node.real[i] = real
+        q = kid.u_sum / real
+        node.cu[i] = -q
+        node.cwt[i] = kid.wsum
+        node.u[i] = -q * real - (node.n[i] - real)  # a virtual loss: n + v, u - v
+        node.w[i] = (1.0 - kid.avg_w) * real
+        node.s[i] = -kid.avg_s * real
+        node.u2[i] = kid.u2_sum
+
+    def _recompute(self, node: Node) -> None:
+        """Node's means from its edges and its own evaluation (subtree value bias included)."""
+        p = self.params
+        assert node.nn is not None
+        su, sw, ss, su2, total, original = recompute_values(
+            node.prior,
+            node.real,
+            node.cu,
+            node.w,
+            node.s,
+            node.u2,
+            node.cwt,
+            p.noise_prune,
+            p.value_weight,
+        )
+        own = node.nn_u + self._subtree_bias(node, su / total if total > 0 else None, original)
+        t = total + 1.0
+        node.u_sum = (su + own) / t * node.visits
+        node.u2_sum = (su2 + own * own) / t * node.visits
+        node.avg_w, node.avg_s, node.wsum = (sw + node.nn.winrate) / t, (ss + node.nn.lead) / t, t
+
+    def _refresh(self, node: Node, root_side: bool) -> None:
+        """Every utility of node's subtree again, for the current score centre (KataGo's
+        recursivelyRecomputeStats when a search starts on a reused tree): the net's own and the
+        counts' utilities, then each node from its children, bottom up."""
+        if node.terminal is not None:
+            u = self.utility(*node.terminal, root_side)
+            node.u_sum, node.u2_sum = u * node.visits, u * u * node.visits
+            return
+        ev = node.nn
+        if ev is None or not node.expanded:
+            return
+        node.nn_u = self.utility(ev.winrate, ev.lead, root_side, ev.stdev)
+        for i in np.flatnonzero(node.real > 0):
+            kid = node.kids[int(i)]
+            assert kid is not None
+            self._refresh(kid, not root_side)
+            self._take(node, int(i))
+        self._recompute(node)
 
     def _subtree_bias(self, node: Node, children_u: float | None, weight: float) -> float:
         """KataGo's subtree value bias: the correction to node's own utility, ``subtree_bias`` times
