@@ -12,7 +12,7 @@ Settings (agent spec ``net:KEY=VALUE,...``):
   ``dynamic_score``: the search's constants (:class:`gorilla.ai.puct.search.SearchParams`);
 - KataGo 1.17.2's refinements, each a SearchParams field (0 turns it off; ``lcb=5``,
   ``value_weight=0.25`` and ``noise_prune=0.15`` are on by default, the others measured no gain
-  at equal visits: ``benchmarks/RESULTS.md``, the sections on the search at equal visits):
+  at equal visits: ``benchmarks/RESULTS.md#2026-11-27-the-nets-search-with-katagos-backup``):
   ``value_weight`` and ``noise_prune`` (a node's value recomputed from its children's as KataGo
   does: children below the mean weighted down by their chance of being better, over-visited
   worse children pruned of weight), ``subtree_bias`` (a node's own utility corrected by the
