@@ -99,9 +99,7 @@ class NetAgent(Agent):
         self._low = 0  # consecutive moves with a win rate below ``resign``
         self._fallback: Agent | None = None  # the MCTS, for boards the net does not play
         self.ponder = bool(ponder)
-        self._ponder: tuple[threading.Thread, threading.Event] | None = None
-        self.pondered = 0  # the visits the last pondering added
-        self._ponder_added = [0]
+        self._ponder: tuple[threading.Thread, threading.Event, list[int]] | None = None
         self._own: np.ndarray | None = None  # the last search's ownership and root value
         self._value = (0.5, 0.0)
 
@@ -178,7 +176,7 @@ class NetAgent(Agent):
             return
         stop = threading.Event()
         search = self.search
-        added = self._ponder_added = [0]
+        added = [0]  # the visits the pondering adds
 
         def run() -> None:
             search.set_game(after)
@@ -186,19 +184,18 @@ class NetAgent(Agent):
                 added[0] = search.run(visits=PONDER_VISITS, cancel=stop, threads=self.threads)
 
         thread = threading.Thread(target=run, name="net-ponder", daemon=True)
-        self._ponder = (thread, stop)
+        self._ponder = (thread, stop, added)
         thread.start()
 
     def stop_pondering(self) -> int:
         """Stop the background search (within one batch); the visits it added (0: none ran)."""
         if self._ponder is None:
             return 0
-        thread, stop = self._ponder
+        thread, stop, added = self._ponder
         stop.set()
         thread.join()
         self._ponder = None
-        self.pondered = self._ponder_added[0]
-        return self.pondered
+        return added[0]
 
     def analyze(self, game: Game, *limits, **named) -> list[Candidate]:
         """Search like select_move (same arguments) and return the root's candidates, most visited first."""
