@@ -49,10 +49,10 @@ def _play(game: Game, moves: str) -> Game:
 
 def _rules() -> None:
     """Moves, captures, ko, passes, legality with superko, scoring, both counting methods."""
-    g = _play(Game.new(5, "chinese"), "C3 C2 D2 A5 B2 A4 C1 pass pass")
-    g.legal_moves(reasonable=True)
+    g = _play(Game.new(5, "chinese"), "C3 C2 D2 A5 B2 A4 C1")
+    g.legal_moves(reasonable=True)  # before the passes: a game over has no legal moves to test
     g.legal_moves()
-    g.score()
+    _play(g, "pass pass").score()
     pos = g.position
     for p in pos.stones(1)[:1]:
         pos.group(p)
