@@ -87,3 +87,64 @@ def test_search_clears_the_ban_for_the_next_search():
     st[16][:] = 1  # left over: every point banned
     res = S.search(R.copy_board(g.bd), st, R.BLACK, seconds=5.0, max_depth=2)
     assert res.move >= 0 and g.is_legal(res.move)
+
+
+# from another game against AIWine (Gorilla Black): after Black's (7, 9) White wins by threes
+# and fours, but not with AIWine's locality (its threes have no second line), so the engine's
+# local check called the move safe and played it
+LOCAL_MISS = [(8, 6), (6, 7), (10, 4), (7, 7), (10, 5), (7, 8), (10, 6), (10, 7)]
+
+
+def _local_miss() -> tuple[GomokuGame, int]:
+    g = GomokuGame(15)
+    for x, y in LOCAL_MISS:
+        g.play_xy(x, y)
+    return g, g.point(7, 9)
+
+
+def test_the_local_vct_misses_a_win_the_whole_boards_finds():
+    g, p = _local_miss()
+    found = []
+    for local in (1, 0):
+        bd = R.copy_board(g.bd)
+        R.place(bd, p, R.BLACK)
+        st = new_state(16)
+        st[0][S.CTL_LOCAL] = local
+        found.append(S.solve_vct(bd, st, R.WHITE, S.VCT_DEPTH, 12, 1_000_000) >= 0)
+        assert st[0][S.CTL_ABORT] == 0
+    assert found == [False, True]
+
+
+def test_a_local_failure_does_not_hide_the_global_win():
+    # the same tables for both searches: the local search's failed positions are keyed apart
+    g, p = _local_miss()
+    bd = R.copy_board(g.bd)
+    R.place(bd, p, R.BLACK)
+    st = new_state(16)
+    st[0][S.CTL_LOCAL] = 1
+    assert S.solve_vct(bd, st, R.WHITE, S.VCT_DEPTH, 12, 1_000_000) < 0
+    st[0][S.CTL_LOCAL] = 0
+    assert S.solve_vct(bd, st, R.WHITE, S.VCT_DEPTH, 12, 1_000_000) >= 0
+
+
+def test_the_global_check_finds_the_win_the_local_vct_misses(monkeypatch):
+    g, p = _local_miss()
+    bd = R.copy_board(g.bd)
+    st = new_state(16)
+    st[0][S.CTL_LOCAL] = 1
+    monkeypatch.setattr(S, "GLOBAL_CHECK", False)
+    assert S._opponent_wins_after(bd, st, R.BLACK, p, 100_000, 10.0) is False
+    monkeypatch.setattr(S, "GLOBAL_CHECK", True)
+    assert S._opponent_wins_after(bd, st, R.BLACK, p, 100_000, 10.0) is True
+    assert st[0][S.CTL_LOCAL] == 1  # the check leaves the mode as it found it
+    assert bd[0][p] == R.EMPTY  # and the board
+
+
+def test_the_global_root_vct_finds_the_win_the_local_one_misses(monkeypatch):
+    g, p = _local_miss()
+    g.play(p)  # White to move: its win by threes and fours needs the whole board
+    for on, source in ((False, {"pvs", "defence"}), (True, {"vct"})):
+        monkeypatch.setattr(S, "GLOBAL_ROOT_VCT", on)
+        res = S.search(R.copy_board(g.bd), new_state(16), R.WHITE, seconds=2.0, max_depth=2, threats=True)
+        assert res.source in source
+        assert res.move >= 0 and g.bd[0][res.move] == R.EMPTY

@@ -141,6 +141,18 @@ LOCAL_VCT = True
 # attacker moves of the root VCT and of the checks for the opponent's VCT; 9 (with 60,000 nodes a
 # check) scored 24/40 against AIWine where 7 scored 23/40: no gain for the time
 VCT_DEPTH = 7
+# the checks for the opponent's VCF/VCT search the whole board too (GLOBAL_CHECK_DEPTH attacker
+# moves) when the local VCT finds no win, within the same node limit and time: the local VCT
+# misses wins whose threes have no second line, 12 of main's 48 losses in 100 games against
+# AIWine (benchmarks/gomoku_losses.py). Off: it did not score more. Against AIWine on main's
+# openings (52/100, as White 18/50): 49/100 (W 18/50) with 7 moves, 51.5/100 (W 19/50) with
+# GLOBAL_ROOT_VCT too, 50.5/100 (W 19/50) with both and 9 moves
+# (benchmarks/RESULTS.md#2026-11-27-gomoku-where-the-games-are-lost-session-22)
+GLOBAL_CHECK = False
+GLOBAL_CHECK_DEPTH = 9
+# the root VCT of the side to move searches the whole board when the local one proves nothing
+# (in a third of the time left); off, as GLOBAL_CHECK
+GLOBAL_ROOT_VCT = False
 # after each PVS iteration, the best move is checked for the opponent's VCF/VCT (AIWine's
 # checkOppVct); when it loses, it is banned at the root and the iteration searched again; with
 # the rules above and the local VCT: 23/40 against AIWine, as White 10/20 (before: 20/40, 7/20)
@@ -214,14 +226,27 @@ def _opponent_wins_after(bd: tuple, S: tuple, color: int, p: int, nodes: int, se
     ran out of nodes or time before they knew."""
     o = 3 - color
     R.place(bd, p, color)
+    ctl = S[0]
+    local = int(ctl[CTL_LOCAL])
+    t0 = time.perf_counter()
     try:
         for solver in (lambda: vcf(bd, S, o, 20), lambda: vct(bd, S, o, VCT_DEPTH, 12)):
             if _solve_root(S, solver, nodes, seconds) >= 0:
                 return True
-            if S[0][CTL_ABORT] != 0:
+            if ctl[CTL_ABORT] != 0:
+                return None
+        if local and GLOBAL_CHECK:
+            ctl[CTL_LOCAL] = 0
+            left = seconds - (time.perf_counter() - t0)
+            if left <= 0:
+                return None
+            if _solve_root(S, lambda: vct(bd, S, o, GLOBAL_CHECK_DEPTH, 12), nodes, left) >= 0:
+                return True
+            if ctl[CTL_ABORT] != 0:
                 return None
         return False
     finally:
+        ctl[CTL_LOCAL] = local
         R.remove(bd, p)
 
 
@@ -397,6 +422,15 @@ def search(
             # main timer still ends both at the hard limit
             mv = _solve_root(S, lambda: vct(bd, S, color, VCT_DEPTH, 12), node_limit, rest / 2)
             total += int(ctl[CTL_NODES])
+            rest = seconds - (time.perf_counter() - t0)
+            if mv < 0 and LOCAL_VCT and GLOBAL_ROOT_VCT and ctl[CTL_ABORT] == 0 and rest > VCT_MIN_SECONDS:
+                # the local VCT proved nothing: the whole board's, in a third of the time left
+                ctl[CTL_LOCAL] = 0
+                try:
+                    mv = _solve_root(S, lambda: vct(bd, S, color, VCT_DEPTH, 12), node_limit, rest / 3)
+                finally:
+                    ctl[CTL_LOCAL] = 1
+                total += int(ctl[CTL_NODES])
             if mv >= 0:
                 return SearchResult(mv, MATE, best.depth, total, time.perf_counter() - t0, [mv], "vct")
             if best.move >= 0 and five_points(bd, 3 - color, fp) == 0 and checked.get(best.move) is not False:

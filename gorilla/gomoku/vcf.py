@@ -27,6 +27,9 @@ NCTL = 10
 MAXPLY = 128
 MAXMOVES = 640
 SIDE_KEY = np.int64(0x5D5_1DE_C0FFEE)
+# the failures of the local VCF/VCT are kept apart from the whole board's (a local search that
+# fails proves nothing about the global one)
+LOCAL_KEY = np.int64(0x2545F4914F6CDD1D)
 VCT_WIDTH = 14  # attacking moves tried at a VCT node
 
 
@@ -407,6 +410,8 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
         key = key_of(bd, a)
         if last >= 0:
             key ^= (last + 1) * np.int64(0x9E3779B97F4A7C1)
+        if S[0][CTL_LOCAL] != 0:
+            key ^= LOCAL_KEY
         tkey = S[14] if vct else S[12]
         tdep = S[15] if vct else S[13]
         slot = key & (tkey.shape[0] - 1)
