@@ -228,7 +228,8 @@ INF = 2 * WIN
 EXACT, LOWER, UPPER = 0, 1, 2
 # moves searched at an inner node (the best by the ordering); 14 scored 20/40 against AIWine, as
 # White 6/20, where 20 scored 23/40 and 10/20
-# (benchmarks/RESULTS.md#2026-11-27-gomoku-aiwines-threat-rules-and-a-local-vct)
+# (benchmarks/RESULTS.md#2026-11-27-gomoku-aiwines-threat-rules-and-a-local-vct); 30 scored
+# 52/100, as 20 did (benchmarks/RESULTS.md#2026-11-27-gomoku-where-the-games-are-lost-session-22)
 WIDTH = 20
 ROOT_WIDTH = 40
 QVCF_DEPTH = 6
