@@ -225,22 +225,20 @@ def _opponent_wins_after(bd: tuple, S: tuple, color: int, p: int, nodes: int, se
     """Whether the opponent has a VCF or a VCT once color plays p; None when the solvers
     ran out of nodes or time before they knew."""
     o = 3 - color
-    R.place(bd, p, color)
     ctl = S[0]
     local = int(ctl[CTL_LOCAL])
-    t0 = time.perf_counter()
+    solvers = [(lambda: vcf(bd, S, o, 20), local), (lambda: vct(bd, S, o, VCT_DEPTH, 12), local)]
+    if local and GLOBAL_CHECK:  # then the whole board's VCT
+        solvers.append((lambda: vct(bd, S, o, GLOBAL_CHECK_DEPTH, 12), 0))
+    deadline = time.perf_counter() + seconds
+    R.place(bd, p, color)
     try:
-        for solver in (lambda: vcf(bd, S, o, 20), lambda: vct(bd, S, o, VCT_DEPTH, 12)):
-            if _solve_root(S, solver, nodes, seconds) >= 0:
-                return True
-            if ctl[CTL_ABORT] != 0:
-                return None
-        if local and GLOBAL_CHECK:
-            ctl[CTL_LOCAL] = 0
-            left = seconds - (time.perf_counter() - t0)
+        for solver, mode in solvers:
+            ctl[CTL_LOCAL] = mode
+            left = deadline - time.perf_counter()
             if left <= 0:
                 return None
-            if _solve_root(S, lambda: vct(bd, S, o, GLOBAL_CHECK_DEPTH, 12), nodes, left) >= 0:
+            if _solve_root(S, solver, nodes, left) >= 0:
                 return True
             if ctl[CTL_ABORT] != 0:
                 return None
