@@ -29,9 +29,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import queue
 import random
 import shlex
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -40,40 +40,41 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gomoku_spar import default_sources, engine_command, load_average  # noqa: E402
 
+from gorilla.gomoku.referee import EngineError, PBrain  # noqa: E402
 from gorilla.gomoku.texel import load_records  # noqa: E402
 
 Position = tuple[list[tuple[int, int, int]], int]  # (moves (colour, x, y), colour to move)
 
 
 class Brain:
-    """A Gomocup brain asked for moves or (Rapfi's ``MESSAGE ... Eval V`` lines) values."""
+    """A Gomocup brain (:class:`gorilla.gomoku.referee.PBrain`: the process and its reader)
+    asked for moves, and for values where it reports them (Rapfi's ``MESSAGE ... Eval V``)."""
 
-    def __init__(self, command: str, options: list[str]) -> None:
+    def __init__(self, command: str, options: list[str], timeout: float = 120.0) -> None:
         self.command = command
-        self.p = subprocess.Popen(
-            shlex.split(command),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
-        self.send("START 15")
-        while (line := self._line()) != "OK":
-            if line.startswith("ERROR"):
-                raise SystemExit(f"{command}: {line}")
-        for opt in options:
-            self.send(opt)
+        self.timeout = timeout
+        try:
+            self.brain = PBrain(shlex.split(command))
+        except OSError as e:
+            raise SystemExit(f"{command}: cannot start it: {e}") from None
+        try:
+            self.brain.send("START 15")
+            ok = self.brain.answer(timeout)
+            for opt in options:
+                self.brain.send(opt)
+        except EngineError as e:
+            raise SystemExit(f"{command}: {e}") from None
+        if ok.upper() != "OK":
+            raise SystemExit(f"{command}: START answered {ok!r}")
 
     def _line(self) -> str:
-        line = self.p.stdout.readline()
-        if not line:
+        try:
+            line = self.brain.lines.get(timeout=self.timeout)
+        except queue.Empty:
+            raise SystemExit(f"{self.command}: no answer within {self.timeout:.0f} s") from None
+        if line is None:
             raise SystemExit(f"{self.command}: the engine quit")
         return line.strip()
-
-    def send(self, line: str) -> None:
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
 
     def ask(self, pos: Position) -> tuple[tuple[int, int], str | None]:
         """The brain's move in the position and the last value it reported (or None)."""
@@ -81,10 +82,13 @@ class Brain:
 
         def board() -> None:
             time.sleep(0.002)
-            self.send("BOARD")
-            for c, x, y in moves:
-                self.send(f"{x},{y},{1 if c == stm else 2}")
-            self.send("DONE")
+            try:
+                self.brain.send("BOARD")
+                for c, x, y in moves:
+                    self.brain.send(f"{x},{y},{1 if c == stm else 2}")
+                self.brain.send("DONE")
+            except EngineError as e:
+                raise SystemExit(f"{self.command}: {e}") from None
 
         board()
         value = None
@@ -102,11 +106,7 @@ class Brain:
                 board()
 
     def close(self) -> None:
-        try:
-            self.send("END")
-            self.p.wait(timeout=10)
-        except (OSError, subprocess.TimeoutExpired):
-            self.p.kill()
+        self.brain.close()
 
 
 def positions(folders: list[Path], count: int, first: int, last: int, seed: int) -> list[Position]:
@@ -164,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
         if not eq or not name or not engine:
             raise SystemExit(f"--player {item!r}: give NAME=ENGINE")
         players.append((name, player_command(engine, a.sources)))
+    judge_cmd = engine_command(a.judge, a.sources)  # built (or said missing) before the players play
     todo = positions(a.games, a.positions, a.first, a.last, a.seed)
     if not todo:
         raise SystemExit("no positions: give folders of 15x15 Gomoku SGF games")
@@ -179,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         brain.close()
         print(f"{name}: {len(todo)} moves in {time.perf_counter() - t0:.0f} s", flush=True)
     judge = Brain(
-        engine_command(a.judge, a.sources),
+        judge_cmd,
         [
             "INFO THREAD_NUM 1",
             f"INFO MAX_DEPTH {a.judge_depth}",

@@ -99,3 +99,14 @@ def test_records_are_read_once_each_with_their_results(tmp_path):
     # Black's positions are labelled won, White's lost
     black_to_move = pos.ply % 2 == 0
     assert np.all(pos.y[black_to_move] == 1.0) and np.all(pos.y[~black_to_move] == 0.0)
+
+
+def test_go_records_and_passes_are_not_read_as_gomoku_games(tmp_path):
+    go = "(;GM[1]SZ[19]RE[B+R];B[pd];W[dp];B[pq])"
+    passed = "(;GM[4]SZ[15]RE[B+];B[hh];W[tt];B[hi])"
+    gomoku = "(;GM[4]SZ[15]RE[W+];B[hh];W[ii];B[hi])"
+    assert T.game_moves(go) is None and T.game_moves(passed) is None
+    assert T.game_moves(gomoku) == (R.WHITE, [(R.BLACK, 7, 7), (R.WHITE, 8, 8), (R.BLACK, 7, 8)])
+    for name, text in (("go.sgf", go), ("pass.sgf", passed)):
+        (tmp_path / name).write_text(text)
+    assert T.load_records([tmp_path]) == []

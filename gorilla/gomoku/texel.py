@@ -95,21 +95,26 @@ class Positions:
 
 _RE = re.compile(r"RE\[([^\]]*)\]")
 _MOVE = re.compile(r";([BW])\[([a-z]{2})\]")
+_GM = re.compile(r"GM\[([^\]]*)\]")
 
 
 def game_moves(text: str) -> tuple[int, list[tuple[int, int, int]]] | None:
     """(winner: BLACK, WHITE or 0 for a draw; [(colour, x, y)]) of a 15x15-or-smaller SGF
-    record, or None without a result."""
+    record, or None without a result, for another game (``GM`` other than 4: Go's records) or
+    with a move off a 19x19 board (a Go pass)."""
     m = _RE.search(text)
     if not m or not m.group(1):
+        return None
+    gm = _GM.search(text)
+    if gm and gm.group(1).strip() != "4":
         return None
     r = m.group(1)[0].upper()
     winner = R.BLACK if r == "B" else R.WHITE if r == "W" else 0
     letters = "abcdefghijklmnopqrs"
-    mv = [
-        (R.BLACK if col == "B" else R.WHITE, letters.index(v[0]), letters.index(v[1]))
-        for col, v in _MOVE.findall(text)
-    ]
+    found = _MOVE.findall(text)
+    if any(v[0] not in letters or v[1] not in letters for _, v in found):
+        return None
+    mv = [(R.BLACK if col == "B" else R.WHITE, letters.index(v[0]), letters.index(v[1])) for col, v in found]
     return winner, mv
 
 
@@ -157,7 +162,7 @@ def load_records(folders: list[Path]) -> list[tuple[int, list[tuple[int, int, in
     out = []
     for folder in folders:
         for path in sorted(Path(folder).rglob("*.sgf")):
-            rec = game_moves(path.read_text(encoding="utf-8"))
+            rec = game_moves(path.read_text(encoding="utf-8", errors="replace"))
             if rec is None or len(rec[1]) < 6:
                 continue
             key = tuple(rec[1])
