@@ -153,6 +153,32 @@ def test_the_leaf_searches_the_answers_to_an_open_three():
     assert int(V.pvs(g.bd, S, R.WHITE, 0, -V.INF, V.INF, 0)) > -V.MATE
 
 
+def test_a_leaf_facing_an_open_three_gets_the_offset_and_no_other_does():
+    # Black to move at depth 0 against White's open three on row 7: the static sum counts the
+    # three's four-making points against Black, who blocks one of them with this very move;
+    # the leaf adds CTL_F4OFF (search.F4_OFFSET) to it. Without the three, nothing is added.
+    white = [(6, 7), (7, 7), (8, 7), (0, 14)]
+    black = [(3, 3), (11, 3), (3, 11), (11, 11)]
+    for three, expect in ((True, 4000), (False, 0)):
+        g = gomoku_position(black, white if three else [(6, 7), (7, 7), (12, 7), (0, 14)])
+        assert g.to_move == R.BLACK
+        S = V.new_state(12)
+        S[0][V.CTL_NOEXT] = 1
+        plain = int(V.pvs(g.bd, S, R.BLACK, 0, -V.INF, V.INF, 0))
+        assert plain == int(V.evaluate(g.bd, R.BLACK))
+        S[0][V.CTL_F4OFF] = 4000
+        assert int(V.pvs(g.bd, S, R.BLACK, 0, -V.INF, V.INF, 0)) == plain + expect
+
+
+def test_the_search_sets_the_open_three_offset():
+    from gorilla.gomoku import search as GS
+
+    g = gomoku_position([(3, 3), (11, 3), (3, 11), (11, 11)], [(6, 7), (7, 7), (8, 7), (0, 14)])
+    S = V.new_state(12)
+    GS.search(g.bd, S, R.BLACK, 0.2, max_depth=1)
+    assert int(S[0][V.CTL_F4OFF]) == GS.F4_OFFSET > 0
+
+
 def test_the_local_vct_finds_a_sparring_win_in_fewer_nodes():
     # Black to move, from a game against AIWine: a win by threes and fours (no VCF). With
     # AIWine's locality (the attacker's plain fours and threes near its last attack, each with

@@ -1,7 +1,9 @@
 """The Gomoku search: forced moves first, PVS with iterative deepening, aspiration windows,
 a Zobrist transposition table in numpy arrays, killer/history ordering and late-move
 reductions; for the strongest agent a VCF before and a VCT after the PVS at the root, the move
-checked against the opponent's VCF/VCT (and VCF as quiescence, off by default).
+checked against the opponent's VCF/VCT (and VCF as quiescence, off by default). A leaf where
+the opponent has an open three adds ``F4_OFFSET`` to the static evaluation (the side to move
+blocks the three with its move).
 
 The kernel :func:`pvs` is a numba negamax over the board ``bd`` (:mod:`gorilla.gomoku.rules`)
 and the state ``S`` (:func:`gorilla.gomoku.vcf.new_state`). Each node first looks at the
@@ -31,6 +33,7 @@ from gorilla.gomoku.patterns import P_F4
 from gorilla.gomoku.vcf import (  # noqa: F401 - re-exported for callers of the search
     ASPIRATION,
     CTL_ABORT,
+    CTL_F4OFF,
     CTL_LIMIT,
     CTL_LOCAL,
     CTL_NO33,
@@ -166,6 +169,14 @@ SOFT_SHARE = 0.4
 # VCF at the PVS's leaves; off: it made pvs+vct weaker than pvs
 # (benchmarks/RESULTS.md#2026-11-22-evening-gomoku-python-benchmarksgomokupy)
 QUIESCENCE_VCF = False
+# added to the evaluation at a PVS leaf where the opponent has an open three: the static sum
+# counts the three's four-making points as if they stood, and the side to move blocks one of
+# them with its very move. Fitted to Rapfi's values of leaf positions: +4,168 and +4,748 in two
+# samples (benchmarks/gomoku_leafbias.py); by the judge, White's moves of plies 3-9 lost 0.048
+# a move where 0 lost 0.057-0.060 (2,000: 0.054; 6,000: 0.055); against AIWine 113.5/200 where
+# 0 scored 109.5/200, against Rapfi 12/40 where 0 scored 8/40
+# (benchmarks/RESULTS.md#2026-11-27-gomoku-the-evaluation-at-a-leaf-facing-an-open-three-session-24)
+F4_OFFSET = 4000
 
 
 def _timer(ctl: np.ndarray, seconds: float, done: threading.Event) -> threading.Thread:
@@ -360,6 +371,7 @@ def search(
         ctl[CTL_NO43] = 0 if FOUR_THREE_WIN else 1
         ctl[CTL_NO33] = 0 if DOUBLE_THREE_WIN else 1
         ctl[CTL_NOEXT] = 0 if LEAF_THREE_EXTENSION else 1
+        ctl[CTL_F4OFF] = F4_OFFSET
         ctl[CTL_LOCAL] = 1 if LOCAL_VCT else 0
         S[6][:] = -1
         S[7][:] //= 8

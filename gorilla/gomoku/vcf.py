@@ -23,7 +23,8 @@ from gorilla.gomoku.patterns import C_TWO_B, P_33, P_43, P_F4, P_FIVE, P_FORBID,
 CTL_NODES, CTL_STOP, CTL_LIMIT, CTL_ABORT, CTL_QVCF, CTL_SELDEPTH = range(6)
 # switches (0: on): four-three win, double-three/open-four win, leaf three extension; VCT locality (1: on)
 CTL_NO43, CTL_NO33, CTL_NOEXT, CTL_LOCAL = range(6, 10)
-NCTL = 10
+CTL_F4OFF = 10  # added to a leaf's evaluation when the opponent has an open three (search.F4_OFFSET)
+NCTL = 11
 MAXPLY = 128
 MAXMOVES = 640
 SIDE_KEY = np.int64(0x5D5_1DE_C0FFEE)
@@ -532,6 +533,8 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
                 pvlen[ply + 1] = ply + 1
                 _set_pv(S, ply, v)
                 return WIN - ply - 4
+        if info[2] > 0:
+            return evaluate(bd, c) + ctl[CTL_F4OFF]
         return evaluate(bd, c)
     # transposition table
     key = key_of(bd, c)
