@@ -132,9 +132,10 @@ def test_root_vct_runs_after_a_full_pvs(monkeypatch: pytest.MonkeyPatch):
 
 
 def test_a_move_that_gives_the_opponent_a_vct_is_not_played(monkeypatch: pytest.MonkeyPatch):
-    # from a pvs+vct vs pvs game: White to move; the PVS (depth 4) plays (7, 9), after which
-    # Black wins by threes and fours, and pvs+vct used to play it too; now it checks its move
-    # against the opponent's VCF/VCT and plays the first of the PVS's root moves that gives none
+    # from a pvs+vct vs pvs game: White to move; the PVS (depth 4, without the open-three
+    # offset) plays (7, 9), after which Black wins by threes and fours, and pvs+vct used to play
+    # it too; now it checks its move against the opponent's VCF/VCT and plays the first of the
+    # PVS's root moves that gives none
     g = GomokuGame(15)
     for xy in ((7, 7), (9, 9), (9, 5), (8, 8), (5, 9), (8, 6), (8, 5)):
         g.play_xy(*xy)
@@ -146,6 +147,11 @@ def test_a_move_that_gives_the_opponent_a_vct_is_not_played(monkeypatch: pytest.
         st = new_state(16)
         return S.solve_vcf(h.bd, st, 3 - c) >= 0 or S.solve_vct(h.bd, st, 3 - c, 5, 12, 400_000) >= 0
 
+    # with the open-three offset at its leaves the PVS alone already plays a safe move here
+    plain = S.search(R.copy_board(g.bd), new_state(16), c, 60.0, max_depth=4, node_limit=100_000)
+    assert S.F4_OFFSET > 0 and not opponent_wins(plain.move)
+    # without it, the PVS's move loses: the checks below must replace it
+    monkeypatch.setattr(S, "F4_OFFSET", 0)
     plain = S.search(R.copy_board(g.bd), new_state(16), c, 60.0, max_depth=4, node_limit=100_000)
     assert g.xy(plain.move) == (7, 9) and opponent_wins(plain.move)
     # each iteration's move is checked (AIWine's checkOppVct): the PVS itself plays another
