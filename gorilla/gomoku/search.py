@@ -173,8 +173,8 @@ QUIESCENCE_VCF = False
 # counts the three's four-making points as if they stood, and the side to move blocks one of
 # them with its very move. Fitted to Rapfi's values of leaf positions: +4,168 and +4,748 in two
 # samples (benchmarks/gomoku_leafbias.py); by the judge, White's moves of plies 3-9 lost 0.048
-# a move where 0 lost 0.057-0.060 (2,000: 0.054; 6,000: 0.055); against AIWine 113.5/200 where
-# 0 scored 109.5/200, against Rapfi 12/40 where 0 scored 8/40
+# a move where 0 lost 0.057-0.060 (2,000: 0.054; 6,000: 0.055); against AIWine 163.5/300 where
+# 0 scored 165.5/300 on the same openings, against Rapfi 12/40 where 0 scored 8/40
 # (benchmarks/RESULTS.md#2026-11-27-gomoku-the-evaluation-at-a-leaf-facing-an-open-three-session-24)
 F4_OFFSET = 4000
 
