@@ -28,7 +28,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gomoku_regret import Brain, positions, win_rate  # noqa: E402
+from gomoku_regret import judge_brain, positions, win_rate  # noqa: E402
 from gomoku_spar import default_sources, engine_command, load_average  # noqa: E402
 
 from gorilla.gomoku import rules as R  # noqa: E402
@@ -103,18 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         print("no positions: give folders of 15x15 freestyle SGF games")
         return 1
     print(f"{len(todo)} leaf positions, plies {a.first}-{a.last}; load {load_average()}")
-    judge = Brain(
-        judge_cmd,
-        [
-            "INFO THREAD_NUM 1",
-            f"INFO MAX_DEPTH {a.judge_depth}",
-            f"INFO MAX_NODE {a.judge_nodes}",
-            "INFO TIMEOUT_TURN 10000",
-            "INFO TIMEOUT_MATCH 1000000000",
-            "INFO SHOW_DETAIL 1",
-            "INFO RULE 0",
-        ],
-    )
+    judge = judge_brain(judge_cmd, a.judge_depth, a.judge_nodes)
     rows, target = [], []
     try:
         for moves, stm, (ev, feats) in todo:

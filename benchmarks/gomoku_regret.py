@@ -134,6 +134,23 @@ def win_rate(value: str | None) -> float | None:
     return 1.0 / (1.0 + math.exp(-int(value) / 200.0))
 
 
+def judge_brain(command: str, depth: int, nodes: int) -> Brain:
+    """The judge's brain: one thread, a search of depth plies and at most nodes nodes (Rapfi's
+    INFO keys), its values shown (``SHOW_DETAIL``), freestyle."""
+    return Brain(
+        command,
+        [
+            "INFO THREAD_NUM 1",
+            f"INFO MAX_DEPTH {depth}",
+            f"INFO MAX_NODE {nodes}",
+            "INFO TIMEOUT_TURN 10000",
+            "INFO TIMEOUT_MATCH 1000000000",
+            "INFO SHOW_DETAIL 1",
+            "INFO RULE 0",
+        ],
+    )
+
+
 def player_command(engine: str, sources: Path) -> str:
     """The brain command of a player: gorilla[:SPEC], aiwine, rapfi or a command."""
     if engine == "gorilla" or engine.startswith("gorilla:"):
@@ -179,18 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         moves[name] = [brain.ask(p)[0] for p in todo]
         brain.close()
         print(f"{name}: {len(todo)} moves in {time.perf_counter() - t0:.0f} s", flush=True)
-    judge = Brain(
-        judge_cmd,
-        [
-            "INFO THREAD_NUM 1",
-            f"INFO MAX_DEPTH {a.judge_depth}",
-            f"INFO MAX_NODE {a.judge_nodes}",
-            "INFO TIMEOUT_TURN 10000",
-            "INFO TIMEOUT_MATCH 1000000000",
-            "INFO SHOW_DETAIL 1",
-            "INFO RULE 0",
-        ],
-    )
+    judge = judge_brain(judge_cmd, a.judge_depth, a.judge_nodes)
     lost = {name: [] for name, _ in players}
     same = {name: 0 for name, _ in players}
     records = []
