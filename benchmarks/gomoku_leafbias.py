@@ -28,8 +28,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gomoku_regret import judge_brain, positions, win_rate  # noqa: E402
-from gomoku_spar import default_sources, engine_command, load_average  # noqa: E402
+from gomoku_regret import add_judge_arguments, judge_brain, positions, win_rate  # noqa: E402
+from gomoku_spar import engine_command, load_average  # noqa: E402
 
 from gorilla.gomoku import rules as R  # noqa: E402
 from gorilla.gomoku.patterns import P_33, P_43, P_FIVE, P_FOUR  # noqa: E402
@@ -86,10 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--first", type=int, default=4)
     ap.add_argument("--last", type=int, default=40)
     ap.add_argument("--seed", type=int, default=5)
-    ap.add_argument("--judge", default="rapfi")
-    ap.add_argument("--judge-depth", type=int, default=14)
-    ap.add_argument("--judge-nodes", type=int, default=300_000)
-    ap.add_argument("--sources", type=Path, default=default_sources())
+    add_judge_arguments(ap)
     a = ap.parse_args(argv)
     judge_cmd = engine_command(a.judge, a.sources)
     todo = []

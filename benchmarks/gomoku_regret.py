@@ -134,6 +134,14 @@ def win_rate(value: str | None) -> float | None:
     return 1.0 / (1.0 + math.exp(-int(value) / 200.0))
 
 
+def add_judge_arguments(ap: argparse.ArgumentParser) -> None:
+    """The judge's options (``--judge``, ``--judge-depth``, ``--judge-nodes``) and ``--sources``."""
+    ap.add_argument("--judge", default="rapfi")
+    ap.add_argument("--judge-depth", type=int, default=14)
+    ap.add_argument("--judge-nodes", type=int, default=300_000)
+    ap.add_argument("--sources", type=Path, default=default_sources())
+
+
 def judge_brain(command: str, depth: int, nodes: int) -> Brain:
     """The judge's brain: one thread, a search of depth plies and at most nodes nodes (Rapfi's
     INFO keys), its values shown (``SHOW_DETAIL``), freestyle."""
@@ -168,10 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--last", type=int, default=21, help="last ply")
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--turn-ms", type=int, default=1000)
-    ap.add_argument("--judge", default="rapfi")
-    ap.add_argument("--judge-depth", type=int, default=14)
-    ap.add_argument("--judge-nodes", type=int, default=300_000)
-    ap.add_argument("--sources", type=Path, default=default_sources())
+    add_judge_arguments(ap)
     ap.add_argument("--out", type=Path, default=None, help="every position's moves and values (JSON)")
     a = ap.parse_args(argv)
 
