@@ -33,6 +33,7 @@ from gomoku_spar import engine_command, load_average  # noqa: E402
 
 from gorilla.gomoku import rules as R  # noqa: E402
 from gorilla.gomoku.patterns import P_33, P_43, P_FIVE, P_FOUR  # noqa: E402
+from gorilla.gomoku.texel import log_loss, newton  # noqa: E402
 from gorilla.gomoku.vcf import _scan, evaluate  # noqa: E402
 
 INDICATORS = (
@@ -67,16 +68,11 @@ def leaf_features(moves: list[tuple[int, int, int]], stm: int) -> tuple[int, lis
     return int(evaluate(bd, stm)), feats
 
 
-def logistic_fit(x: np.ndarray, y: np.ndarray, iters: int = 50) -> tuple[np.ndarray, float]:
-    """Weights of sigmoid(x @ w) against soft targets y by Newton's method; and the mean log-loss."""
-    w = np.zeros(x.shape[1])
-    for _ in range(iters):
-        p = 1.0 / (1.0 + np.exp(-(x @ w)))
-        g = x.T @ (p - y) / len(y)
-        h = (x * (p * (1 - p))[:, None]).T @ x / len(y) + 1e-9 * np.eye(x.shape[1])
-        w -= np.linalg.solve(h, g)
-    p = np.clip(1.0 / (1.0 + np.exp(-(x @ w))), 1e-12, 1 - 1e-12)
-    return w, float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).mean())
+def logistic_fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
+    """Weights of sigmoid(x @ w) against soft targets y (texel's Newton fit, no penalty) and
+    the mean log-loss."""
+    w = newton(x, y, np.zeros(x.shape[1]), np.zeros(x.shape[1]))
+    return w, log_loss(x @ w, y)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -178,7 +178,7 @@ def log_loss(z: np.ndarray, y: np.ndarray) -> float:
     return float(np.mean(np.logaddexp(0.0, z) - y * z))
 
 
-def _newton(
+def newton(
     X: np.ndarray,
     y: np.ndarray,
     prior: np.ndarray,
@@ -229,7 +229,7 @@ def fit_scale(pos: Positions, wts: np.ndarray, attack: float) -> tuple[float, fl
     e = evaluation(pos, wts, attack)
     s = max(1.0, float(np.std(e)))
     X = np.stack([e / s, np.ones_like(e)], axis=1)
-    k, b = _newton(X, pos.y, np.zeros(2), np.zeros(2))
+    k, b = newton(X, pos.y, np.zeros(2), np.zeros(2))
     return k / s, b
 
 
@@ -248,7 +248,7 @@ def fit(
     X = np.concatenate([cols * unit, np.ones((len(pos.y), 1))], axis=1)
     prior = np.concatenate([wts[free] / unit, [0.0]])
     regs = np.concatenate([np.full(len(free), reg), [0.0]])
-    theta = _newton(X, pos.y, prior, regs, offset=base)
+    theta = newton(X, pos.y, prior, regs, offset=base)
     out = wts.copy()
     out[free] = theta[: len(free)] * unit
     return out, float(theta[len(free)])
