@@ -1,6 +1,12 @@
 """Gomoku search speed beside a Gomocup engine's: nodes per second and VCF solve times.
 
     python benchmarks/gomoku_speed.py [ENGINE] [--turn-ms 1000] [--repeats 3] [--sources DIR]
+    python benchmarks/gomoku_speed.py --depth 8 [--repeats 3]
+
+With ``--depth D`` it runs no engine: Gorilla's PVS to depth D (no time limit) on each
+position, best of ``--repeats``, with its nodes per second and a digest of every position's
+move, score and node count, so that two versions of the tree (``PYTHONPATH``) can be shown
+to search the same tree at their own speed.
 
 On the same positions (the middle game of ``benchmarks/gomoku.py``, two quiet and two with a
 VCF from the sparring games, one without a VCF), Gorilla's PVS (no
@@ -17,6 +23,7 @@ calls. The machine is shared: print ``uptime`` beside the figures.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import re
 import shlex
 import subprocess
@@ -77,6 +84,30 @@ def gorilla_pvs(moves: list, seconds: float) -> tuple[float, int, int]:
     g = game_of(moves)
     res = S.search(R.copy_board(g.bd), new_state(20), g.to_move, seconds)
     return res.nodes / max(res.seconds, 1e-9), res.nodes, res.depth
+
+
+def fixed_depth(depth: int, repeats: int) -> int:
+    """Gorilla's PVS to depth on every position (threats off, a fresh state each time): prints
+    each position's nodes and best nodes per second, and a digest of the moves, scores and
+    node counts (equal digests: the same search)."""
+    digest = hashlib.sha1()
+    total_nodes, total_s = 0, 0.0
+    print(f"load average {load_average()}; PVS to depth {depth}, best of {repeats}")
+    for name, moves in POSITIONS.items():
+        g = game_of(moves)
+        best = 1e9
+        for _ in range(repeats):
+            res = S.search(R.copy_board(g.bd), new_state(20), g.to_move, 1e6, max_depth=depth)
+            best = min(best, res.seconds)
+        digest.update(f"{res.move},{res.score},{res.nodes};".encode())
+        total_nodes += res.nodes
+        total_s += best
+        print(f"{name:10} | {res.nodes:>10,} nodes | {res.nodes / best:>10,.0f} nodes/s | move {res.move}")
+    rate = total_nodes / total_s
+    tag = digest.hexdigest()[:12]
+    print(f"all        | {total_nodes:>10,} nodes | {rate:>10,.0f} nodes/s | digest {tag}")
+    print(f"load average {load_average()}")
+    return 0
 
 
 def gorilla_vcf(moves: list, repeats: int, vct: bool = False) -> tuple[float, int, bool]:
@@ -153,7 +184,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--turn-ms", type=int, default=1000)
     ap.add_argument("--repeats", type=int, default=3, help="VCF runs per position (the best is kept)")
     ap.add_argument("--sources", type=Path, default=None)
+    ap.add_argument("--depth", type=int, default=0, help="PVS to this depth on each position, no engine")
     a = ap.parse_args(argv)
+    if a.depth > 0:
+        warm_up()
+        return fixed_depth(a.depth, a.repeats)
     argv_engine = shlex.split(engine_command(a.engine, a.sources or default_sources()))
     warm_up()
     print(f"load average {load_average()}; {a.turn_ms} ms a search")

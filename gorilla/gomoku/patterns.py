@@ -255,3 +255,28 @@ def combine(c0: int, c1: int, c2: int, c3: int, renju_black: bool) -> int:
     if c0 + c1 + c2 + c3 > 0:
         return P_LOW
     return P_NONE
+
+
+def _combine_table() -> np.ndarray:
+    """combine() of every four direction classes, as int8[2 * NCLASSES**4]: the index is
+    ((renju_black * 11 + c0) * 11 + c1) * 11 ... (:func:`combined`)."""
+    t = np.zeros(2 * NCLASSES**4, dtype=np.int8)
+    i = 0
+    for rb in (False, True):
+        for c0 in range(NCLASSES):
+            for c1 in range(NCLASSES):
+                for c2 in range(NCLASSES):
+                    for c3 in range(NCLASSES):
+                        t[i] = combine(c0, c1, c2, c3, rb)
+                        i += 1
+    return t
+
+
+COMBINED = _combine_table()
+
+
+@njit(cache=True, nogil=True, inline="always")
+def combined(c0: int, c1: int, c2: int, c3: int, renju_black: bool) -> int:
+    """combine() by a table lookup (the board kernels' hot path)."""
+    i = ((np.int64(renju_black) * NCLASSES + c0) * NCLASSES + c1) * NCLASSES + c2
+    return COMBINED[i * NCLASSES + c3]

@@ -46,8 +46,9 @@ from gorilla.gomoku.patterns import (
     P_33,
     P_FIVE,
     P_FORBID,
+    P_NONE,
     POINT_BONUS,
-    combine,
+    combined,
     kind_table,
 )
 
@@ -60,7 +61,10 @@ RULE_NAMES = ("freestyle", "standard", "renju", "caro")
 
 # scalar slots
 S_N, S_W, S_RULE, S_HASH, S_STONES, S_TOTAL_B, S_TOTAL_W = range(7)
-NSLOTS = 8
+# then, from S_COUNT, how many empty points have each point class for Black (NPCLASSES slots),
+# then for White (:func:`class_count`): the searches skip their board scans when a count is 0
+S_COUNT = 8
+NSLOTS = S_COUNT + 2 * NPCLASSES
 
 MAX_CELLS = (MAX_SIZE + 2 * PAD) ** 2
 ZOBRIST = np.random.default_rng(0x60_40_15).integers(
@@ -96,12 +100,13 @@ _RULE_TABLES: dict[int, np.ndarray] = {}
 
 
 def rule_table(rule: int) -> np.ndarray:
-    """The int8[3, 4**10] direction-class table of a rule (row 1 Black, row 2 White)."""
+    """The int8[4**10, 3] direction-class table of a rule (column 1 Black, column 2 White):
+    a line code's two classes share a cache line, as the board kernels read both."""
     if rule not in _RULE_TABLES:
         kb, kw = _kinds(rule)
-        t = np.zeros_like(kind_table(kb))
-        t[1] = kind_table(kb)[1]
-        t[2] = kind_table(kw)[2]
+        t = np.zeros((kind_table(kb).shape[1], 3), dtype=np.int8)
+        t[:, 1] = kind_table(kb)[1]
+        t[:, 2] = kind_table(kw)[2]
         _RULE_TABLES[rule] = t
     return _RULE_TABLES[rule]
 
@@ -155,6 +160,12 @@ def new_board(n: int, rule: int, weights: np.ndarray | None = None) -> tuple:
     return bd
 
 
+@njit(cache=True, nogil=True, inline="always")
+def class_count(bd, c: int, pc: int) -> int:
+    """How many empty points have point class pc for colour c (kept by the board kernels)."""
+    return bd[6][S_COUNT + (c - 1) * NPCLASSES + pc]
+
+
 @njit(cache=True, nogil=True)
 def dirs(w: int) -> tuple[int, int, int, int]:
     """The four line steps: horizontal, vertical, diagonal, anti-diagonal."""
@@ -177,7 +188,7 @@ def _refresh(dcls, pcls, psc, st, wts, q: int, renju: bool) -> None:
         c1 = dcls[c, 1, q]
         c2 = dcls[c, 2, q]
         c3 = dcls[c, 3, q]
-        pc = combine(c0, c1, c2, c3, renju and c == 1)
+        pc = combined(c0, c1, c2, c3, renju and c == 1)
         sc = wts[c0] + wts[c1] + wts[c2] + wts[c3] + wts[NCLASSES + pc]
         if pc == P_FORBID:
             sc = 0
@@ -191,7 +202,13 @@ def _refresh(dcls, pcls, psc, st, wts, q: int, renju: bool) -> None:
         else:
             st[S_TOTAL_B + c - 1] += sc - psc[c, q]
         psc[c, q] = sc
-        pcls[c, q] = pc
+        old = pcls[c, q]
+        if old != pc:
+            if old != P_NONE:
+                st[S_COUNT + (c - 1) * NPCLASSES + old] -= 1
+            if pc != P_NONE:
+                st[S_COUNT + (c - 1) * NPCLASSES + pc] += 1
+            pcls[c, q] = pc
 
 
 @njit(cache=True, nogil=True)
@@ -212,6 +229,8 @@ def init_board(bd) -> None:
     st[S_TOTAL_W] = 0
     st[S_HASH] = 0
     st[S_STONES] = 0
+    for i in range(S_COUNT, NSLOTS):
+        st[i] = 0
     for p in range(m):
         for r in range(1, 5):
             psc[r, p] = 0
@@ -239,16 +258,17 @@ def init_board(bd) -> None:
                 c = cell[q] if 0 <= q < m else BORDER
                 v |= c << (2 * _slot(k))
             code[d, p] = v
-            dcls[1, d, p] = tab[1, v]
-            dcls[2, d, p] = tab[2, v]
+            dcls[1, d, p] = tab[v, 1]
+            dcls[2, d, p] = tab[v, 2]
         if cell[p] == EMPTY:
             _refresh_point(bd, p)
 
 
 @njit(cache=True, nogil=True)
-def _update_lines(bd, p: int, delta: int) -> None:
-    """Add delta (a colour, or minus it) at p to the codes of its 40 line neighbours and refresh them."""
-    cell, code, dcls, pcls, psc, near, st, tab, wts, zob = bd
+def _lines(cell, code, dcls, pcls, psc, st, tab, wts, p: int, delta: int) -> None:
+    """Add delta (a colour, or minus it) at p to the codes of its 40 line neighbours and refresh
+    them. It takes the board's arrays, not the tuple: numba counts the references of each array
+    taken out of a tuple (two atomic operations), which the searches avoid (vcf._solve)."""
     w = st[S_W]
     renju = st[S_RULE] == RENJU
     for d in range(4):
@@ -260,8 +280,8 @@ def _update_lines(bd, p: int, delta: int) -> None:
             code[d, q] += delta << (2 * (-k + 5 if k > 0 else -k + 4))
             if cell[q] == EMPTY:
                 v = code[d, q]
-                b = tab[1, v]
-                x = tab[2, v]
+                b = tab[v, 1]
+                x = tab[v, 2]
                 if b != dcls[1, d, q] or x != dcls[2, d, q]:  # else its classes and score stand
                     dcls[1, d, q] = b
                     dcls[2, d, q] = x
@@ -281,12 +301,14 @@ def place(bd, p: int, c: int) -> None:
     st[S_TOTAL_W] -= psc[e + 1, p]
     for r in range(1, 5):
         psc[r, p] = 0
-    pcls[1, p] = 0
-    pcls[2, p] = 0
+    for k in (1, 2):
+        if pcls[k, p] != P_NONE:
+            st[S_COUNT + (k - 1) * NPCLASSES + pcls[k, p]] -= 1
+            pcls[k, p] = P_NONE
     for dy in range(-2, 3):
         for dx in range(-2, 3):
             near[p + dy * w + dx] += 1
-    _update_lines(bd, p, c)
+    _lines(cell, code, dcls, pcls, psc, st, tab, wts, p, c)
 
 
 @njit(cache=True, nogil=True)
@@ -301,12 +323,12 @@ def remove(bd, p: int) -> None:
     for dy in range(-2, 3):
         for dx in range(-2, 3):
             near[p + dy * w + dx] -= 1
-    _update_lines(bd, p, -c)
+    _lines(cell, code, dcls, pcls, psc, st, tab, wts, p, -c)
     for d in range(4):
         v = code[d, p]
-        dcls[1, d, p] = tab[1, v]
-        dcls[2, d, p] = tab[2, v]
-    _refresh_point(bd, p)
+        dcls[1, d, p] = tab[v, 1]
+        dcls[2, d, p] = tab[v, 2]
+    _refresh(dcls, pcls, psc, st, wts, p, st[S_RULE] == RENJU)
 
 
 @njit(cache=True, nogil=True)
@@ -320,7 +342,7 @@ def _certain(bd, p: int) -> int:
     return 2 if pc == P_33 else 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=True)
 def _place_threes(bd, p: int) -> np.ndarray:
     """Put Black's stone on p (a double three to check) and list, for each direction where
     it made a three, the points that would make that three a straight four: out[d, 0] of
@@ -357,7 +379,7 @@ def _tally(real: np.ndarray, dd: np.ndarray, ii: np.ndarray, lv: int, forbidden:
         ii[lv] = 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=True)  # it allocates: not the searches' _nrt=False
 def is_forbidden(bd, p: int) -> bool:
     """Whether Black may not play the empty point p under renju: an overline or a double
     four (unless it makes five), or a double three of *real* threes: threes one move

@@ -27,6 +27,7 @@ CTL_F4OFF = 10  # added to a leaf's evaluation when the opponent has an open thr
 NCTL = 11
 MAXPLY = 128
 MAXMOVES = 640
+MAXSTACK = 256  # recursion levels of the kernel (PVS plies and the solvers' nested nodes)
 SIDE_KEY = np.int64(0x5D5_1DE_C0FFEE)
 # the failures of the local VCF/VCT are kept apart from the whole board's (a local search that
 # fails proves nothing about the global one)
@@ -36,8 +37,10 @@ VCT_WIDTH = 14  # attacking moves tried at a VCT node
 
 def new_state(tt_bits: int = 20, vtt_bits: int = 18) -> tuple:
     """Search state: (ctl, tt_key, tt_val, tt_dep, tt_flag, tt_move, killers, hist, moves, mscore,
-    pv, pvlen, vcf_key, vcf_dep, vct_key, vct_dep, root_ban); root_ban[p] != 0: the PVS's root
-    does not search p (a move proven to lose to the opponent's threats)."""
+    pv, pvlen, vcf_key, vcf_dep, vct_key, vct_dep, root_ban, frames, frames64); root_ban[p] != 0:
+    the PVS's root does not search p (a move proven to lose to the opponent's threats); frames:
+    each recursion level's scratch (five points, candidate moves; the threat scan in frames64),
+    so that the kernel allocates nothing and runs without numba's reference counting."""
     t = 1 << tt_bits
     v = 1 << vtt_bits
     return (
@@ -58,6 +61,8 @@ def new_state(tt_bits: int = 20, vtt_bits: int = 18) -> tuple:
         np.zeros(v, dtype=np.int64),
         np.full(v, -1, dtype=np.int8),
         np.zeros(R.MAX_CELLS, dtype=np.int8),
+        np.zeros((MAXSTACK, 4 + MAXMOVES // 2), dtype=np.int32),
+        np.zeros((MAXSTACK, 8), dtype=np.int64),
     )
 
 
@@ -100,6 +105,8 @@ def key_of(bd, c: int) -> np.int64:
 def five_points(bd, c: int, out: np.ndarray) -> int:
     """The points where colour c would make five, into out[:n] (at most out's length)."""
     cell, pcls, st = bd[0], bd[3], bd[6]
+    if R.class_count(bd, c, P_FIVE) == 0:
+        return 0
     n = st[R.S_N]
     w = st[R.S_W]
     k = 0
@@ -265,10 +272,17 @@ def _scan(bd, c: int, info: np.ndarray) -> None:
     rb = c == R.BLACK and st[R.S_RULE] == R.RENJU
     o = 3 - c
     info[0] = -1
-    info[1] = 0
-    info[2] = 0
     info[3] = -1
     info[4] = -1
+    info[1] = (
+        R.class_count(bd, o, P_FOUR)
+        + R.class_count(bd, o, P_43)
+        + R.class_count(bd, o, P_F4)
+        + R.class_count(bd, o, P_FIVE)
+    )
+    info[2] = R.class_count(bd, o, P_F4)
+    if R.class_count(bd, c, P_F4) + R.class_count(bd, c, P_43) + R.class_count(bd, c, P_33) == 0:
+        return  # no point of c's to find
     for y in range(n):
         base = (y + R.PAD) * w + R.PAD
         for x in range(n):
@@ -281,11 +295,6 @@ def _scan(bd, c: int, info: np.ndarray) -> None:
                 info[3] = p
             elif pcls[c, p] == P_33 and info[4] < 0 and not rb:
                 info[4] = p
-            po = pcls[o, p]
-            if po != P_FORBID and makes_four(po):
-                info[1] += 1
-                if po == P_F4:
-                    info[2] += 1
 
 
 @njit(cache=True, nogil=True)
@@ -380,14 +389,17 @@ def _open_four_threat(bd, a: int) -> bool:
     return False
 
 
-@njit(cache=True, nogil=True)
-def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int) -> int:
+@njit(cache=True, nogil=True, _nrt=False)
+def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int, sp: int) -> int:
     """The one recursive kernel: a VCF node (mode M_VCF: c attacks), a VCT node (M_VCT: c
     attacks, alpha is the depth of its VCFs), a VCT defence node (M_DEF: the defender moves
     against c's open three; 1 when every defence loses, else -1) or a PVS node (M_PVS).
     numba's cache cannot hold a recursive kernel that calls another recursive kernel, so the
     four share one function; and
-    every call passes int64 values, never literals, so that there is one specialisation."""
+    every call passes int64 values, never literals, so that there is one specialisation.
+    sp: the recursion level, its scratch row in S's frames. Compiled without numba's reference
+    counting (``_nrt=False``): it allocates nothing, and the counts of the arrays of ``bd`` and
+    ``S`` cost two atomic operations each on every call, 40% of the search's time."""
     if mode == M_VCF or mode == M_VCT:
         # the attacker a moves: fours (VCF), or fours and threes (VCT: alpha is the depth of the
         # VCF each of its positions tries first; a three leaves the defender's choice to M_DEF)
@@ -396,7 +408,9 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
         if _tick(S):
             return -1
         d = 3 - a
-        fp = np.empty(4, dtype=np.int32)
+        if sp >= MAXSTACK - 1:
+            return -1
+        fp = S[17][sp, :4]
         if five_points(bd, a, fp) > 0:
             return fp[0]
         nd = five_points(bd, d, fp)
@@ -404,7 +418,7 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
             return -1
         last = beta - 1  # the attacker's last move (-1: none): the locality of its next ones
         if vct and nd == 0:
-            v = _solve(bd, S, np.int64(M_VCF), a, alpha, beta, np.int64(0), np.int64(0))
+            v = _solve(bd, S, np.int64(M_VCF), a, alpha, beta, np.int64(0), np.int64(0), sp + 1)
             if v >= 0:
                 return v
         if depth <= 0:
@@ -419,7 +433,7 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
         slot = key & (tkey.shape[0] - 1)
         if tkey[slot] == key and tdep[slot] >= depth:
             return -1
-        cand = np.empty(MAXMOVES // 2, dtype=np.int32)
+        cand = S[17][sp, 4:]
         if nd == 1:  # the defender's four: the block (in a VCT its three must still win: M_DEF checks)
             if (not vct and not makes_four(bd[3][a, fp[0]])) or not playable(bd, fp[0], a):
                 return -1
@@ -445,10 +459,10 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
                     ok = True  # the only defence is forbidden
                 else:
                     R.place(bd, q, d)
-                    ok = _solve(bd, S, mode, a, depth - 1, alpha, nxt, np.int64(0)) >= 0
+                    ok = _solve(bd, S, mode, a, depth - 1, alpha, nxt, np.int64(0), sp + 1) >= 0
                     R.remove(bd, q)
             else:
-                ok = vct and _solve(bd, S, np.int64(M_DEF), a, depth, alpha, nxt, np.int64(0)) >= 0
+                ok = vct and _solve(bd, S, np.int64(M_DEF), a, depth, alpha, nxt, np.int64(0), sp + 1) >= 0
             R.remove(bd, p)
             if ok:  # a win found is a win, even when the search is being stopped
                 result = p
@@ -468,16 +482,18 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
         d = 3 - a
         if not _open_four_threat(bd, a):
             return -1
-        if _solve(bd, S, np.int64(M_VCF), d, vcf_depth, np.int64(0), np.int64(0), np.int64(0)) >= 0:
+        if _solve(bd, S, np.int64(M_VCF), d, vcf_depth, np.int64(0), np.int64(0), np.int64(0), sp + 1) >= 0:
             return -1
-        defs = np.empty(MAXMOVES // 2, dtype=np.int32)
+        if sp >= MAXSTACK - 1:
+            return -1
+        defs = S[17][sp, 4:]
         k = _defences(bd, a, defs)
         if k == 0:
             return -1
         for j in range(k):
             q = defs[j]
             R.place(bd, q, d)
-            r = _solve(bd, S, np.int64(M_VCT), a, depth - 1, vcf_depth, beta, np.int64(0))
+            r = _solve(bd, S, np.int64(M_VCT), a, depth - 1, vcf_depth, beta, np.int64(0), sp + 1)
             R.remove(bd, q)
             if r < 0:
                 return -1
@@ -490,7 +506,7 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
     if ply > ctl[CTL_SELDEPTH]:
         ctl[CTL_SELDEPTH] = ply
     o = 3 - c
-    fp = np.empty(4, dtype=np.int32)
+    fp = S[17][sp, :4]
     if five_points(bd, c, fp) > 0:
         pvlen[ply + 1] = ply + 1
         _set_pv(S, ply, fp[0])
@@ -503,7 +519,7 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
         return -(WIN - ply - 1)
     if bd[6][R.S_STONES] >= bd[6][R.S_N] * bd[6][R.S_N]:
         return 0
-    info = np.empty(5, dtype=np.int64)
+    info = S[18][sp, :5]
     _scan(bd, c, info)
     if not forced and info[0] >= 0 and (info[1] == 0 or ctl[CTL_NO33] == 0):
         # an open four wins: an answering four cannot make five, and two points are left
@@ -522,13 +538,14 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
         pvlen[ply + 1] = ply + 1
         _set_pv(S, ply, info[4])
         return WIN - ply - 4
-    if ply >= MAXPLY - 4:
+    if ply >= MAXPLY - 4 or sp >= MAXSTACK - 24:
         return evaluate(bd, c)
     if depth <= 0 and not forced and info[2] > 0 and ctl[CTL_NOEXT] == 0:
         depth = 1  # the opponent's open three: its few answers are searched (AIWine's isExpand)
     if depth <= 0 and not forced:
         if ctl[CTL_QVCF] != 0 and info[2] == 0:
-            v = _solve(bd, S, np.int64(M_VCF), c, np.int64(QVCF_DEPTH), np.int64(0), np.int64(0), np.int64(0))
+            z = np.int64(0)
+            v = _solve(bd, S, np.int64(M_VCF), c, np.int64(QVCF_DEPTH), z, z, z, sp + 1)
             if v >= 0:
                 pvlen[ply + 1] = ply + 1
                 _set_pv(S, ply, v)
@@ -573,14 +590,14 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
         new_depth = depth if forced else depth - 1
         R.place(bd, p, c)
         if i == 0:
-            v = -_solve(bd, S, np.int64(M_PVS), o, new_depth, -beta, -alpha, ply + 1)
+            v = -_solve(bd, S, np.int64(M_PVS), o, new_depth, -beta, -alpha, ply + 1, sp + 1)
         else:
             r = 0
             if depth >= 3 and i >= 4 and quiet and info[2] == 0:
                 r = 1 if i < 10 else 2
-            v = -_solve(bd, S, np.int64(M_PVS), o, new_depth - r, -alpha - 1, -alpha, ply + 1)
+            v = -_solve(bd, S, np.int64(M_PVS), o, new_depth - r, -alpha - 1, -alpha, ply + 1, sp + 1)
             if v > alpha and (r > 0 or v < beta):
-                v = -_solve(bd, S, np.int64(M_PVS), o, new_depth, -beta, -alpha, ply + 1)
+                v = -_solve(bd, S, np.int64(M_PVS), o, new_depth, -beta, -alpha, ply + 1, sp + 1)
         R.remove(bd, p)
         if ctl[CTL_ABORT] != 0:
             return 0
@@ -613,17 +630,17 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
 @njit(cache=True, nogil=True)
 def vcf(bd, S, a: int, depth: int) -> int:
     """A winning first move for attacker a by continuous fours within depth of its moves, or -1."""
-    return _solve(bd, S, np.int64(M_VCF), a, depth, np.int64(0), np.int64(0), np.int64(0))
+    return _solve(bd, S, np.int64(M_VCF), a, depth, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
 
 
 @njit(cache=True, nogil=True)
 def vct(bd, S, a: int, depth: int, vcf_depth: int) -> int:
     """A winning first move for attacker a by threes and fours within depth of its moves
     (each position first tries a VCF of vcf_depth), or -1."""
-    return _solve(bd, S, np.int64(M_VCT), a, depth, vcf_depth, np.int64(0), np.int64(0))
+    return _solve(bd, S, np.int64(M_VCT), a, depth, vcf_depth, np.int64(0), np.int64(0), np.int64(0))
 
 
 @njit(cache=True, nogil=True)
 def pvs(bd, S, c: int, depth: int, alpha: int, beta: int, ply: int) -> int:
     """Negamax with principal variation search; the score for c to move (see search.py)."""
-    return _solve(bd, S, np.int64(M_PVS), c, depth, alpha, beta, ply)
+    return _solve(bd, S, np.int64(M_PVS), c, depth, alpha, beta, ply, np.int64(0))
