@@ -25,6 +25,8 @@ not capture anything, so that the board is the one drawn). This is the layout
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -486,3 +488,20 @@ def assert_database_refused(path: Path, text: str, line: int, reason: str) -> No
         raise AssertionError(f"{path} was loaded")
     assert msg.startswith(f"{path}:{line}: "), msg
     assert reason in msg and "\n" not in msg, msg
+
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def load_benchmark(name: str):
+    """A script of ``benchmarks/`` as a module (its folder on ``sys.path`` while it loads, for
+    its imports of the other scripts)."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+    finally:
+        sys.path.remove(str(BENCHMARKS))

@@ -3,24 +3,12 @@ and the logistic fit that turns a judge's values into the leaf's offset."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
-
-BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+from helpers import load_benchmark
 
 
 def _module():
-    sys.path.insert(0, str(BENCH))
-    try:
-        spec = importlib.util.spec_from_file_location("gomoku_leafbias", BENCH / "gomoku_leafbias.py")
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        return mod
-    finally:
-        sys.path.remove(str(BENCH))
+    return load_benchmark("gomoku_leafbias")
 
 
 def test_leaf_features_see_the_open_three_and_skip_the_win_rules():

@@ -3,23 +3,13 @@ kernels search the same tree is the same from run to run, and tells a different 
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
-from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+from helpers import load_benchmark
 
 
 def _module():
-    sys.path.insert(0, str(BENCH))
-    try:
-        spec = importlib.util.spec_from_file_location("gomoku_speed", BENCH / "gomoku_speed.py")
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        return mod
-    finally:
-        sys.path.remove(str(BENCH))
+    return load_benchmark("gomoku_speed")
 
 
 def _digest(out: str) -> tuple[str, int]:
@@ -28,7 +18,7 @@ def _digest(out: str) -> tuple[str, int]:
     return m.group(2), int(m.group(1).replace(",", ""))
 
 
-def test_fixed_depth_digest_repeats_and_tells_searches_apart(capsys, monkeypatch):
+def test_fixed_depth_digest_repeats_and_tells_searches_apart(capsys):
     sp = _module()
     assert sp.main(["--depth", "3", "--repeats", "1"]) == 0
     first, nodes = _digest(capsys.readouterr().out)

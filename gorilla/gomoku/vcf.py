@@ -104,9 +104,9 @@ def key_of(bd, c: int) -> np.int64:
 @njit(cache=True, nogil=True, inline="always")
 def five_points(bd, c: int, out: np.ndarray) -> int:
     """The points where colour c would make five, into out[:n] (at most out's length)."""
-    cell, pcls, st = bd[0], bd[3], bd[6]
     if R.class_count(bd, c, P_FIVE) == 0:
         return 0
+    cell, pcls, st = bd[0], bd[3], bd[6]
     n = st[R.S_N]
     w = st[R.S_W]
     k = 0
