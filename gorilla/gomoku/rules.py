@@ -161,9 +161,15 @@ def new_board(n: int, rule: int, weights: np.ndarray | None = None) -> tuple:
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _count_slot(c: int, pc: int) -> int:
+    """The slot of st that counts colour c's empty points of point class pc."""
+    return S_COUNT + (c - 1) * NPCLASSES + pc
+
+
+@njit(cache=True, nogil=True, inline="always")
 def class_count(bd, c: int, pc: int) -> int:
     """How many empty points have point class pc for colour c (kept by the board kernels)."""
-    return bd[6][S_COUNT + (c - 1) * NPCLASSES + pc]
+    return bd[6][_count_slot(c, pc)]
 
 
 @njit(cache=True, nogil=True)
@@ -205,9 +211,9 @@ def _refresh(dcls, pcls, psc, st, wts, q: int, renju: bool) -> None:
         old = pcls[c, q]
         if old != pc:
             if old != P_NONE:
-                st[S_COUNT + (c - 1) * NPCLASSES + old] -= 1
+                st[_count_slot(c, old)] -= 1
             if pc != P_NONE:
-                st[S_COUNT + (c - 1) * NPCLASSES + pc] += 1
+                st[_count_slot(c, pc)] += 1
             pcls[c, q] = pc
 
 
@@ -303,7 +309,7 @@ def place(bd, p: int, c: int) -> None:
         psc[r, p] = 0
     for k in (1, 2):
         if pcls[k, p] != P_NONE:
-            st[S_COUNT + (k - 1) * NPCLASSES + pcls[k, p]] -= 1
+            st[_count_slot(k, pcls[k, p])] -= 1
             pcls[k, p] = P_NONE
     for dy in range(-2, 3):
         for dx in range(-2, 3):

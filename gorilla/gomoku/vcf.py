@@ -538,6 +538,7 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
         pvlen[ply + 1] = ply + 1
         _set_pv(S, ply, info[4])
         return WIN - ply - 4
+    # a leaf near the end of the plies, or of the frames (leaving room for a quiescence VCF)
     if ply >= MAXPLY - 4 or sp >= MAXSTACK - 24:
         return evaluate(bd, c)
     if depth <= 0 and not forced and info[2] > 0 and ctl[CTL_NOEXT] == 0:
