@@ -62,13 +62,22 @@ MIN_GAP = 20  # the judge's values of two siblings differ by this much for the p
 # the combinations of four direction classes (sorted), and the index of any four in that list
 COMBOS = tuple(itertools.combinations_with_replacement(range(P.NCLASSES), 4))
 NCOMBOS = len(COMBOS)  # 1001
-COMBO_OF = np.zeros(P.NCLASSES**4, dtype=np.int64)
-for _i, _cmb in enumerate(COMBOS):
-    for _c0, _c1, _c2, _c3 in set(itertools.permutations(_cmb)):
-        COMBO_OF[((_c0 * P.NCLASSES + _c1) * P.NCLASSES + _c2) * P.NCLASSES + _c3] = _i
+
+
+def _combo_index() -> np.ndarray:
+    """COMBO_OF: the index in COMBOS of four classes c0..c3 at ((c0 * 11 + c1) * 11 + c2) * 11 + c3."""
+    out = np.zeros(P.NCLASSES**4, dtype=np.int64)
+    for i, cmb in enumerate(COMBOS):
+        for perm in set(itertools.permutations(cmb)):
+            out[((perm[0] * P.NCLASSES + perm[1]) * P.NCLASSES + perm[2]) * P.NCLASSES + perm[3]] = i
+    return out
+
+
+COMBO_OF = _combo_index()
 
 
 def board_of(moves: Moves) -> tuple:
+    """A 15x15 freestyle board with the moves (colour, x, y) on it."""
     bd = R.new_board(15, R.FREESTYLE)
     for c, x, y in moves:
         R.place(bd, R.point(bd, x, y), c)
