@@ -54,7 +54,7 @@ from gomoku_spar import engine_command, load_average  # noqa: E402
 
 from gorilla.gomoku import patterns as P  # noqa: E402
 from gorilla.gomoku import rules as R  # noqa: E402
-from gorilla.gomoku.texel import log_loss, newton  # noqa: E402
+from gorilla.gomoku.texel import has_class, log_loss, newton  # noqa: E402
 from gorilla.gomoku.vcf import new_state, root_moves  # noqa: E402
 
 Moves = list[tuple[int, int, int]]
@@ -87,8 +87,7 @@ def board_of(moves: Moves) -> tuple:
 def quiet(bd: tuple) -> bool:
     """No empty point makes a four or better for either side (the PVS scores such a leaf by
     its threat rules, not by the evaluation)."""
-    threats = (P.P_FOUR, P.P_33, P.P_43, P.P_F4, P.P_FIVE)
-    return all(R.class_count(bd, c, pc) == 0 for c in (R.BLACK, R.WHITE) for pc in threats)
+    return not (has_class(bd, R.BLACK, P.P_FOUR) or has_class(bd, R.WHITE, P.P_FOUR))
 
 
 def combo_counts(bd: tuple, c: int) -> np.ndarray:

@@ -52,17 +52,12 @@ def features(bd, c: int, out: np.ndarray) -> None:
 
 
 @njit(cache=True, nogil=True)
-def _has_class(bd, c: int, lo: int) -> bool:
-    """Whether some empty point has a point class of c at least lo (up to a five)."""
-    cell, pcls, st = bd[0], bd[3], bd[6]
-    n = st[R.S_N]
-    w = st[R.S_W]
-    for y in range(n):
-        base = (y + R.PAD) * w + R.PAD
-        for x in range(n):
-            p = base + x
-            if cell[p] == R.EMPTY and lo <= pcls[c, p] <= P_FIVE:
-                return True
+def has_class(bd, c: int, lo: int) -> bool:
+    """Whether some empty point has a point class of c at least lo (up to a five), by the
+    board's class counts (rules.class_count)."""
+    for pc in range(lo, P_FIVE + 1):  # noqa: SIM110 - a loop numba compiles (no generator)
+        if R.class_count(bd, c, pc) > 0:
+            return True
     return False
 
 
@@ -71,7 +66,7 @@ def quiet(bd: tuple, S: tuple, c: int, vcf_nodes: int = 20_000) -> bool:
     opponent has no open three (a point making an open or double four) and neither side
     has a VCF within vcf_nodes nodes. Freestyle and standard boards (not renju)."""
     o = 3 - c
-    if _has_class(bd, c, P_F4) or _has_class(bd, o, P_F4):
+    if has_class(bd, c, P_F4) or has_class(bd, o, P_F4):
         return False
     for side in (c, o):
         S[0][:] = 0
