@@ -29,10 +29,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gomoku_regret import Brain, positions  # noqa: E402
+from gomoku_rankfit import board_of  # noqa: E402
+from gomoku_regret import judge_brain, positions  # noqa: E402
 from gomoku_spar import default_sources, engine_command, load_average  # noqa: E402
 
-from gorilla.gomoku import rules as R  # noqa: E402
 from gorilla.gomoku.search import search  # noqa: E402
 from gorilla.gomoku.vcf import MATE, new_state  # noqa: E402
 
@@ -50,10 +50,7 @@ def mate_plies(value: str | None) -> int | None:
 def prove(moves: list[tuple[int, int, int]], stm: int, seconds: float, S: tuple) -> tuple[bool, str, int]:
     """Whether Gorilla's search (threat solvers on) proves a win for stm within seconds; with
     the search's source (pvs, vcf, vct, forced, defence) and depth."""
-    bd = R.new_board(15, R.FREESTYLE)
-    for c, x, y in moves:
-        R.place(bd, R.point(bd, x, y), c)
-    res = search(bd, S, stm, seconds, threats=True)
+    res = search(board_of(moves), S, stm, seconds, threats=True)
     return res.score >= MATE, res.source, res.depth
 
 
@@ -90,16 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     todo = positions(a.games, a.positions, a.first, a.last, a.seed)
     if not todo:
         raise SystemExit("no positions: give folders of 15x15 Gomoku SGF games")
-    judge = Brain(
-        engine_command(a.judge, a.sources),
-        [
-            "INFO THREAD_NUM 1",
-            f"INFO TIMEOUT_TURN {a.judge_ms}",
-            "INFO TIMEOUT_MATCH 1000000000",
-            "INFO SHOW_DETAIL 1",
-            "INFO RULE 0",
-        ],
-    )
+    judge = judge_brain(engine_command(a.judge, a.sources), None, None, a.judge_ms)
     print(f"{len(todo)} positions, plies {a.first}-{a.last}; load {load_average()}", flush=True)
     S = new_state()
     prove([(1, 7, 7), (2, 7, 8)], 1, 0.2, S)  # compiles the kernels outside the timed searches

@@ -142,16 +142,19 @@ def add_judge_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--sources", type=Path, default=default_sources())
 
 
-def judge_brain(command: str, depth: int, nodes: int) -> Brain:
+def judge_brain(command: str, depth: int | None, nodes: int | None, turn_ms: int = 10000) -> Brain:
     """The judge's brain: one thread, a search of depth plies and at most nodes nodes (Rapfi's
-    INFO keys), its values shown (``SHOW_DETAIL``), freestyle."""
+    INFO keys; None: no such limit) within turn_ms, its values shown (``SHOW_DETAIL``),
+    freestyle."""
+    limits = ([f"INFO MAX_DEPTH {depth}"] if depth is not None else []) + (
+        [f"INFO MAX_NODE {nodes}"] if nodes is not None else []
+    )
     return Brain(
         command,
         [
             "INFO THREAD_NUM 1",
-            f"INFO MAX_DEPTH {depth}",
-            f"INFO MAX_NODE {nodes}",
-            "INFO TIMEOUT_TURN 10000",
+            *limits,
+            f"INFO TIMEOUT_TURN {turn_ms}",
             "INFO TIMEOUT_MATCH 1000000000",
             "INFO SHOW_DETAIL 1",
             "INFO RULE 0",
