@@ -2,7 +2,7 @@
 
     python benchmarks/gomoku_mates.py GAMES_DIR [GAMES_DIR ...] [--positions 300] [--first 4]
         [--last 44] [--seed 7] [--judge rapfi] [--judge-ms 500] [--seconds 0.92]
-        [--sources DIR] [--out F.jsonl]
+        [--play-out] [--sources DIR] [--out F.jsonl]
 
 Positions: the plies ``--first`` to ``--last`` of the 15x15 freestyle games under the folders
 (as ``gomoku_regret.py`` draws them). The judge (Rapfi's classical build by default, one
@@ -12,6 +12,9 @@ thread, ``--judge-ms`` a move) values each for the side to move; Gorilla's searc
 (a VCF, a VCT, or a PVS line whose every leaf is won). It prints how many of the judge's wins
 Gorilla proves, by the length the judge gives (plies), and how many wins Gorilla claims where
 the judge finds none: a search that proves more by pruning more must keep that near zero.
+With ``--play-out`` each such claim is played out: Gorilla moves for the side to move
+(``--seconds`` a move), the judge answers (``--judge-ms``), until a five or 60 plies. A claim
+Gorilla wins was the judge's horizon; one it loses was a false proof.
 
 Why: against Rapfi the games are lost to long forced wins (17-35 plies, quiet attacking moves
 between the threats) that Gorilla's solvers and its PVS do not see in time; this counts them
@@ -26,6 +29,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Protocol
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -33,10 +37,17 @@ from gomoku_rankfit import board_of  # noqa: E402
 from gomoku_regret import judge_brain, positions  # noqa: E402
 from gomoku_spar import default_sources, engine_command, load_average  # noqa: E402
 
+from gorilla.gomoku import rules as R  # noqa: E402
 from gorilla.gomoku.search import search  # noqa: E402
 from gorilla.gomoku.vcf import MATE, new_state  # noqa: E402
 
 LENGTHS = ((0, 11), (12, 19), (20, 999))  # buckets of the judge's win lengths, plies
+
+
+class Judge(Protocol):
+    """What the play-out needs of a judge (:class:`gomoku_regret.Brain`): its move and value."""
+
+    def ask(self, pos: tuple[list[tuple[int, int, int]], int]) -> tuple[tuple[int, int], str | None]: ...
 
 
 def mate_plies(value: str | None) -> int | None:
@@ -52,6 +63,30 @@ def prove(moves: list[tuple[int, int, int]], stm: int, seconds: float, S: tuple)
     the search's source (pvs, vcf, vct, forced, defence) and depth."""
     res = search(board_of(moves), S, stm, seconds, threats=True)
     return res.score >= MATE, res.source, res.depth
+
+
+def play_out(
+    moves: list[tuple[int, int, int]], stm: int, judge: Judge, seconds: float, S: tuple, max_plies: int = 60
+) -> str | None:
+    """Gorilla's search plays stm's side from the position and the judge the other: "won" when
+    stm makes five, "lost" when the other side does, None when neither does within max_plies."""
+    moves = list(moves)
+    c = stm
+    for _ in range(max_plies):
+        bd = board_of(moves)
+        if c == stm:
+            p = search(bd, S, c, seconds, threats=True).move
+            x, y = R.xy(bd, p)
+        else:
+            (x, y), _ = judge.ask((moves, c))
+            p = R.point(bd, x, y)
+        if bd[0][p] != R.EMPTY:
+            raise SystemExit(f"the judge played the occupied point {x},{y}")
+        if R.is_win(bd, p, c):
+            return "won" if c == stm else "lost"
+        moves.append((c, x, y))
+        c = 3 - c
+    return None
 
 
 def tally(records: list[dict]) -> dict:
@@ -81,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--judge", default="rapfi")
     ap.add_argument("--judge-ms", type=int, default=500)
     ap.add_argument("--seconds", type=float, default=0.92, help="Gorilla's time a move (1 s less the margin)")
+    ap.add_argument("--play-out", action="store_true", help="play out the wins the judge does not find")
     ap.add_argument("--sources", type=Path, default=default_sources())
     ap.add_argument("--out", type=Path, default=None, help="a JSON line per position")
     a = ap.parse_args(argv)
@@ -98,6 +134,10 @@ def main(argv: list[str] | None = None) -> int:
         proved, source, depth = prove(moves, stm, a.seconds, S)
         rec = {"moves": moves, "stm": stm, "judge": value, "proved": proved, "source": source, "depth": depth}
         records.append(rec)
+    claims = [r for r in records if r["proved"] and mate_plies(r["judge"]) is None]
+    if a.play_out:
+        for r in claims:
+            r["play_out"] = play_out(r["moves"], r["stm"], judge, a.seconds, S)
     judge.close()
     t = tally(records)
     wins = sum(w for w, _ in t["buckets"].values())
@@ -108,6 +148,12 @@ def main(argv: list[str] | None = None) -> int:
     for (lo, hi), (w, p) in t["buckets"].items():
         print(f"  {lo}-{hi if hi < 999 else ''} plies: {p} of {w}")
     print(f"wins Gorilla claims where the judge finds none: {t['unseen']}")
+    if a.play_out and claims:
+        outcome = [r["play_out"] for r in claims]
+        print(
+            f"  played out against the judge: Gorilla won {outcome.count('won')}, "
+            f"lost {outcome.count('lost')}, neither in 60 plies {outcome.count(None)}"
+        )
     if a.out:
         with open(a.out, "w") as fh:
             for r in records:
