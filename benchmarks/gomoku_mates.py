@@ -16,10 +16,10 @@ With ``--play-out`` each such claim is played out: Gorilla moves for the side to
 (``--seconds`` a move), the judge answers (``--judge-ms``), until a five or 60 plies. A claim
 Gorilla wins was the judge's horizon; one it loses was a false proof.
 
-Why: against Rapfi the games are lost to long forced wins (17-35 plies, quiet attacking moves
-between the threats) that Gorilla's solvers and its PVS do not see in time; this counts them
-on positions of real games in about 6 minutes (300 positions), where a match takes 10 minutes
-for 80 games and moves by 4 games in its noise.
+Why: Rapfi finds long forced wins (17-35 plies, quiet attacking moves between the threats)
+that Gorilla's solvers and its PVS do not see in time. This counts them on positions of real
+games in about 3 minutes (300 positions), where a match takes 10 minutes for 80 games and
+moves by 4 games in its noise.
 """
 
 from __future__ import annotations
