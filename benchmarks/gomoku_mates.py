@@ -89,21 +89,25 @@ def play_out(
     return None
 
 
+def unseen_claims(records: list[dict]) -> list[dict]:
+    """The records ``{"judge": value, "proved": bool}`` where Gorilla proves a win that the
+    judge does not find."""
+    return [r for r in records if r["proved"] and mate_plies(r["judge"]) is None]
+
+
 def tally(records: list[dict]) -> dict:
     """Counts of records ``{"judge": value, "proved": bool}``: the judge's wins by length
     bucket ``(lo, hi) -> (wins, proved)``, and Gorilla's claimed wins the judge does not find."""
     buckets = {b: [0, 0] for b in LENGTHS}
-    unseen = 0
     for r in records:
         n = mate_plies(r["judge"])
         if n is None:
-            unseen += bool(r["proved"])
             continue
         for lo, hi in LENGTHS:
             if lo <= n <= hi:
                 buckets[(lo, hi)][0] += 1
                 buckets[(lo, hi)][1] += bool(r["proved"])
-    return {"buckets": {b: tuple(v) for b, v in buckets.items()}, "unseen": unseen}
+    return {"buckets": {b: tuple(v) for b, v in buckets.items()}, "unseen": len(unseen_claims(records))}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -134,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         proved, source, depth = prove(moves, stm, a.seconds, S)
         rec = {"moves": moves, "stm": stm, "judge": value, "proved": proved, "source": source, "depth": depth}
         records.append(rec)
-    claims = [r for r in records if r["proved"] and mate_plies(r["judge"]) is None]
+    claims = unseen_claims(records)
     if a.play_out:
         for r in claims:
             r["play_out"] = play_out(r["moves"], r["stm"], judge, a.seconds, S)
