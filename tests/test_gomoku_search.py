@@ -206,3 +206,48 @@ def test_the_local_vct_finds_a_sparring_win_in_fewer_nodes():
     S = V.new_state(16)
     S[0][V.CTL_LIMIT] = 1_000_000
     assert int(V.vcf(h.bd, S, R.WHITE, 20)) < 0
+
+
+def test_a_proven_win_is_read_back_from_the_table_at_another_ply():
+    # Black to move has a win by threes and fours 14 plies deep (the sparring position above).
+    # A depth-9 PVS proves it; with CTL_TTMATE the table keeps the win's distance from the node,
+    # so a depth-1 search of the same position three plies deeper reads it back as a win three
+    # plies longer from the root. Without the switch the table gives no mate scores, and depth
+    # 1 sees none.
+    moves = [(5, 6), (8, 4), (7, 6), (8, 5), (7, 8), (7, 7), (8, 7), (6, 5), (8, 9), (4, 5), (5, 5), (10, 5)]
+    g = GomokuGame(15, R.FREESTYLE)
+    for xy in moves:
+        g.play_xy(*xy)
+    for on in (0, 1):
+        S = V.new_state(16)
+        S[0][V.CTL_TTMATE] = on
+        S[0][V.CTL_NOEXT] = 1  # as the search sets it
+        S[0][V.CTL_LIMIT] = 10_000_000
+        v0 = int(V.pvs(g.bd, S, R.BLACK, 9, -V.INF, V.INF, 0))
+        assert v0 >= V.MATE and S[0][V.CTL_ABORT] == 0
+        v3 = int(V.pvs(g.bd, S, R.BLACK, 1, -V.INF, V.INF, 3))
+        if on:
+            assert v3 == v0 - 3
+        else:
+            assert v3 < V.MATE
+
+
+@pytest.mark.parametrize("slot,value", [(V.CTL_LMP, 10), (V.CTL_LMR, 100)])
+def test_rapfis_pruning_and_reductions_keep_the_win_in_fewer_nodes(slot, value):
+    # the sparring position above at depth 9: Rapfi's move-count pruning (search.LMP_SCALE)
+    # and its log-log reductions (search.LMR_DIVISOR), each switched on alone, prove the same
+    # win in fewer nodes than the PVS without them
+    moves = [(5, 6), (8, 4), (7, 6), (8, 5), (7, 8), (7, 7), (8, 7), (6, 5), (8, 9), (4, 5), (5, 5), (10, 5)]
+    g = GomokuGame(15, R.FREESTYLE)
+    for xy in moves:
+        g.play_xy(*xy)
+    nodes = []
+    for on in (False, True):
+        S = V.new_state(16)
+        S[0][V.CTL_NOEXT] = 1
+        S[0][V.CTL_LIMIT] = 10_000_000
+        if on:
+            S[0][slot] = value
+        assert int(V.pvs(g.bd, S, R.BLACK, 9, -V.INF, V.INF, 0)) >= V.MATE
+        nodes.append(int(S[0][V.CTL_NODES]))
+    assert nodes[1] < nodes[0] * 0.8

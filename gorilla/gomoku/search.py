@@ -1,5 +1,6 @@
 """The Gomoku search: forced moves first, PVS with iterative deepening, aspiration windows,
-a Zobrist transposition table in numpy arrays, killer/history ordering and late-move
+a Zobrist transposition table in numpy arrays (a proven win or loss kept as its distance from
+the node, read back at any depth), killer/history ordering and late-move
 reductions; for the strongest agent a VCF before and a VCT after the PVS at the root, the move
 checked against the opponent's VCF/VCT (and VCF as quiescence, off by default). A leaf where
 the opponent has an open three adds ``F4_OFFSET`` to the static evaluation (the side to move
@@ -35,6 +36,8 @@ from gorilla.gomoku.vcf import (  # noqa: F401 - re-exported for callers of the 
     CTL_ABORT,
     CTL_F4OFF,
     CTL_LIMIT,
+    CTL_LMP,
+    CTL_LMR,
     CTL_LOCAL,
     CTL_NO33,
     CTL_NO43,
@@ -43,6 +46,7 @@ from gorilla.gomoku.vcf import (  # noqa: F401 - re-exported for callers of the 
     CTL_QVCF,
     CTL_SELDEPTH,
     CTL_STOP,
+    CTL_TTMATE,
     INF,
     MATE,
     ROOT_WIDTH,
@@ -177,6 +181,22 @@ QUIESCENCE_VCF = False
 # 0 scored 165.5/300 on the same openings, against Rapfi 12/40 where 0 scored 8/40
 # (benchmarks/RESULTS.md#2026-11-27-gomoku-the-evaluation-at-a-leaf-facing-an-open-three-session-24)
 F4_OFFSET = 4000
+# a proven win or loss in the transposition table, kept as its distance from the node, is read
+# back at any depth (the table's other scores only at their own depth or more); on: the forced
+# wins of benchmarks/gomoku_mates.py 49/63 where off proved 47/63, median depth of the others 9
+# where off reached 8, and 22/80 against Rapfi where off scored 18/80 on the same openings
+# (paired: 6 games better, 2 worse)
+# (benchmarks/RESULTS.md#2026-11-28-gomoku-mate-scores-in-the-table-rapfis-pruning-tried-session-28)
+TT_MATE = True
+# Rapfi's move-count pruning (the moves after the first LMP_SCALE/10 x (3 + depth^1.32), once one
+# does not lose; not at the root, nor facing a four, an open three or a four-three point): 0 is
+# off. At 5 with Rapfi's reductions (LMR_DIVISOR 100) and a static futility cut, two plies
+# deeper in the same time and 9/80 against Rapfi where TT_MATE alone scored 22/80
+LMP_SCALE = 0
+# the late-move reductions' divisor: 0 keeps Gorilla's (1 ply from the fifth move, 2 from the
+# eleventh); N reduces log(depth) x log(move) x 100/N plies (Rapfi's with 100): with TT_MATE,
+# 22/80 against Rapfi as without
+LMR_DIVISOR = 0
 
 
 def _timer(ctl: np.ndarray, seconds: float, done: threading.Event) -> threading.Thread:
@@ -373,6 +393,9 @@ def search(
         ctl[CTL_NOEXT] = 0 if LEAF_THREE_EXTENSION else 1
         ctl[CTL_F4OFF] = F4_OFFSET
         ctl[CTL_LOCAL] = 1 if LOCAL_VCT else 0
+        ctl[CTL_TTMATE] = 1 if TT_MATE else 0
+        ctl[CTL_LMP] = LMP_SCALE
+        ctl[CTL_LMR] = LMR_DIVISOR
         S[6][:] = -1
         S[7][:] //= 8
         best = SearchResult(-1, 0, 0, 0, 0.0, [], "pvs")

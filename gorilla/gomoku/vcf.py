@@ -24,7 +24,11 @@ CTL_NODES, CTL_STOP, CTL_LIMIT, CTL_ABORT, CTL_QVCF, CTL_SELDEPTH = range(6)
 # switches (0: on): four-three win, double-three/open-four win, leaf three extension; VCT locality (1: on)
 CTL_NO43, CTL_NO33, CTL_NOEXT, CTL_LOCAL = range(6, 10)
 CTL_F4OFF = 10  # added to a leaf's evaluation when the opponent has an open three (search.F4_OFFSET)
-NCTL = 11
+# switches (0: off): mate scores read from the table at any depth (search.TT_MATE); late-move
+# pruning's scale, tenths of Rapfi's 3 + depth^1.32 moves (search.LMP_SCALE); the late-move
+# reductions' divisor, hundredths of Rapfi's log(depth) log(move) (search.LMR_DIVISOR)
+CTL_TTMATE, CTL_LMP, CTL_LMR = range(11, 14)
+NCTL = 14
 MAXPLY = 128
 MAXMOVES = 640
 MAXSTACK = 256  # recursion levels of the kernel (PVS plies and the solvers' nested nodes)
@@ -562,7 +566,15 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
     if tt_key[slot] == key:
         hit_move = tt_move[slot]
         v = tt_val[slot]
-        if ply > 0 and tt_dep[slot] >= depth and -MATE < v < MATE:
+        mate_ok = False
+        if ctl[CTL_TTMATE] != 0:
+            if v >= MATE:
+                v -= ply
+                mate_ok = tt_flag[slot] != UPPER
+            elif v <= -MATE:
+                v += ply
+                mate_ok = tt_flag[slot] != LOWER
+        if ply > 0 and ((tt_dep[slot] >= depth and -MATE < v < MATE) or mate_ok):
             f = tt_flag[slot]
             if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
                 if hit_move >= 0:
@@ -585,9 +597,16 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
     a0 = alpha
     best = -INF
     best_move = moves[ply, 0]
+    lmr = ctl[CTL_LMR]
+    lmp = ctl[CTL_LMP]
+    if lmp > 0 and (ply == 0 or forced or info[2] > 0 or R.class_count(bd, o, P_43) > 0):
+        lmp = 0  # no pruning at the root, nor facing a four, an open three or a four-three point
+    lmp_n = int(lmp * (3.0 + depth**1.32) / 10.0)
     for i in range(nm):
         p = moves[ply, i]
         quiet = pcls[c, p] < P_FOUR and pcls[o, p] < P_FOUR
+        if lmp > 0 and i >= lmp_n and best > -MATE:
+            continue  # a late move (Rapfi's move-count pruning), once some move does not lose
         new_depth = depth if forced else depth - 1
         R.place(bd, p, c)
         if i == 0:
@@ -595,7 +614,12 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
         else:
             r = 0
             if depth >= 3 and i >= 4 and quiet and info[2] == 0:
-                r = 1 if i < 10 else 2
+                if lmr > 0:
+                    r = int(0.5 + np.log(depth) * np.log(i) * 100.0 / lmr)
+                    if r > new_depth - 1:
+                        r = max(new_depth - 1, 0)
+                else:
+                    r = 1 if i < 10 else 2
             v = -_solve(bd, S, np.int64(M_PVS), o, new_depth - r, -alpha - 1, -alpha, ply + 1, sp + 1)
             if v > alpha and (r > 0 or v < beta):
                 v = -_solve(bd, S, np.int64(M_PVS), o, new_depth, -beta, -alpha, ply + 1, sp + 1)
@@ -621,7 +645,12 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
         flag = LOWER
     if tt_key[slot] != key or tt_dep[slot] <= depth:
         tt_key[slot] = key
-        tt_val[slot] = best
+        sv = best
+        if sv >= MATE:
+            sv += ply
+        elif sv <= -MATE:
+            sv -= ply
+        tt_val[slot] = sv
         tt_dep[slot] = min(depth, 127)
         tt_flag[slot] = flag
         tt_move[slot] = best_move
