@@ -184,9 +184,9 @@ F4_OFFSET = 4000
 # a proven win or loss in the transposition table, kept as its distance from the node, is read
 # back at any depth (the table's other scores only at their own depth or more); on: the forced
 # wins of benchmarks/gomoku_mates.py 49/63 where off proved 47/63, median depth of the others 9
-# where off reached 8, and 22/80 against Rapfi where off scored 18/80 on the same openings
-# (paired: 6 games better, 2 worse)
-# (benchmarks/RESULTS.md#2026-11-28-gomoku-mate-scores-in-the-table-rapfis-pruning-tried-session-28)
+# where off reached 8; against Rapfi 40/160 where off scored 37/160 on the same openings (paired:
+# 11 games better, 8 worse; within the noise)
+# (benchmarks/RESULTS.md#2026-11-28-gomoku-mate-scores-in-the-table-kept-rapfis-pruning-and-reductions-tried-session-28)  # noqa: E501
 TT_MATE = True
 # Rapfi's move-count pruning (the moves after the first LMP_SCALE/10 x (3 + depth^1.32), once one
 # does not lose; not at the root, nor facing a four, an open three or a four-three point): 0 is
