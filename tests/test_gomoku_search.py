@@ -179,14 +179,20 @@ def test_the_search_sets_the_open_three_offset():
     assert int(S[0][V.CTL_F4OFF]) == GS.F4_OFFSET > 0
 
 
-def test_the_local_vct_finds_a_sparring_win_in_fewer_nodes():
-    # Black to move, from a game against AIWine: a win by threes and fours (no VCF). With
-    # AIWine's locality (the attacker's plain fours and threes near its last attack, each with
-    # a second line) the VCT finds a win too, in a fraction of the nodes
+def _sparring_win() -> GomokuGame:
+    """Black to move, from a game against AIWine: a win by threes and fours (no VCF)."""
     moves = [(5, 6), (8, 4), (7, 6), (8, 5), (7, 8), (7, 7), (8, 7), (6, 5), (8, 9), (4, 5), (5, 5), (10, 5)]
     g = GomokuGame(15, R.FREESTYLE)
     for xy in moves:
         g.play_xy(*xy)
+    return g
+
+
+def test_the_local_vct_finds_a_sparring_win_in_fewer_nodes():
+    # Black to move, from a game against AIWine: a win by threes and fours (no VCF). With
+    # AIWine's locality (the attacker's plain fours and threes near its last attack, each with
+    # a second line) the VCT finds a win too, in a fraction of the nodes
+    g = _sparring_win()
     assert g.to_move == R.BLACK
     found, nodes = [], []
     for local in (0, 1):
@@ -214,10 +220,7 @@ def test_a_proven_win_is_read_back_from_the_table_at_another_ply():
     # so a depth-1 search of the same position three plies deeper reads it back as a win three
     # plies longer from the root. Without the switch the table gives no mate scores, and depth
     # 1 sees none.
-    moves = [(5, 6), (8, 4), (7, 6), (8, 5), (7, 8), (7, 7), (8, 7), (6, 5), (8, 9), (4, 5), (5, 5), (10, 5)]
-    g = GomokuGame(15, R.FREESTYLE)
-    for xy in moves:
-        g.play_xy(*xy)
+    g = _sparring_win()
     for on in (0, 1):
         S = V.new_state(16)
         S[0][V.CTL_TTMATE] = on
@@ -237,10 +240,7 @@ def test_rapfis_pruning_and_reductions_keep_the_win_in_fewer_nodes(slot, value):
     # the sparring position above at depth 9: Rapfi's move-count pruning (search.LMP_SCALE)
     # and its log-log reductions (search.LMR_DIVISOR), each switched on alone, prove the same
     # win in fewer nodes than the PVS without them
-    moves = [(5, 6), (8, 4), (7, 6), (8, 5), (7, 8), (7, 7), (8, 7), (6, 5), (8, 9), (4, 5), (5, 5), (10, 5)]
-    g = GomokuGame(15, R.FREESTYLE)
-    for xy in moves:
-        g.play_xy(*xy)
+    g = _sparring_win()
     nodes = []
     for on in (False, True):
         S = V.new_state(16)

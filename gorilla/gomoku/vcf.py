@@ -378,6 +378,18 @@ def _set_pv(S, ply: int, move: int) -> None:
 M_PVS, M_VCF, M_VCT, M_DEF = range(4)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _mate_from_node(v: int, ply: int) -> int:
+    """A win or loss score moved ply plies further from the root (the table stores them as
+    their distance from the node: ply is the node's ply when stored, minus it when read);
+    other scores unchanged."""
+    if v >= MATE:
+        return v + ply
+    if v <= -MATE:
+        return v - ply
+    return v
+
+
 @njit(cache=True, nogil=True)
 def _open_four_threat(bd, a: int) -> bool:
     """Whether a has a point that makes an open four (its three stands: the defender must act)."""
@@ -567,13 +579,9 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
         hit_move = tt_move[slot]
         v = tt_val[slot]
         mate_ok = False
-        if ctl[CTL_TTMATE] != 0:
-            if v >= MATE:
-                v -= ply
-                mate_ok = tt_flag[slot] != UPPER
-            elif v <= -MATE:
-                v += ply
-                mate_ok = tt_flag[slot] != LOWER
+        if ctl[CTL_TTMATE] != 0 and (v >= MATE or v <= -MATE):
+            v = _mate_from_node(v, -ply)
+            mate_ok = tt_flag[slot] != (UPPER if v > 0 else LOWER)  # a win holds as a lower bound
         if ply > 0 and ((tt_dep[slot] >= depth and -MATE < v < MATE) or mate_ok):
             f = tt_flag[slot]
             if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
@@ -601,11 +609,11 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
     lmp = ctl[CTL_LMP]
     if lmp > 0 and (ply == 0 or forced or info[2] > 0 or R.class_count(bd, o, P_43) > 0):
         lmp = 0  # no pruning at the root, nor facing a four, an open three or a four-three point
-    lmp_n = int(lmp * (3.0 + depth**1.32) / 10.0)
+    lmp_n = int(lmp * (3.0 + depth**1.32) / 10.0) if lmp > 0 else nm
     for i in range(nm):
         p = moves[ply, i]
         quiet = pcls[c, p] < P_FOUR and pcls[o, p] < P_FOUR
-        if lmp > 0 and i >= lmp_n and best > -MATE:
+        if i >= lmp_n and best > -MATE:
             continue  # a late move (Rapfi's move-count pruning), once some move does not lose
         new_depth = depth if forced else depth - 1
         R.place(bd, p, c)
@@ -645,12 +653,7 @@ def _solve(bd, S, mode: int, c: int, depth: int, alpha: int, beta: int, ply: int
         flag = LOWER
     if tt_key[slot] != key or tt_dep[slot] <= depth:
         tt_key[slot] = key
-        sv = best
-        if sv >= MATE:
-            sv += ply
-        elif sv <= -MATE:
-            sv -= ply
-        tt_val[slot] = sv
+        tt_val[slot] = _mate_from_node(best, ply)
         tt_dep[slot] = min(depth, 127)
         tt_flag[slot] = flag
         tt_move[slot] = best_move
