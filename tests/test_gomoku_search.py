@@ -24,16 +24,27 @@ def _random_game(seed: int, moves: int, rule: int = R.FREESTYLE) -> GomokuGame:
     return g
 
 
-def _full_order(bd: tuple, S: tuple, c: int, ply: int) -> list[int]:
+def _combo(bd: tuple, c: int, q: int) -> int:
+    """The ordering tables' index of point q's four direction classes for colour c."""
+    a, b, d, e = (int(v) for v in bd[2][c, :, q])
+    return ((a * 11 + b) * 11 + d) * 11 + e
+
+
+def _full_order(bd: tuple, S: tuple, c: int, ply: int, tables: np.ndarray | None = None) -> list[int]:
     """Every candidate of the node (empty, near a stone, playable), sorted by the generator's
-    score (stable: board order among equals), as a plain Python sort gives it."""
+    score (stable: board order among equals), as a plain Python sort gives it; by the ordering
+    tables' values where tables are given, else by the point scores."""
     o = 3 - c
     hist, killers = S[7], S[6]
     cand = []
     for q in range(bd[0].shape[0]):
         if bd[0][q] != R.EMPTY or bd[5][q] == 0 or not V.playable(bd, q, c):
             continue
-        s = int(bd[4][c, q]) + int(bd[4][o, q]) + int(hist[c, q]) // 16
+        if tables is None:
+            s = int(bd[4][c, q]) + int(bd[4][o, q])
+        else:
+            s = int(tables[0, _combo(bd, c, q)]) + int(tables[1, _combo(bd, o, q)])
+        s += int(hist[c, q]) // 16
         if q in (killers[ply, 0], killers[ply, 1]):
             s += 1 << 20
         cand.append((-s, q))
@@ -57,6 +68,80 @@ def test_generator_keeps_the_best_moves_in_sorted_order(seed, ply):
     assert k == min(cap, len(want))
     assert len(want) > V.WIDTH  # the list was cut: the bound mattered
     assert [int(q) for q in S[8][ply, :k]] == want[:k]
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_generator_orders_by_the_tables_when_switched_on(seed):
+    # CTL_ORDT: the generator scores a point by the ordering tables (own combination, the
+    # opponent's) instead of the point scores; random tables reorder the candidates, and the
+    # linear tables (patterns.linear_order_tables) give the point scores' very order. Renju
+    # keeps the point scores (the tables are fitted to freestyle)
+    from gorilla.gomoku import patterns as P
+
+    rule = R.RENJU if seed == 7 else R.FREESTYLE
+    g = _random_game(seed, 22, rule)
+    bd, c = g.bd, g.to_move
+    rng = np.random.default_rng(seed)
+    tables = rng.integers(-5000, 5000, size=(2, 11**4)).astype(np.int32)
+    orders = {}
+    for name, tab in (("random", tables), ("linear", P.linear_order_tables())):
+        S = V.new_state(12)
+        S[7][:] = rng.integers(0, 4000, size=S[7].shape)
+        S[19][:] = tab
+        S[0][V.CTL_ORDT] = 1
+        k = int(V._gen(bd, S, c, 2, False, -1))
+        got = [int(q) for q in S[8][2, :k]]
+        want = _full_order(bd, S, c, 2, None if rule == R.RENJU else tab)
+        assert got == want[:k]
+        assert got == _full_order(bd, S, c, 2)[:k] or (name == "random" and rule != R.RENJU)
+        orders[name] = got
+    if rule != R.RENJU:
+        assert orders["random"] != orders["linear"]
+
+
+def test_order_tables_read_a_file_and_keep_the_rest_linear(tmp_path):
+    from gorilla.gomoku import patterns as P
+
+    f = tmp_path / "order.txt"
+    f.write_text("# a comment\n0 1 1 5 777 -3  # a three and two twos... \n")
+    tab = P.order_tables(str(f))
+    lin = P.linear_order_tables()
+    changed = np.nonzero((tab != lin).any(axis=0))[0]
+    # the 12 orders of (0, 1, 1, 5) and nothing else
+    assert len(changed) == 12
+    for i in changed:
+        digits = sorted([i // 1331, i // 121 % 11, i // 11 % 11, i % 11])
+        assert digits == [0, 1, 1, 5]
+        assert tab[0, i] == 777 and tab[1, i] == -3
+    f.write_text("0 1 1 5 777\n")
+    with pytest.raises(ValueError, match="c0 c1 c2 c3 own opp"):
+        P.order_tables(str(f))
+    assert np.array_equal(P.order_tables(str(tmp_path / "missing.txt")), lin)
+
+
+def test_the_search_fills_the_tables_and_sets_the_switch_only_when_asked(monkeypatch):
+    from gorilla.gomoku import patterns as P
+    from gorilla.gomoku import search as gs
+
+    g = _random_game(8, 16)
+    for on in (False, True):
+        monkeypatch.setattr(gs, "ORDER_TABLES", on)
+        S = V.new_state(12)
+        res = gs.search(g.bd, S, g.to_move, 5.0, max_depth=2, threats=False)
+        assert res.move >= 0 and g.is_legal(res.move)
+        assert S[0][V.CTL_ORDT] == int(on)
+        assert np.array_equal(S[19], P.order_tables()) == on  # zeros when off
+
+
+def test_a_broken_shipped_order_file_is_one_line_and_the_linear_tables(tmp_path, monkeypatch, capsys):
+    import gorilla
+    from gorilla.gomoku import patterns as P
+
+    (tmp_path / P.ORDER_FILE).write_text("0 0 0 0 12\n")
+    monkeypatch.setattr(gorilla, "ASSET_ROOTS", (tmp_path,))
+    assert np.array_equal(P.order_tables(), P.linear_order_tables())
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "c0 c1 c2 c3 own opp" in err[0] and "linear" in err[0]
 
 
 def test_generator_puts_the_tt_move_first():

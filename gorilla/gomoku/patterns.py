@@ -27,6 +27,11 @@ the static evaluation.
 
 from __future__ import annotations
 
+import functools
+import itertools
+import sys
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
@@ -280,3 +285,68 @@ def combined(c0: int, c1: int, c2: int, c3: int, renju_black: bool) -> int:
     """combine() by a table lookup (the board kernels' hot path)."""
     i = ((np.int64(renju_black) * NCLASSES + c0) * NCLASSES + c1) * NCLASSES + c2
     return COMBINED[i * NCLASSES + c3]
+
+
+ORDER_FILE = "gomoku_order.txt"  # under assets/: the move ordering's tables (order_tables)
+
+
+@functools.lru_cache(maxsize=1)
+def _linear_order_tables() -> np.ndarray:
+    c = np.indices((NCLASSES,) * 4).reshape(4, -1)
+    pc = np.array([combined(int(a), int(b), int(d), int(e), False) for a, b, d, e in c.T], dtype=np.int64)
+    lin = DIR_WEIGHTS[c].sum(axis=0) + POINT_BONUS[pc]
+    out = np.stack([lin, lin]).astype(np.int32)
+    out.setflags(write=False)
+    return out
+
+
+def linear_order_tables() -> np.ndarray:
+    """The move ordering's tables as the linear weights give them: int32[2, NCLASSES**4], row 0
+    the side to move's value of a point by its four direction classes (index
+    ``((c0 * 11 + c1) * 11 + c2) * 11 + c3``), row 1 its opponent's; both are the point score
+    (``DIR_WEIGHTS`` and ``POINT_BONUS``), so that ordering by the tables is ordering by the
+    score."""
+    return _linear_order_tables().copy()
+
+
+@functools.lru_cache(maxsize=4)
+def _read_order_tables(path: Path, stamp: tuple[int, int]) -> np.ndarray:
+    out = linear_order_tables()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        parts = line.split("#", 1)[0].split()
+        if not parts:
+            continue
+        if len(parts) != 6:
+            raise ValueError(f"{path}: expected 'c0 c1 c2 c3 own opp', got {line!r}")
+        cls = [int(v) for v in parts[:4]]
+        own, opp = int(parts[4]), int(parts[5])
+        for a, b, d, e in set(itertools.permutations(cls)):
+            i = ((a * NCLASSES + b) * NCLASSES + d) * NCLASSES + e
+            out[0, i] = own
+            out[1, i] = opp
+    out.setflags(write=False)
+    return out
+
+
+def order_tables(path: str | Path | None = None) -> np.ndarray:
+    """The move ordering's tables (:func:`linear_order_tables`'s shape) read from ``path``
+    (default ``assets/gomoku_order.txt``): lines ``c0 c1 c2 c3 own opp`` with c0 <= c1 <= c2 <= c3,
+    the values of a point whose direction classes are those four in any order, for the side to
+    move and for its opponent; ``#`` starts a comment. The combinations the file does not name
+    keep the linear values; without the file, the linear tables. A malformed line raises
+    ValueError; in the default file it is one line on stderr and the linear tables."""
+    from gorilla import asset_file
+
+    # ORDER_FILE, spelt out: the wheel's smoke test checks the assets the code names
+    f = asset_file("gomoku_order.txt") if path is None else Path(path)
+    try:
+        st = f.stat()
+    except OSError:
+        return linear_order_tables()
+    try:
+        return _read_order_tables(f, (st.st_mtime_ns, st.st_size)).copy()
+    except ValueError as e:
+        if path is not None:
+            raise
+        print(f"gorilla: {e}; the move ordering uses the linear point scores", file=sys.stderr)
+        return linear_order_tables()

@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from gorilla.gomoku import rules as R
-from gorilla.gomoku.patterns import P_F4
+from gorilla.gomoku.patterns import P_F4, order_tables
 from gorilla.gomoku.vcf import (  # noqa: F401 - re-exported for callers of the search
     ASPIRATION,
     CTL_ABORT,
@@ -43,6 +43,7 @@ from gorilla.gomoku.vcf import (  # noqa: F401 - re-exported for callers of the 
     CTL_NO43,
     CTL_NODES,
     CTL_NOEXT,
+    CTL_ORDT,
     CTL_QVCF,
     CTL_SELDEPTH,
     CTL_STOP,
@@ -197,6 +198,13 @@ LMP_SCALE = 0
 # eleventh); N reduces log(depth) x log(move) x 100/N plies (Rapfi's with 100): with TT_MATE,
 # 22/80 against Rapfi as without
 LMR_DIVISOR = 0
+# the PVS orders its moves by the tables of assets/gomoku_order.txt (patterns.order_tables, fitted
+# to Rapfi's moves by benchmarks/gomoku_orderfit.py) where the rule is not renju; off: by the
+# linear point scores. Rapfi's move among the first 8 in 74.9% of held-out quiet positions where
+# the point scores have 69.5%; against Rapfi 22/80 where TT_MATE alone scored 22/80, with
+# LMP_SCALE 10 19/80, with LMR_DIVISOR 100 61/240 where main scored 60/240 on the same openings
+# (benchmarks/RESULTS.md#2026-11-28-gomoku-the-move-ordering-fitted-to-rapfis-moves-not-kept-session-29)
+ORDER_TABLES = False
 
 
 def _timer(ctl: np.ndarray, seconds: float, done: threading.Event) -> threading.Thread:
@@ -396,6 +404,9 @@ def search(
         ctl[CTL_TTMATE] = 1 if TT_MATE else 0
         ctl[CTL_LMP] = LMP_SCALE
         ctl[CTL_LMR] = LMR_DIVISOR
+        ctl[CTL_ORDT] = 1 if ORDER_TABLES else 0
+        if ORDER_TABLES:
+            S[19][:] = order_tables()
         S[6][:] = -1
         S[7][:] //= 8
         best = SearchResult(-1, 0, 0, 0, 0.0, [], "pvs")

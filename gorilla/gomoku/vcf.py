@@ -17,7 +17,17 @@ import numpy as np
 from numba import njit
 
 from gorilla.gomoku import rules as R
-from gorilla.gomoku.patterns import C_TWO_B, P_33, P_43, P_F4, P_FIVE, P_FORBID, P_FOUR, P_THREE
+from gorilla.gomoku.patterns import (
+    C_TWO_B,
+    NCLASSES,
+    P_33,
+    P_43,
+    P_F4,
+    P_FIVE,
+    P_FORBID,
+    P_FOUR,
+    P_THREE,
+)
 
 # control slots
 CTL_NODES, CTL_STOP, CTL_LIMIT, CTL_ABORT, CTL_QVCF, CTL_SELDEPTH = range(6)
@@ -28,7 +38,9 @@ CTL_F4OFF = 10  # added to a leaf's evaluation when the opponent has an open thr
 # pruning's scale, tenths of Rapfi's 3 + depth^1.32 moves (search.LMP_SCALE); the late-move
 # reductions' divisor, hundredths of Rapfi's log(depth) log(move) (search.LMR_DIVISOR)
 CTL_TTMATE, CTL_LMP, CTL_LMR = range(11, 14)
-NCTL = 14
+# switch (0: off): the PVS orders its moves by the ordering tables (S[19], search.ORDER_TABLES)
+CTL_ORDT = 14
+NCTL = 15
 MAXPLY = 128
 MAXMOVES = 640
 MAXSTACK = 256  # recursion levels of the kernel (PVS plies and the solvers' nested nodes)
@@ -41,10 +53,12 @@ VCT_WIDTH = 14  # attacking moves tried at a VCT node
 
 def new_state(tt_bits: int = 20, vtt_bits: int = 18) -> tuple:
     """Search state: (ctl, tt_key, tt_val, tt_dep, tt_flag, tt_move, killers, hist, moves, mscore,
-    pv, pvlen, vcf_key, vcf_dep, vct_key, vct_dep, root_ban, frames, frames64); root_ban[p] != 0:
+    pv, pvlen, vcf_key, vcf_dep, vct_key, vct_dep, root_ban, frames, frames64, order); root_ban[p] != 0:
     the PVS's root does not search p (a move proven to lose to the opponent's threats); frames:
     each recursion level's scratch (five points, candidate moves; the threat scan in frames64),
-    so that the kernel allocates nothing and runs without numba's reference counting."""
+    so that the kernel allocates nothing and runs without numba's reference counting; order: the
+    move ordering's tables (:func:`gorilla.gomoku.patterns.order_tables`, filled by the caller),
+    read when CTL_ORDT is set."""
     t = 1 << tt_bits
     v = 1 << vtt_bits
     return (
@@ -67,6 +81,7 @@ def new_state(tt_bits: int = 20, vtt_bits: int = 18) -> tuple:
         np.zeros(R.MAX_CELLS, dtype=np.int8),
         np.zeros((MAXSTACK, 4 + MAXMOVES // 2), dtype=np.int32),
         np.zeros((MAXSTACK, 8), dtype=np.int64),
+        np.zeros((2, NCLASSES**4), dtype=np.int32),
     )
 
 
@@ -301,6 +316,20 @@ def _scan(bd, c: int, info: np.ndarray) -> None:
                 info[4] = p
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _combo(dcls, c: int, p: int) -> int:
+    """The ordering tables' index of point p's four direction classes for colour c."""
+    return ((dcls[c, 0, p] * NCLASSES + dcls[c, 1, p]) * NCLASSES + dcls[c, 2, p]) * NCLASSES + dcls[c, 3, p]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _table_score(bd, S, c: int, p: int) -> int:
+    """Point p's value for c to move by the ordering tables (S[19]): its combination of
+    direction classes for c, then for the opponent."""
+    dcls, ordt = bd[2], S[19]
+    return ordt[0, _combo(dcls, c, p)] + ordt[1, _combo(dcls, 3 - c, p)]
+
+
 @njit(cache=True, nogil=True)
 def _gen(bd, S, c: int, ply: int, defend: bool, tt_move: int) -> int:
     """The best moves of a node (at most ROOT_WIDTH at the root, WIDTH below: the ones the
@@ -311,6 +340,7 @@ def _gen(bd, S, c: int, ply: int, defend: bool, tt_move: int) -> int:
     rb = c == R.BLACK and st[R.S_RULE] == R.RENJU
     killers, hist, moves, mscore = S[6], S[7], S[8], S[9]
     ban = S[16]
+    table = S[0][CTL_ORDT] != 0 and st[R.S_RULE] != R.RENJU
     o = 3 - c
     cap = ROOT_WIDTH if ply == 0 else WIDTH
     k = 0
@@ -326,7 +356,10 @@ def _gen(bd, S, c: int, ply: int, defend: bool, tt_move: int) -> int:
                     continue
             if (rb and not playable(bd, p, c)) or (ply == 0 and ban[p] != 0):
                 continue
-            s = psc[c, p] + psc[o, p] + hist[c, p] // 16
+            if table:
+                s = _table_score(bd, S, c, p) + hist[c, p] // 16
+            else:
+                s = psc[c, p] + psc[o, p] + hist[c, p] // 16
             if p == tt_move:
                 s += 1 << 28
             elif p == killers[ply, 0] or p == killers[ply, 1]:
