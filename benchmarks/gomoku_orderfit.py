@@ -2,7 +2,7 @@
 
     python benchmarks/gomoku_orderfit.py label GAMES_DIR [GAMES_DIR ...] --out LAB.jsonl
         [--player rapfi] [--judge rapfi] [--turn-ms 300] [--sources DIR]
-    python benchmarks/gomoku_orderfit.py fit LAB.jsonl [...] [--reg 3e-4] [--holdout 3]
+    python benchmarks/gomoku_orderfit.py fit LAB.jsonl [...] [--reg 3e-5] [--holdout 3]
         [--out assets/gomoku_order.txt]
 
 The PVS tries its moves best first, and late moves are where pruning and reductions cut; so
@@ -294,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
     lb.add_argument("--sources", type=Path, default=default_sources())
     ft = sub.add_parser("fit", help="fit the ordering's tables to labelled positions")
     ft.add_argument("labels", nargs="+", type=Path)
-    ft.add_argument("--reg", type=float, default=3e-4)
+    ft.add_argument("--reg", type=float, default=3e-5)
     ft.add_argument("--holdout", type=int, default=3)
     ft.add_argument("--out", type=Path)
     args = ap.parse_args(argv)

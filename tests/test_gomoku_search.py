@@ -137,7 +137,7 @@ def test_a_broken_shipped_order_file_is_one_line_and_the_linear_tables(tmp_path,
     import gorilla
     from gorilla.gomoku import patterns as P
 
-    (tmp_path / P.ORDER_FILE).write_text("0 0 0 0 12\n")
+    (tmp_path / "gomoku_order.txt").write_text("0 0 0 0 12\n")
     monkeypatch.setattr(gorilla, "ASSET_ROOTS", (tmp_path,))
     assert np.array_equal(P.order_tables(), P.linear_order_tables())
     err = capsys.readouterr().err.strip().splitlines()

@@ -287,9 +287,6 @@ def combined(c0: int, c1: int, c2: int, c3: int, renju_black: bool) -> int:
     return COMBINED[i * NCLASSES + c3]
 
 
-ORDER_FILE = "gomoku_order.txt"  # under assets/: the move ordering's tables (order_tables)
-
-
 @functools.lru_cache(maxsize=1)
 def _linear_order_tables() -> np.ndarray:
     c = np.indices((NCLASSES,) * 4).reshape(4, -1)
@@ -337,7 +334,6 @@ def order_tables(path: str | Path | None = None) -> np.ndarray:
     ValueError; in the default file it is one line on stderr and the linear tables."""
     from gorilla import asset_file
 
-    # ORDER_FILE, spelt out: the wheel's smoke test checks the assets the code names
     f = asset_file("gomoku_order.txt") if path is None else Path(path)
     try:
         st = f.stat()

@@ -203,7 +203,8 @@ LMR_DIVISOR = 0
 # linear point scores. Rapfi's move among the first 8 in 74.9% of held-out quiet positions where
 # the point scores have 69.5%; against Rapfi 22/80 where TT_MATE alone scored 22/80, with
 # LMP_SCALE 10 19/80, with LMR_DIVISOR 100 61/240 where main scored 60/240 on the same openings
-# (benchmarks/RESULTS.md#2026-11-28-gomoku-the-move-ordering-fitted-to-rapfis-moves-not-kept-session-29)
+# (benchmarks/RESULTS.md#2026-11-28-gomoku-the-move-ordering-fitted-to-rapfis-moves-not-kept-session-29).
+# On, an agent's own threat weights (pvs:w_three=120) set its evaluation and its solvers' order, not the PVS's
 ORDER_TABLES = False
 
 
