@@ -9,7 +9,9 @@ there starts a fresh cache, and the old folders are removed (the newest few are
 kept, for switching between checkouts). Kernels live in ``rules/``, ``ai/`` and
 ``gomoku/``, and those layers import nothing above them (``tests/test_layers.py``),
 so the hash covers the package's top-level files and those folders: a change to the
-GUI, GTP, the app or the match runner keeps the compiled kernels. An explicit NUMBA_CACHE_DIR
+GUI, GTP, the app or the match runner keeps the compiled kernels. The package's location is
+hashed too: numba files kernels under their source file's full path, so two checkouts or
+installs of one version compile separately and must not share the warm markers. An explicit NUMBA_CACHE_DIR
 wins; if no cache folder can be written, numba's default (__pycache__) is used.
 
 This module must run before numba is imported: gorilla/__init__.py calls
@@ -28,9 +30,14 @@ KERNEL_FOLDERS = ("rules", "ai", "gomoku")  # the layers that hold numba kernels
 
 
 def source_key(package_dir: Path) -> str:
-    """A hash of the .py files kernels can depend on (path and content): the package's
-    top-level files and everything below its KERNEL_FOLDERS."""
+    """A hash of where the package lives and of the .py files kernels can depend on (path and
+    content): the package's top-level files and everything below its KERNEL_FOLDERS.
+
+    The package's own folder counts because numba files a kernel under its source file's full
+    path: a second checkout or install of the same source compiles its own kernels, so it
+    must not share the folder whose ``warm-GROUP`` markers say the first one's are there."""
     h = hashlib.sha256()
+    h.update(str(package_dir.resolve()).encode())
     files = list(package_dir.glob("*.py"))
     for folder in KERNEL_FOLDERS:
         files += (package_dir / folder).rglob("*.py")

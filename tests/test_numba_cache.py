@@ -37,6 +37,14 @@ def test_the_key_changes_with_any_source_file(tmp_path: Path) -> None:
     assert nc.source_key(pkg) == k3
 
 
+def test_a_second_copy_of_the_same_source_gets_its_own_folder(tmp_path: Path) -> None:
+    # numba files a kernel under its source file's full path, so the copy compiles its own
+    # kernels: the first copy's warm-GROUP markers must not say they are there
+    one, two = _package(tmp_path / "one", "x = 1\n"), _package(tmp_path / "two", "x = 1\n")
+    assert nc.source_key(one) != nc.source_key(two)
+    assert nc.source_key(one) == nc.source_key(one / "ai" / "..")  # the same folder, however named
+
+
 @pytest.fixture
 def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
