@@ -239,6 +239,25 @@ def test_the_default_search_compiles_in_two_parts_and_the_rest() -> None:
     assert secs < 0.75 * serial
 
 
+def test_gomokus_engine_compiles_the_pvs_here_and_the_rest_in_a_helper() -> None:
+    import gorilla.gomoku.agents  # noqa: F401 - registers "gomoku" and its parts
+
+    parts = ("gomoku-pvs", "gomoku-threats", "gomoku-mcts")
+    assert warmup.PARTS["gomoku"] == parts
+    assert all(warmup.PROVIDERS[u] == "gorilla.gomoku.agents" for u in (*parts, "gomoku"))
+    mine, theirs, secs = warmup.plan([*parts, "gomoku"], jobs=2)
+    assert mine == ["gomoku-pvs", "gomoku"] and sorted(theirs) == ["gomoku-mcts", "gomoku-threats"]
+    assert secs < sum(warmup.GROUPS[u][1] for u in (*parts, "gomoku"))
+    assert warmup.plan([*parts, "gomoku"], jobs=1)[1] == []
+
+
+def test_a_group_with_parts_that_are_not_registered_is_refused() -> None:
+    before = dict(warmup.GROUPS)
+    with pytest.raises(ValueError, match="not registered"):
+        warmup.register("test-group", lambda: None, 1.0, parts=("rules", "no-such-part"))
+    assert before == warmup.GROUPS and "test-group" not in warmup.PARTS
+
+
 def test_no_helper_without_a_free_core(monkeypatch: pytest.MonkeyPatch) -> None:
     # on a busy machine a helper only adds its own start and the kernels both processes compile
     monkeypatch.setattr(warmup, "JOBS", 2)

@@ -348,12 +348,18 @@ def default_jobs() -> int:
 PROVIDERS: dict[str, str] = {}
 
 
-def register(name: str, workload: Callable[[], None], seconds: float) -> None:
+def register(name: str, workload: Callable[[], None], seconds: float, parts: Iterable[str] = ()) -> None:
     """Add a group of kernels from a package above the AIs (Gomoku's engine): its workload,
-    its rough cold compile seconds; ``python -m gorilla.ai.warmup --import MODULE NAME``
+    its rough cold compile seconds (once its parts are compiled) and its parts (groups
+    registered before it, see PARTS); ``python -m gorilla.ai.warmup --import MODULE NAME``
     compiles it in a child process."""
+    missing = [p for p in parts if p not in GROUPS]
+    if missing:
+        raise ValueError(f"register {name!r}: its parts {missing} are not registered groups")
     GROUPS[name] = (workload, seconds)
     PROVIDERS[name] = workload.__module__
+    if parts:
+        PARTS[name] = tuple(parts)
 
 
 # what each agent needs besides the rules

@@ -24,7 +24,7 @@ from gorilla.app.parts import Shared
 from gorilla.app.players import Players
 from gorilla.app.table import NeutralTable
 from gorilla.app.tasks import Workers
-from gorilla.gomoku.agents import warm_up
+from gorilla.gomoku.agents import ready_engine
 from gorilla.gomoku.game import GomokuGame
 from gorilla.rules.board import BLACK, EMPTY, WHITE
 from gorilla.rules.coords import to_index
@@ -186,7 +186,7 @@ def controller_for(current: Any, ng: Any) -> Any:
         return current
     autosave = current.autosave
     if gomoku:
-        warm_up()
+        ready_engine()
         continuous = isinstance(ng, GomokuStart) and ng.continuous
         now = getattr(current, "now", None)  # the clocks read the window's time (tests inject it)
         return GomokuController(GomokuGame(ng.size), autosave=autosave, continuous=continuous, now=now)

@@ -40,7 +40,7 @@ from gorilla.app.tasks import Task, Workers
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
 from gorilla.gomoku import sgf
-from gorilla.gomoku.agents import AGENTS, GomokuAgent, make_agent, warm_up
+from gorilla.gomoku.agents import AGENTS, GomokuAgent, make_agent, ready_engine
 from gorilla.gomoku.game import GomokuGame
 from gorilla.gomoku.patterns import P_33, P_43, P_F4, P_FIVE, P_FOUR, P_THREE
 from gorilla.match.gomoku_players import check_gomoku_spec, gomoku_label
@@ -634,5 +634,5 @@ def gomoku_controller(
     size: int = 15, rule: str = "freestyle", black: str = "human", white: str = "human", **kw: Any
 ) -> GomokuController:
     """A controller over a new game; compiles (or loads) the engine's kernels first."""
-    warm_up()
+    ready_engine()
     return GomokuController(GomokuGame(size, rule), black, white, **kw)

@@ -23,7 +23,7 @@ from gorilla import __version__
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
 from gorilla.gomoku import swap2
-from gorilla.gomoku.agents import AGENTS, make_agent, warm_up
+from gorilla.gomoku.agents import AGENTS, make_agent, ready_engine
 from gorilla.gomoku.game import GomokuGame
 
 ABOUT = f'name="Gorilla", version="{__version__}", author="Gorilla authors", country="-"'
@@ -114,7 +114,7 @@ class Brain:
         if not R.MIN_SIZE <= size <= R.MAX_SIZE:
             raise ValueError(f"unsupported size {size} (5..25)")
         if not self.compiled:
-            warm_up()
+            ready_engine()
             self.compiled = True
         self.game = GomokuGame(size, self.rule)
         self.agent.new_game()

@@ -16,7 +16,7 @@ import shutil
 
 from gorilla.gomoku import search as S
 from gorilla.gomoku import swap2
-from gorilla.gomoku.agents import GomokuAgent, make_agent, warm_up
+from gorilla.gomoku.agents import GomokuAgent, make_agent, ready_engine
 from gorilla.gomoku.game import GomokuGame
 from gorilla.gomoku.referee import RULE_BITS, EngineError, PBrain
 from gorilla.match.players import Forfeit, move_within, short_label
@@ -87,7 +87,7 @@ class BuiltinGomokuPlayer(GomokuPlayer):
     def new_game(self, game: GomokuGame, timeout_turn: int, timeout_match: int) -> None:
         """Compile the kernels once (untimed), forget what the agent kept, note the limits."""
         if not BuiltinGomokuPlayer._warm:
-            warm_up()
+            ready_engine()
             BuiltinGomokuPlayer._warm = True
         self.agent.new_game()
         self.timeout_turn, self.timeout_match = timeout_turn, timeout_match
