@@ -6,10 +6,13 @@ Shared helpers that are not fixtures live in ``helpers.py``.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
 
+from gorilla.ai import warmup
 from gorilla.match.engines import find_gnugo
 from gorilla.match.gtp_client import GtpClient
 from gorilla.match.referee import gnugo_command
@@ -43,3 +46,45 @@ def ray_cluster() -> Iterator[None]:
         yield
     finally:
         ray.shutdown()
+
+
+# Filling the kernel cache on the idle core. On a fresh machine every kernel compiles at its
+# first test (a minute or two for some), one after another on the tests' core. A child
+# process at the lowest priority compiles the engine's groups into the same on-disk cache
+# beside them, so that later first uses load what it compiled; on a busy machine it gets
+# only what nobody else wants. Tests that need a cold cache use folders of their own.
+_warmer: subprocess.Popen[bytes] | None = None
+_WARM_ORDER = ("rules", "mcts", "policy", "softmax", "patterns", "gomoku", "net", "alphabeta")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Start the cache-filling child when some of the engine's groups are not in the cache
+    (``GORILLA_TEST_WARM=0`` turns it off)."""
+    global _warmer
+    if os.environ.get("GORILLA_TEST_WARM") == "0" or warmup.cache_dir() is None:
+        return
+    import gorilla.gomoku.agents  # noqa: F401  (registers the "gomoku" group)
+
+    groups = [g for g in _WARM_ORDER if g in warmup.GROUPS]
+    groups += [g for g in warmup.GROUPS if g not in groups]
+    if all(warmup.is_warm(g) for g in groups):
+        return
+    cmd = [sys.executable, "-m", "gorilla.ai.warmup", "--exit-with-parent", "--jobs", "1"]
+    cmd += ["--import", "gorilla.gomoku.agents", *groups]
+    try:
+        _warmer = subprocess.Popen(
+            cmd,
+            stdin=subprocess.PIPE,  # --exit-with-parent: it ends when this process does
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=lambda: os.nice(19),
+        )
+    except OSError:
+        _warmer = None
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Stop the cache-filling child if it still runs."""
+    if _warmer is not None and _warmer.poll() is None:
+        _warmer.kill()
+        _warmer.wait()

@@ -232,6 +232,7 @@ def test_diamond_lookup_stops_early_but_finds_the_largest_known_diamond():
     from gorilla.ai.policy.model import shipped_model
 
     dkeys = shipped_model().dkeys
+    known_keys = set(dkeys.tolist())
     rng = np.random.default_rng(4)
     keys = np.empty(F.NRADII, dtype=np.int64)
     hs = np.empty(8, dtype=np.int64)
@@ -244,7 +245,7 @@ def test_diamond_lookup_stops_early_but_finds_the_largest_known_diamond():
                 if pos.color_at(p) != 0:
                     continue
                 F.diamond_keys(pos.b, pos.st, p, pos.to_move, keys)
-                known = [i for i in range(F.NRADII) if keys[i] in set(dkeys.tolist())]
+                known = [i for i in range(F.NRADII) if keys[i] in known_keys]
                 expected = int(np.searchsorted(dkeys, keys[known[-1]])) if known else -1
                 assert F.diamond_level(pos.b, pos.st, p, pos.to_move, dkeys, hs) == expected
                 found += expected >= 0
