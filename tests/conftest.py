@@ -54,7 +54,11 @@ def ray_cluster() -> Iterator[None]:
 # beside them, so that later first uses load what it compiled; on a busy machine it gets
 # only what nobody else wants. Tests that need a cold cache use folders of their own.
 _warmer: subprocess.Popen[bytes] | None = None
-_WARM_ORDER = ("rules", "mcts", "policy", "softmax", "patterns", "gomoku", "net", "alphabeta")
+# the groups whose first use comes minutes into the suite (in file order) first: the child can
+# be ahead of those (Gomoku's engine, a quarter of the way in, then the net's), not of the
+# MCTS that the very first tests use, and CI's wheel smoke test holds the other core for the
+# first four minutes or so
+_WARM_ORDER = ("gomoku", "net", "policy", "patterns", "softmax", "ladders", "ownership")
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
