@@ -18,7 +18,10 @@ Then the same with the cache warm. GORILLA_COMPILE_JOBS=1 compiles in one proces
 the helper), for a before/after on one machine. The machine's load average is printed with
 every line: on a shared machine the wall-clock figures stretch with it, CPU seconds much less.
 
-    python benchmarks/startup.py [--ai net|mcts] [--repeats 3] [--sizes 9 19] [--skip-window]
+``--ai gomoku`` times the compile of Gomoku's engine only (what ``gorilla pbrain``'s first
+START and the window's first Gomoku game wait for).
+
+    python benchmarks/startup.py [--ai net|mcts|gomoku] [--repeats 3] [--sizes 9 19] [--skip-window]
 """
 
 from __future__ import annotations
@@ -36,9 +39,14 @@ import time
 from pathlib import Path
 
 AI = "net"  # the AI of the GTP engine and the window's White (--ai)
+GOMOKU_IMPORT = ["--import", "gorilla.gomoku.agents"]  # what the warm-up child needs for Gomoku
 
 
 def gtp_groups() -> list[str]:
+    if AI == "gomoku":
+        import gorilla.gomoku.agents  # noqa: F401 - registers the "gomoku" group and its parts
+
+        return ["gomoku"]
     from gorilla.gtp.main import first_groups
 
     return first_groups(AI)
@@ -64,7 +72,7 @@ def compile_units(cache: Path, groups: list[str]) -> tuple[float, dict[str, tupl
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
     t = time.perf_counter()
     out = subprocess.run(
-        [sys.executable, "-m", "gorilla.ai.warmup", *groups],
+        [sys.executable, "-m", "gorilla.ai.warmup", *GOMOKU_IMPORT[: 2 * (AI == "gomoku")], *groups],
         env=env,
         capture_output=True,
         text=True,
@@ -180,7 +188,11 @@ def median(xs: list[float]) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--ai", default="net", help="the AI (default net; mcts for the classical search)")
+    ap.add_argument(
+        "--ai",
+        default="net",
+        help="the AI (default net; mcts for the classical search; gomoku: the compile of its engine only)",
+    )
     ap.add_argument("--repeats", type=int, default=3, help="cold runs per figure (median; default 3)")
     ap.add_argument("--sizes", type=int, nargs="+", default=[9, 19], help="board sizes of the GTP move")
     ap.add_argument("--skip-window", action="store_true", help="do not time the window")
@@ -188,6 +200,8 @@ def main() -> int:
     args = ap.parse_args()
     global AI
     AI = args.ai
+    if AI == "gomoku":  # the engine's compile (what pbrain's START and the window's Gomoku wait for)
+        args.sizes, args.skip_window = [], True
     first = gtp_groups()
     jobs = os.environ.get("GORILLA_COMPILE_JOBS", "default")
     print(f"machine: {os.cpu_count()} cores, {load()}; GORILLA_COMPILE_JOBS={jobs}", flush=True)
