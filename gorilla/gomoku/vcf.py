@@ -120,7 +120,12 @@ def key_of(bd, c: int) -> np.int64:
     return k
 
 
-@njit(cache=True, nogil=True, inline="always")
+# five_points and _set_pv are called, not inlined: _solve calls them at five and seven places,
+# and every inlined copy of their loops lengthened its compile (the PVS's warm-up part on an
+# empty cache 92 s inlined, 71 s called, at the same nodes per second: gomoku_speed --depth 10).
+# Compiled without numba's reference counting, as _solve is (its docstring says what the counts
+# on its arrays cost).
+@njit(cache=True, nogil=True, _nrt=False)
 def five_points(bd, c: int, out: np.ndarray) -> int:
     """The points where colour c would make five, into out[:n] (at most out's length)."""
     if R.class_count(bd, c, P_FIVE) == 0:
@@ -396,7 +401,7 @@ def root_moves(bd, S, c: int, out: np.ndarray) -> int:
     return k
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def _set_pv(S, ply: int, move: int) -> None:
     pv, pvlen = S[10], S[11]
     pv[ply, ply] = move
