@@ -282,13 +282,14 @@ def ready_engine() -> float:
 
 
 # the groups the window's compiler (a child process) and the warm-up command know Gomoku by:
-# "gomoku", whose parts two processes can compile at once. The PVS's part holds nearly all of
-# it: one kernel, the solver under vcf.vcf, takes most of a minute alone, and the threat
-# solvers call it too, so a helper that compiles them from nothing compiles it again; the
-# split saves only what the parts do not share (on an idle Intel Xeon: 117 s to 102 s).
-# Seconds on the reference machine (see warmup.GROUPS): the PVS's 91 s on an empty cache,
-# then the threats' 12.5 s and the MCTS's 12 s, divided by warmup.pace(), 1.45 there
-warmup.register("gomoku-pvs", _warm_pvs, 63.0)
-warmup.register("gomoku-threats", _warm_threats, 9.0)
-warmup.register("gomoku-mcts", _warm_mcts, 8.0)
+# "gomoku", whose parts two processes can compile at once. The PVS's part holds most of it:
+# one kernel, the solver under vcf.vcf, takes most of a minute, and the threat solvers call it
+# too, so a helper that compiles them from nothing compiles it again; the split saves only what
+# the parts do not share (on an idle Intel Xeon, benchmarks/startup.py --ai gomoku: 77 s on two
+# processes, 83 s on one). Seconds on the reference machine (see warmup.GROUPS): the PVS's
+# 58 s on an empty cache, then the threats' 11 s and the MCTS's 9 s, divided by
+# warmup.pace(), 1.45 there
+warmup.register("gomoku-pvs", _warm_pvs, 40.0)
+warmup.register("gomoku-threats", _warm_threats, 8.0)
+warmup.register("gomoku-mcts", _warm_mcts, 6.0)
 warmup.register("gomoku", warm_up, 3.0, parts=("gomoku-pvs", "gomoku-threats", "gomoku-mcts"))
