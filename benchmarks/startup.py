@@ -39,7 +39,6 @@ import time
 from pathlib import Path
 
 AI = "net"  # the AI of the GTP engine and the window's White (--ai)
-GOMOKU_IMPORT = ["--import", "gorilla.gomoku.agents"]  # what the warm-up child needs for Gomoku
 
 
 def gtp_groups() -> list[str]:
@@ -69,10 +68,12 @@ def children_cpu() -> float:
 
 def compile_units(cache: Path, groups: list[str]) -> tuple[float, dict[str, tuple[float, float]]]:
     """(wall seconds, {unit: (seconds, CPU seconds)}) of ``python -m gorilla.ai.warmup``."""
+    from gorilla.ai.warmup import import_args
+
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
     t = time.perf_counter()
     out = subprocess.run(
-        [sys.executable, "-m", "gorilla.ai.warmup", *GOMOKU_IMPORT[: 2 * (AI == "gomoku")], *groups],
+        [sys.executable, "-m", "gorilla.ai.warmup", *import_args(groups), *groups],
         env=env,
         capture_output=True,
         text=True,

@@ -74,7 +74,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if all(warmup.is_warm(g) for g in groups):
         return
     cmd = [sys.executable, "-m", "gorilla.ai.warmup", "--exit-with-parent", "--jobs", "1"]
-    cmd += ["--import", "gorilla.gomoku.agents", *groups]
+    cmd += [*warmup.import_args(groups), *groups]
     try:
         _warmer = subprocess.Popen(
             cmd,

@@ -362,6 +362,13 @@ def register(name: str, workload: Callable[[], None], seconds: float, parts: Ite
         PARTS[name] = tuple(parts)
 
 
+def import_args(units: Iterable[str]) -> list[str]:
+    """``--import MODULE`` for each module that registered one of the units (see
+    :func:`register`): what ``python -m gorilla.ai.warmup`` needs to know them."""
+    providers = dict.fromkeys(PROVIDERS[u] for u in units if u in PROVIDERS)
+    return [arg for module in providers for arg in ("--import", module)]
+
+
 # what each agent needs besides the rules
 AGENT_GROUPS: dict[str, tuple[str, ...]] = {
     "random": (),
@@ -480,8 +487,7 @@ class _Helper:
         self._done = {u: threading.Event() for u in todo}
         self._exited = threading.Event()
         self._events = events
-        providers = dict.fromkeys(PROVIDERS[u] for u in todo if u in PROVIDERS)
-        imports = [arg for module in providers for arg in ("--import", module)]
+        imports = import_args(todo)
         # its stdin is a pipe this process never writes: when this process ends, however it
         # ends, the helper reads the end of it and stops too (--exit-with-parent)
         self.proc = subprocess.Popen(

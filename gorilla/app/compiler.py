@@ -110,8 +110,7 @@ class Compiler:
 
     def _compile_in_child(self) -> None:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        providers = dict.fromkeys(warmup.PROVIDERS[g] for g in self.cold if g in warmup.PROVIDERS)
-        imports = [arg for module in providers for arg in ("--import", module)]
+        imports = warmup.import_args(self.cold)
         try:
             self._proc = proc = subprocess.Popen(
                 [self.python, "-m", "gorilla.ai.warmup", *imports, *self.cold],
