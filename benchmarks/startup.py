@@ -18,10 +18,12 @@ Then the same with the cache warm. GORILLA_COMPILE_JOBS=1 compiles in one proces
 the helper), for a before/after on one machine. The machine's load average is printed with
 every line: on a shared machine the wall-clock figures stretch with it, CPU seconds much less.
 
-``--ai gomoku`` times the compile of Gomoku's engine only (what ``gorilla pbrain``'s first
-START and the window's first Gomoku game wait for).
+``--ai gomoku`` times the compile of Gomoku's engine only (what the window's first Gomoku
+game waits for); ``--ai gomoku:AGENT`` that of one agent's kernels (what ``gorilla pbrain
+--agent AGENT``'s first START and a match's first game wait for).
 
-    python benchmarks/startup.py [--ai net|mcts|gomoku] [--repeats 3] [--sizes 9 19] [--skip-window]
+    python benchmarks/startup.py [--ai net|mcts|gomoku|gomoku:AGENT] [--repeats 3] [--sizes 9 19]
+        [--skip-window]
 """
 
 from __future__ import annotations
@@ -42,10 +44,10 @@ AI = "net"  # the AI of the GTP engine and the window's White (--ai)
 
 
 def gtp_groups() -> list[str]:
-    if AI == "gomoku":
-        import gorilla.gomoku.agents  # noqa: F401 - registers the "gomoku" group and its parts
+    if AI == "gomoku" or AI.startswith("gomoku:"):
+        from gorilla.gomoku.agents import engine_groups  # registers Gomoku's groups
 
-        return ["gomoku"]
+        return engine_groups(None if AI == "gomoku" else [AI.partition(":")[2]])
     from gorilla.gtp.main import first_groups
 
     return first_groups(AI)
@@ -192,7 +194,8 @@ def main() -> int:
     ap.add_argument(
         "--ai",
         default="net",
-        help="the AI (default net; mcts for the classical search; gomoku: the compile of its engine only)",
+        help="the AI (default net; mcts for the classical search; gomoku: the compile of its engine"
+        " only; gomoku:AGENT that of one Gomoku agent's kernels)",
     )
     ap.add_argument("--repeats", type=int, default=3, help="cold runs per figure (median; default 3)")
     ap.add_argument("--sizes", type=int, nargs="+", default=[9, 19], help="board sizes of the GTP move")
@@ -201,7 +204,7 @@ def main() -> int:
     args = ap.parse_args()
     global AI
     AI = args.ai
-    if AI == "gomoku":  # the engine's compile (what pbrain's START and the window's Gomoku wait for)
+    if AI.startswith("gomoku"):  # the engine's compile (what pbrain's START and the window's Gomoku wait for)
         args.sizes, args.skip_window = [], True
     first = gtp_groups()
     jobs = os.environ.get("GORILLA_COMPILE_JOBS", "default")

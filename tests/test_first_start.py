@@ -242,13 +242,69 @@ def test_the_default_search_compiles_in_two_parts_and_the_rest() -> None:
 def test_gomokus_engine_compiles_the_pvs_here_and_the_rest_in_a_helper() -> None:
     import gorilla.gomoku.agents  # noqa: F401 - registers "gomoku" and its parts
 
-    parts = ("gomoku-pvs", "gomoku-threats", "gomoku-mcts")
+    parts = ("gomoku-basic", "gomoku-pvs", "gomoku-threats", "gomoku-mcts")
     assert warmup.PARTS["gomoku"] == parts
     assert all(warmup.PROVIDERS[u] == "gorilla.gomoku.agents" for u in (*parts, "gomoku"))
+    # the threat solvers call the PVS's solver: they follow it in this process
+    assert warmup.PARTS["gomoku-threats"] == ("gomoku-pvs",)
     mine, theirs, secs = warmup.plan([*parts, "gomoku"], jobs=2)
-    assert mine == ["gomoku-pvs", "gomoku"] and sorted(theirs) == ["gomoku-mcts", "gomoku-threats"]
+    assert mine == ["gomoku-pvs", "gomoku-threats", "gomoku"] and sorted(theirs) == [
+        "gomoku-basic",
+        "gomoku-mcts",
+    ]
     assert secs < sum(warmup.GROUPS[u][1] for u in (*parts, "gomoku"))
     assert warmup.plan([*parts, "gomoku"], jobs=1)[1] == []
+
+
+def test_each_gomoku_agent_compiles_only_what_it_calls() -> None:
+    from gorilla.gomoku.agents import AGENTS, engine_groups
+
+    assert engine_groups(["random"]) == engine_groups(["threat1"]) == ["gomoku-basic"]
+    assert engine_groups(["pbrain:pbrain-wine"]) == ["gomoku-basic"]  # the rules it is checked by
+    assert engine_groups(["pvs:w_three=120"]) == ["gomoku-basic", "gomoku-pvs"]
+    assert engine_groups(["vct", "mcts"]) == ["gomoku-basic", "gomoku-pvs", "gomoku-threats", "gomoku-mcts"]
+    assert engine_groups(None) == engine_groups(["no-such-agent"]) == ["gomoku"]
+    assert all(set(engine_groups([a])) <= set(warmup.PARTS["gomoku"]) for a in AGENTS)
+
+
+_AGENT_PLAYS = r"""
+import sys
+from numba.core import event
+from gorilla.gomoku import agents as A, rules as R
+from gorilla.gomoku.game import GomokuGame
+
+compiled = []
+
+class Listener(event.Listener):
+    def on_start(self, ev):
+        compiled.append(str(ev.data["dispatcher"].py_func.__qualname__))
+
+    def on_end(self, ev):
+        pass
+
+spec = sys.argv[1]
+A.ready_engine([spec])
+event.register("numba:compile", Listener())
+agent = A.make_agent(spec, 1)
+for rule in (R.FREESTYLE, R.RENJU):
+    g = GomokuGame(15, rule)
+    agent.new_game()
+    # Black's open three on the first line of play: White must answer it
+    for x, y in ((7, 7), (8, 8), (7, 6), (9, 9), (7, 5)):
+        g.play_xy(x, y)
+    for _ in range(6):
+        g.play(agent.select(g, 0.05).move)
+print("compiled:", *compiled)
+"""
+
+
+@pytest.mark.parametrize("agent", ["random", "threat1", "pvs", "pvs+vct", "mcts"])
+def test_a_gomoku_agents_moves_compile_nothing_once_its_groups_are_ready(agent: str) -> None:
+    # after ready_engine([agent]) no kernel compiles during the agent's (timed) moves
+    out = subprocess.run(
+        [sys.executable, "-c", _AGENT_PLAYS, agent], capture_output=True, text=True, timeout=600, check=True
+    ).stdout
+    assert out.splitlines()[-1] == "compiled:"
 
 
 def test_a_group_with_parts_that_are_not_registered_is_refused() -> None:

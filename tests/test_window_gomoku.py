@@ -257,7 +257,7 @@ def test_gorilla_game_gomoku_opens_the_window_before_the_engine_is_compiled(gui,
         until(lambda: drawn() > 0, 120)
         assert not (cache / "warm-gomoku").exists()  # the window draws while the engine compiles
         until(lambda: (cache / "warm-gomoku").exists(), 600)
-        assert all((cache / f"warm-gomoku-{part}").exists() for part in ("pvs", "threats", "mcts"))
+        assert all((cache / f"warm-gomoku-{part}").exists() for part in ("basic", "pvs", "threats", "mcts"))
         n = drawn()
         until(lambda: drawn() > n, 60)  # and goes on drawing once it is ready
     finally:

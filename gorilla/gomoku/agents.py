@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -244,21 +245,47 @@ def _small_game() -> GomokuGame:
 
 
 def _warm_pvs() -> None:
-    """The PVS with its threat searches at the nodes (the largest compile by far)."""
-    PVSAgent(True, tt_bits=10).select(_small_game(), 0.05)
+    """The PVS with its threat searches at the nodes (the largest compile by far), and the
+    root's VCF and VCT."""
+    g = _small_game()
+    PVSAgent(True, tt_bits=10).select(g, 0.05)
+    st = new_state(10)
+    bd = R.copy_board(g.bd)
+    c = g.to_move
+    S._reset(st, 500)
+    S.pvs(bd, st, c, 2, -S.INF, S.INF, 0)
+    S._reset(st, 500)
+    S.vcf(bd, st, c, 4)
+    S._reset(st, 500)
+    S.vct(bd, st, c, 2, 4)
+
+
+# The workloads call each kernel that Python code calls during a move, directly: a tiny search
+# whose time runs out (a busy machine) may skip one, which would then compile in a timed move.
+
+
+def _warm_basic() -> None:
+    """The rules (freestyle and renju), the random agent and the threat agent's one ply."""
+    g = _small_game()
+    RandomAgent(1).select(g)
+    bd = R.copy_board(g.bd)
+    S.five_points(bd, g.to_move, np.empty(4, dtype=np.int32))
+    S.playable(bd, g.point(0, 0), g.to_move)
+    ThreatAgent().select(g)
+    ThreatAgent().select(GomokuGame(7, R.FREESTYLE))  # the empty board's centre
+    r = GomokuGame(7, R.RENJU)
+    r.play_xy(3, 3)
+    R.legal(r.bd, r.point(2, 2), R.BLACK)
+    RandomAgent(1).select(r)
 
 
 def _warm_threats() -> None:
-    """The threat solvers as the threat agent and the root's checks call them, and renju."""
+    """The threat solvers as the root's checks call them from Python."""
     g = _small_game()
     st = new_state(10)  # what the root ban calls from Python (it runs only against a threat)
     bd = R.copy_board(g.bd)
     root_moves(bd, st, g.to_move, np.empty(4, dtype=np.int32))
-    S._opponent_wins_after(bd, st, g.to_move, g.point(0, 0), 100, 0.01)
-    ThreatAgent().select(g)
-    r = GomokuGame(7, R.RENJU)
-    r.play_xy(3, 3)
-    R.legal(r.bd, r.point(2, 2), R.BLACK)
+    S._opponent_wins_after(bd, st, g.to_move, g.point(0, 0), 100, 5.0)  # 100 nodes: milliseconds
 
 
 def _warm_mcts() -> None:
@@ -268,28 +295,67 @@ def _warm_mcts() -> None:
 def warm_up() -> None:
     """Compile the engine's kernels (a tiny search on a small board) before any timed move, in
     this process (:func:`ready_engine` shares a cold compile with a helper process)."""
+    _warm_basic()
     _warm_pvs()
     _warm_threats()
     _warm_mcts()
 
 
-def ready_engine() -> float:
-    """Make the engine's kernels ready in this process before any timed move: loaded from the
-    cache, or on a cold one compiled here and by a helper process at the same time (the PVS
-    here, the threat solvers and the MCTS there; see :func:`gorilla.ai.warmup.warm`).
-    Returns the seconds it took."""
-    return warmup.warm(["gomoku"])
+# the warm-up groups (below) whose kernels an agent's moves call: a match of the light agents
+# compiles in seconds what the whole engine takes more than a minute for
+AGENT_GROUPS: dict[str, tuple[str, ...]] = {
+    "random": ("gomoku-basic",),
+    "threat1": ("gomoku-basic",),
+    "pvs": ("gomoku-basic", "gomoku-pvs"),
+    "pvs+vct": ("gomoku-basic", "gomoku-pvs", "gomoku-threats"),
+    "mcts": ("gomoku-basic", "gomoku-mcts"),
+}
+_ALIASES = {"pvsvct": "pvs+vct", "vct": "pvs+vct"}
+
+
+def engine_groups(specs: Iterable[str] | None = None) -> list[str]:
+    """The warm-up groups the agents (names or specs as :func:`make_agent` takes them) need,
+    each once; the whole engine (``gomoku``) for None or a name it does not know (an
+    external brain needs only the rules of the game it is checked against)."""
+    if specs is None:
+        return ["gomoku"]
+    want: dict[str, None] = {}
+    for spec in specs:
+        if spec.strip().lower().startswith("pbrain:"):
+            want["gomoku-basic"] = None
+            continue
+        try:
+            name = parse_agent_spec(spec)[0]
+        except ValueError:
+            return ["gomoku"]
+        name = _ALIASES.get(name, name)
+        if name not in AGENT_GROUPS:
+            return ["gomoku"]
+        want.update(dict.fromkeys(AGENT_GROUPS[name]))
+    return list(want) or ["gomoku-basic"]
+
+
+def ready_engine(specs: Iterable[str] | None = None) -> float:
+    """Make the kernels of the agents in specs (None: every agent's, the whole engine) ready
+    in this process before any timed move: loaded from the cache, or on a cold one compiled
+    here and by a helper process at the same time (the PVS here, the threat solvers and the
+    MCTS there; see :func:`gorilla.ai.warmup.warm`). Returns the seconds it took."""
+    return warmup.warm(engine_groups(specs))
 
 
 # the groups the window's compiler (a child process) and the warm-up command know Gomoku by:
-# "gomoku", whose parts two processes can compile at once. The PVS's part holds most of it:
-# one kernel, the solver under vcf.vcf, takes most of a minute, and the threat solvers call it
-# too, so a helper that compiles them from nothing compiles it again; the split saves only what
-# the parts do not share (on an idle Intel Xeon, benchmarks/startup.py --ai gomoku: 77 s on two
-# processes, 83 s on one). Seconds on the reference machine (see warmup.GROUPS): the PVS's
-# 58 s on an empty cache, then the threats' 11 s and the MCTS's 9 s, divided by
-# warmup.pace(), 1.45 there
-warmup.register("gomoku-pvs", _warm_pvs, 40.0)
-warmup.register("gomoku-threats", _warm_threats, 8.0)
-warmup.register("gomoku-mcts", _warm_mcts, 6.0)
-warmup.register("gomoku", warm_up, 3.0, parts=("gomoku-pvs", "gomoku-threats", "gomoku-mcts"))
+# "gomoku", the whole engine, whose parts two processes can compile at once, and the parts
+# alone for the agents that need only some (AGENT_GROUPS). The PVS's part holds most of it:
+# one kernel, the solver under vcf.vcf, takes about half a minute, and the threat solvers call
+# it too, so they follow it in the same process (a helper would compile it again); the rules
+# (gomoku-basic) and the MCTS compile in a helper meanwhile (the PVS's part compiles the rules
+# it calls too: the two processes share no kernel they could wait for). Seconds on the
+# reference machine (see warmup.GROUPS), measured one by one on an empty cache on an idle
+# Intel Xeon (benchmarks/startup.py --ai gomoku; warmup.pace() 1.56 there): the rules 23 s,
+# the PVS 59 s alone, the threats 4 s after it, the MCTS 15 s after the rules (31 s alone),
+# the whole 4 s
+warmup.register("gomoku-basic", _warm_basic, 15.0)
+warmup.register("gomoku-pvs", _warm_pvs, 38.0)
+warmup.register("gomoku-threats", _warm_threats, 3.0, parts=("gomoku-pvs",))
+warmup.register("gomoku-mcts", _warm_mcts, 10.0)
+warmup.register("gomoku", warm_up, 3.0, parts=("gomoku-basic", "gomoku-pvs", "gomoku-threats", "gomoku-mcts"))

@@ -54,6 +54,7 @@ class Brain:
         self, agent: str = "pvs+vct", rule: int = R.FREESTYLE, out: Callable[[str], None] | None = None
     ):
         self.agent = make_agent(agent)
+        self.agent_spec = agent
         self.rule = rule
         self.out = out or (lambda s: (sys.stdout.write(s + "\n"), sys.stdout.flush()))
         self.game: GomokuGame | None = None
@@ -114,7 +115,7 @@ class Brain:
         if not R.MIN_SIZE <= size <= R.MAX_SIZE:
             raise ValueError(f"unsupported size {size} (5..25)")
         if not self.compiled:
-            ready_engine()
+            ready_engine([self.agent_spec])  # this agent's kernels only
             self.compiled = True
         self.game = GomokuGame(size, self.rule)
         self.agent.new_game()

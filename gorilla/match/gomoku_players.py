@@ -66,7 +66,7 @@ class GomokuPlayer:
 class BuiltinGomokuPlayer(GomokuPlayer):
     """A built-in Gomoku agent (``random``, ``threat1``, ``pvs``, ``pvs+vct``, ``mcts``) on a thread."""
 
-    _warm = False  # the kernels are compiled once per process
+    _warm: set[str] = set()  # the specs whose kernels this process has made ready
 
     def __init__(self, spec: str, seed: int | None = None) -> None:
         self.spec = spec.strip()
@@ -86,9 +86,9 @@ class BuiltinGomokuPlayer(GomokuPlayer):
 
     def new_game(self, game: GomokuGame, timeout_turn: int, timeout_match: int) -> None:
         """Compile the kernels once (untimed), forget what the agent kept, note the limits."""
-        if not BuiltinGomokuPlayer._warm:
-            ready_engine()
-            BuiltinGomokuPlayer._warm = True
+        if self.spec not in BuiltinGomokuPlayer._warm:
+            ready_engine([self.spec])  # this agent's kernels only
+            BuiltinGomokuPlayer._warm.add(self.spec)
         self.agent.new_game()
         self.timeout_turn, self.timeout_match = timeout_turn, timeout_match
 
