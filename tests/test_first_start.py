@@ -384,3 +384,48 @@ def test_the_nets_parts_compile_the_kernels_as_play_calls_them() -> None:
         if isinstance(fn, numba.core.registry.CPUDispatcher) and len(fn.signatures) > 1
     }
     assert several == {}
+
+
+_GO_AGENT_PLAYS = r"""
+import sys
+from numba.core import event
+from gorilla.ai import warmup
+from gorilla.ai.agent import Budget, make_agent
+from gorilla.rules.game import Game
+
+compiled = []
+
+class Listener(event.Listener):
+    def on_start(self, ev):
+        compiled.append(str(ev.data["dispatcher"].py_func.__qualname__))
+
+    def on_end(self, ev):
+        pass
+
+spec = sys.argv[1]
+warmup.warm(warmup.groups_for([spec]))
+event.register("numba:compile", Listener())
+agent = make_agent(spec)
+try:
+    for size in (9, 19):
+        g = Game.new(size)
+        for _ in range(4):
+            g.play(agent.select_move(g, Budget(playouts=64, seconds=0.3)))
+        g.score()
+finally:
+    getattr(agent, "close", lambda: None)()
+print("compiled:", *sorted(set(compiled)))
+"""
+
+
+@pytest.mark.parametrize("agent", ["random", "montecarlo", "mcts", "net", "alphabeta", "minimax"])
+def test_a_go_agents_moves_compile_nothing_once_its_groups_are_ready(agent: str) -> None:
+    # what gtp and match compile before the first timed move covers every kernel of the moves
+    out = subprocess.run(
+        [sys.executable, "-c", _GO_AGENT_PLAYS, agent],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=True,
+    ).stdout
+    assert out.splitlines()[-1] == "compiled:"
