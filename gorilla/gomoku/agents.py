@@ -211,12 +211,14 @@ class MCTSAgent(GomokuAgent):
 
 
 AGENTS = ("random", "threat1", "pvs", "pvs+vct", "mcts")
+_ALIASES = {"pvsvct": "pvs+vct", "vct": "pvs+vct"}  # other names make_agent takes
 
 
 def make_agent(name: str, seed: int | None = None) -> GomokuAgent:
     """An agent by name (one of AGENTS), with threat weights as settings ('pvs:w_three=120',
     see :func:`parse_agent_spec`); ValueError with one line if unknown."""
     key, weights = parse_agent_spec(name)
+    key = _ALIASES.get(key, key)
     agent: GomokuAgent
     if key == "random":
         agent = RandomAgent(seed)
@@ -224,7 +226,7 @@ def make_agent(name: str, seed: int | None = None) -> GomokuAgent:
         agent = ThreatAgent()
     elif key == "pvs":
         agent = PVSAgent(False)
-    elif key in ("pvs+vct", "pvsvct", "vct"):
+    elif key == "pvs+vct":
         agent = PVSAgent(True)
     elif key == "mcts":
         agent = MCTSAgent(seed)
@@ -244,6 +246,10 @@ def _small_game() -> GomokuGame:
     return g
 
 
+# The workloads call each kernel that Python code calls during a move, directly: a tiny search
+# whose time runs out (a busy machine) may skip one, which would then compile in a timed move.
+
+
 def _warm_pvs() -> None:
     """The PVS with its threat searches at the nodes (the largest compile by far), and the
     root's VCF and VCT."""
@@ -258,10 +264,6 @@ def _warm_pvs() -> None:
     S.vcf(bd, st, c, 4)
     S._reset(st, 500)
     S.vct(bd, st, c, 2, 4)
-
-
-# The workloads call each kernel that Python code calls during a move, directly: a tiny search
-# whose time runs out (a busy machine) may skip one, which would then compile in a timed move.
 
 
 def _warm_basic() -> None:
@@ -310,7 +312,6 @@ AGENT_GROUPS: dict[str, tuple[str, ...]] = {
     "pvs+vct": ("gomoku-basic", "gomoku-pvs", "gomoku-threats"),
     "mcts": ("gomoku-basic", "gomoku-mcts"),
 }
-_ALIASES = {"pvsvct": "pvs+vct", "vct": "pvs+vct"}
 
 
 def engine_groups(specs: Iterable[str] | None = None) -> list[str]:
