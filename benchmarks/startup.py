@@ -43,8 +43,13 @@ from pathlib import Path
 AI = "net"  # the AI of the GTP engine and the window's White (--ai)
 
 
+def gomoku() -> bool:
+    """Whether --ai names Gomoku's engine (``gomoku``) or one of its agents (``gomoku:AGENT``)."""
+    return AI == "gomoku" or AI.startswith("gomoku:")
+
+
 def gtp_groups() -> list[str]:
-    if AI == "gomoku" or AI.startswith("gomoku:"):
+    if gomoku():
         from gorilla.gomoku.agents import engine_groups  # registers Gomoku's groups
 
         return engine_groups(None if AI == "gomoku" else [AI.partition(":")[2]])
@@ -204,7 +209,7 @@ def main() -> int:
     args = ap.parse_args()
     global AI
     AI = args.ai
-    if AI.startswith("gomoku"):  # the engine's compile (what pbrain's START and the window's Gomoku wait for)
+    if gomoku():  # the engine's compile (what pbrain's START and the window's Gomoku wait for)
         args.sizes, args.skip_window = [], True
     first = gtp_groups()
     jobs = os.environ.get("GORILLA_COMPILE_JOBS", "default")
