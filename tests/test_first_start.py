@@ -326,6 +326,44 @@ def test_a_gomoku_agents_moves_compile_nothing_once_its_groups_are_ready(agent: 
     assert compiled_while_playing(_AGENT_PLAYS, agent) == []
 
 
+_HUMANS_PLAY = r"""
+from gorilla.app.gomoku_controller import GomokuController, builtin_agents, evaluate_moves
+from gorilla.gomoku import agents as A, rules as R
+from gorilla.gomoku.game import GomokuGame
+
+ready(A.ready_engine, builtin_agents([spec, spec]))
+for rule in (R.FREESTYLE, R.RENJU):
+    c = GomokuController(GomokuGame(15, rule), spec, spec)
+    for x, y in ((7, 7), (8, 8), (7, 6), (9, 9), (7, 5), (6, 6), (7, 4)):
+        evaluate_moves(c.gomoku)  # the e key's values
+        c.gomoku.play_xy(x, y)
+print("compiled:", *compiled)
+"""
+
+
+def test_a_game_between_humans_compiles_nothing_once_the_rules_are_ready() -> None:
+    # the window readies only the rules for two humans: their moves and the e key's values
+    # (the static evaluation) compile nothing more
+    assert compiled_while_playing(_HUMANS_PLAY, "human") == []
+
+
+def test_the_window_compiles_only_the_gomoku_players_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gorilla.app import game_kinds
+
+    asked: list[list[str]] = []
+    monkeypatch.setattr(game_kinds, "Compiler", lambda groups: asked.append(list(groups)) or groups)
+    monkeypatch.setattr(warmup, "is_warm", lambda group: False)
+    assert game_kinds.gomoku_compiler(["human", "human"]) == ["gomoku-basic"]
+    threats = ["gomoku-basic", "gomoku-pvs", "gomoku-threats"]
+    assert game_kinds.gomoku_compiler(["human", "pvs+vct:2"]) == threats
+    assert game_kinds.gomoku_compiler(["mcts", "pbrain:no-such-brain"]) == ["gomoku-basic", "gomoku-mcts"]
+    assert game_kinds.gomoku_compiler(["threat1", "nobody:1"]) == ["gomoku-basic"]  # the game says why
+    monkeypatch.setattr(warmup, "is_warm", lambda group: group != "gomoku-mcts")
+    assert game_kinds.gomoku_compiler(["human", "pvs"]) is None  # in the cache: nothing to wait for
+    assert game_kinds.gomoku_compiler(["mcts", "human"]) == ["gomoku-basic", "gomoku-mcts"]
+    assert len(asked) == 5
+
+
 def test_a_group_with_parts_that_are_not_registered_is_refused() -> None:
     before = dict(warmup.GROUPS)
     with pytest.raises(ValueError, match="not registered"):

@@ -9,6 +9,7 @@ draws: from the dialog over the game on the board, from the command line over
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,13 +19,13 @@ from gorilla.ai import warmup
 from gorilla.app.compiler import Compiler
 from gorilla.app.controller import Controller
 from gorilla.app.feed import Feed
-from gorilla.app.gomoku_controller import GomokuController
+from gorilla.app.gomoku_controller import GomokuController, builtin_agents
 from gorilla.app.newgame import NewGame
 from gorilla.app.parts import Shared
 from gorilla.app.players import Players
 from gorilla.app.table import NeutralTable
 from gorilla.app.tasks import Workers
-from gorilla.gomoku.agents import ready_engine
+from gorilla.gomoku.agents import engine_groups, ready_engine
 from gorilla.gomoku.game import GomokuGame
 from gorilla.rules.board import BLACK, EMPTY, WHITE
 from gorilla.rules.coords import to_index
@@ -40,12 +41,16 @@ class GomokuStart(NewGame):
     load: str | None = None
 
 
-def gomoku_compiler() -> Compiler | None:
-    """None when Gomoku's kernels are in the on-disk cache; else a :class:`Compiler` that
-    compiles them in a child process (the window keeps drawing) and then loads them here."""
-    if warmup.is_warm("gomoku"):
+def gomoku_compiler(players: Iterable[str]) -> Compiler | None:
+    """None when the kernels a Gomoku game between players (specs: 'human', 'pvs+vct:2',
+    'pbrain:...') needs are in the on-disk cache; else a :class:`Compiler` that compiles them
+    in a child process (the window keeps drawing) and then loads them here. Only the players'
+    own parts: two humans wait for the rules alone (a third of the whole engine's time), and a
+    later game with another agent compiles its parts then."""
+    groups = engine_groups(builtin_agents(players))
+    if all(warmup.is_warm(g) for g in groups):
         return None
-    return Compiler(["gomoku"])
+    return Compiler(groups)
 
 
 class _EmptyPosition:
@@ -186,7 +191,7 @@ def controller_for(current: Any, ng: Any) -> Any:
         return current
     autosave = current.autosave
     if gomoku:
-        ready_engine()
+        ready_engine(builtin_agents([ng.black, ng.white]))
         continuous = isinstance(ng, GomokuStart) and ng.continuous
         now = getattr(current, "now", None)  # the clocks read the window's time (tests inject it)
         return GomokuController(GomokuGame(ng.size), autosave=autosave, continuous=continuous, now=now)

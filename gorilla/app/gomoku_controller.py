@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,6 +74,22 @@ def parse_player(spec: str) -> tuple[str, float]:
     if not 0 < seconds <= 600:
         raise ValueError(f"seconds of Gomoku player {spec!r} must be in (0, 600]")
     return name, seconds
+
+
+def builtin_agents(players: Iterable[str]) -> list[str]:
+    """The built-in agents' names among the players' specs: what
+    :func:`gorilla.gomoku.agents.ready_engine` readies for a game between them (a human or a
+    Gomocup engine needs only the rules, which check its moves; a spec that does not parse
+    needs nothing: the new game says why)."""
+    agents = []
+    for spec in players:
+        try:
+            name, _ = parse_player(spec)
+        except ValueError:
+            continue
+        if name != "human" and not is_pbrain(name):
+            agents.append(name)
+    return agents
 
 
 def win_rate(score: int) -> float:
@@ -633,6 +650,6 @@ def _player_label(name: str, seconds: float) -> str:
 def gomoku_controller(
     size: int = 15, rule: str = "freestyle", black: str = "human", white: str = "human", **kw: Any
 ) -> GomokuController:
-    """A controller over a new game; compiles (or loads) the engine's kernels first."""
-    ready_engine()
+    """A controller over a new game; compiles (or loads) its players' kernels first."""
+    ready_engine(builtin_agents([black, white]))
     return GomokuController(GomokuGame(size, rule), black, white, **kw)

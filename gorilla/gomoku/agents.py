@@ -267,12 +267,14 @@ def _warm_pvs() -> None:
 
 
 def _warm_basic() -> None:
-    """The rules (freestyle and renju), the random agent and the threat agent's one ply."""
+    """The rules (freestyle and renju), the random agent, the threat agent's one ply and the
+    static evaluation (the window's values of the moves, its e key)."""
     g = _small_game()
     RandomAgent(1).select(g)
     bd = R.copy_board(g.bd)
     S.five_points(bd, g.to_move, np.empty(4, dtype=np.int32))
     S.playable(bd, g.point(0, 0), g.to_move)
+    S.evaluate(bd, g.to_move)
     ThreatAgent().select(g)
     ThreatAgent().select(GomokuGame(7, R.FREESTYLE))  # the empty board's centre
     r = GomokuGame(7, R.RENJU)

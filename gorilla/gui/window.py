@@ -816,7 +816,7 @@ class GorillaWindow(pyglet.window.Window):
         from gorilla.app.game_kinds import controller_for, gomoku_compiler
 
         if ng.game == "gomoku" and self._gomoku_wait is None:
-            compiler = gomoku_compiler()
+            compiler = gomoku_compiler([ng.black, ng.white])
             if compiler is not None:  # a cold cache: compile in a child, start the game when ready
                 self._gomoku_wait = (compiler, ng)
                 self.controller.say("Compiling the Gomoku engine: the game starts when it is ready")

@@ -508,7 +508,7 @@ def _gomoku_controller(opts: AppOptions):
         raise UsageError(str(e)) from None
     if opts.load and not os.path.isfile(os.path.expanduser(opts.load)):
         raise LoadError(f"cannot load {opts.load}: no such file")
-    compiler = gomoku_compiler()
+    compiler = gomoku_compiler([opts.black, opts.white])
     if compiler is not None:
         start = GomokuStart(
             size=opts.size or 15,
