@@ -18,9 +18,10 @@ Then the same with the cache warm. GORILLA_COMPILE_JOBS=1 compiles in one proces
 the helper), for a before/after on one machine. The machine's load average is printed with
 every line: on a shared machine the wall-clock figures stretch with it, CPU seconds much less.
 
-``--ai gomoku`` times the compile of Gomoku's engine only (what the window's first Gomoku
-game waits for); ``--ai gomoku:AGENT`` that of one agent's kernels (what ``gorilla pbrain
---agent AGENT``'s first START and a match's first game wait for).
+``--ai gomoku`` times the compile of Gomoku's whole engine (every agent's kernels);
+``--ai gomoku:AGENT`` that of one agent's kernels (what ``gorilla pbrain --agent AGENT``'s
+first START, a match's first game and the window's first Gomoku game with that agent wait
+for; a window's game between two humans waits for the rules alone, as ``gomoku:random``).
 
     python benchmarks/startup.py [--ai net|mcts|gomoku|gomoku:AGENT] [--repeats 3] [--sizes 9 19]
         [--skip-window]
