@@ -303,3 +303,39 @@ def test_the_dialog_sets_a_gomocup_engine_and_a_clock_and_the_human_loses_on_tim
     assert h.w.hud.clocks[R.BLACK].text != "1:00"
     h.click_point(vertex(h, 3, 3))
     assert len(c.gomoku.moves) == 2  # no move after the game is over
+
+
+def test_a_new_gomoku_game_with_an_agent_not_compiled_waits_for_its_parts(app_window, tmp_path, monkeypatch):  # noqa: F811
+    # the first game's players were ready; the dialog's new agent (the MCTS) is not in the
+    # cache: the window compiles its parts in a child (a stand-in here) while the old game
+    # stays on the board, then starts the new game
+    import stat
+
+    from gorilla.ai import warmup
+    from gorilla.app import game_kinds
+    from gorilla.app.compiler import Compiler
+
+    fake = tmp_path / "fake-python"
+    fake.write_text("#!/bin/sh\necho 'start gomoku-mcts'\nsleep 1\necho 'done gomoku-mcts'\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    asked: list[list[str]] = []
+
+    def compiler(groups):
+        asked.append(list(groups))
+        return Compiler(groups, python=str(fake))
+
+    monkeypatch.setattr(game_kinds, "Compiler", compiler)
+    monkeypatch.setattr(warmup, "is_warm", lambda group: group != "gomoku-mcts")
+    h = app_window(9, 1000, 700)
+    old = h.c
+    h.press(h.key.N, h.key.MOD_CTRL)
+    for row, value in (("rules", "gomoku freestyle"), ("size", 15), ("black", "human"), ("white", "mcts")):
+        choose(h, row, value)
+    h.press(h.key.ENTER)
+    h.frames(0.2)
+    assert asked == [["gomoku-basic", "gomoku-mcts"]]  # the rules and the MCTS, not the PVS
+    assert h.w.controller is old and "Compiling the engine (gomoku-mcts)" in h.w.hud.message.text
+    wait_for(h, lambda: isinstance(h.w.controller, GomokuController), 120)
+    h.c = h.w.controller
+    old.close()
+    assert h.c.seats.specs[R.WHITE] == "mcts" and h.c.game.size == 15 and h.c.game.moves == []
