@@ -309,20 +309,18 @@ def test_a_new_gomoku_game_with_an_agent_not_compiled_waits_for_its_parts(app_wi
     # the first game's players were ready; the dialog's new agent (the MCTS) is not in the
     # cache: the window compiles its parts in a child (a stand-in here) while the old game
     # stays on the board, then starts the new game
-    import stat
+    from test_window_panel import fake_compiler_python
 
     from gorilla.ai import warmup
     from gorilla.app import game_kinds
     from gorilla.app.compiler import Compiler
 
-    fake = tmp_path / "fake-python"
-    fake.write_text("#!/bin/sh\necho 'start gomoku-mcts'\nsleep 1\necho 'done gomoku-mcts'\n")
-    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    fake = fake_compiler_python(tmp_path, 1.0, "gomoku-mcts")
     asked: list[list[str]] = []
 
     def compiler(groups):
         asked.append(list(groups))
-        return Compiler(groups, python=str(fake))
+        return Compiler(groups, python=fake)
 
     monkeypatch.setattr(game_kinds, "Compiler", compiler)
     monkeypatch.setattr(warmup, "is_warm", lambda group: group != "gomoku-mcts")

@@ -194,16 +194,17 @@ def test_the_board_size_is_typed_in_the_new_game_dialog(app_window):  # noqa: F8
     assert h.w.dialog is None and h.c.game.size == 7
 
 
-def _fake_compiler_python(tmp_path, seconds: float) -> str:
+def fake_compiler_python(tmp_path, seconds: float, group: str = "rules") -> str:
+    """A stand-in for the compiler's child: it says it compiles group for seconds, then is done."""
     script = tmp_path / "fake-python"
-    script.write_text(f"#!/bin/sh\necho 'start rules'\nsleep {seconds}\necho 'done rules'\n")
+    script.write_text(f"#!/bin/sh\necho 'start {group}'\nsleep {seconds}\necho 'done {group}'\n")
     script.chmod(script.stat().st_mode | stat.S_IEXEC)
     return str(script)
 
 
 def test_the_compile_message_goes_when_the_compile_ends_without_any_input(gui, tmp_path, monkeypatch):  # noqa: F811
     monkeypatch.setattr(warmup, "is_warm", lambda group: False)  # a cold cache, compiled by a child
-    compiler = Compiler(["rules"], python=_fake_compiler_python(tmp_path, 1.0), start=False)
+    compiler = Compiler(["rules"], python=fake_compiler_python(tmp_path, 1.0), start=False)
     c = Controller(Game.new(9), compiler=compiler)
     h = Harness(gui, c)
     try:
@@ -223,7 +224,7 @@ def test_a_gomoku_first_start_says_the_game_waits(gui, tmp_path, monkeypatch):  
     from gorilla.app.game_kinds import GomokuLoading, GomokuStart
 
     monkeypatch.setattr(warmup, "is_warm", lambda group: False)
-    compiler = Compiler(["rules"], python=_fake_compiler_python(tmp_path, 30), start=False)
+    compiler = Compiler(["rules"], python=fake_compiler_python(tmp_path, 30), start=False)
     start = GomokuStart(size=15, rules="gomoku freestyle", black="human", white="threat1")
     h = Harness(gui, GomokuLoading(start, compiler))
     try:
