@@ -22,6 +22,10 @@ every line: on a shared machine the wall-clock figures stretch with it, CPU seco
 ``--ai gomoku:AGENT`` that of one agent's kernels (what ``gorilla pbrain --agent AGENT``'s
 first START, a match's first game and the window's first Gomoku game with that agent wait
 for; a window's game between two humans waits for the rules alone, as ``gomoku:random``).
+With ``gomoku:AGENT`` it also times the window's compile for a game of a human against
+AGENT (``game_kinds.gomoku_compiler``, in a child process as in the window): the seconds
+until the human can play (the rules are loaded; the game starts then) and until the AI can
+(its parts loaded: before session 33 the game started only then).
 
     python benchmarks/startup.py [--ai net|mcts|gomoku|gomoku:AGENT] [--repeats 3] [--sizes 9 19]
         [--skip-window]
@@ -189,6 +193,32 @@ def window(cache: Path) -> tuple[float, float] | None:
     return (first, ready) if first is not None and ready is not None else None
 
 
+GAME = """
+import sys, time
+t0 = time.perf_counter()
+from gorilla.app.game_kinds import gomoku_compiler, rules_ready
+c = gomoku_compiler(["human", sys.argv[1]])
+assert c is not None, "the cache is not empty"
+while not rules_ready(c):
+    time.sleep(0.02)
+rules = time.perf_counter() - t0
+c.wait()
+print(rules, time.perf_counter() - t0, c.error or "")
+"""
+
+
+def gomoku_game(cache: Path, agent: str) -> tuple[float, float]:
+    """(seconds until a human can play, until the AI can) in a window's game of a human
+    against agent on an empty cache: the window's compiler, in a process of its own."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    out = subprocess.run(
+        [sys.executable, "-c", GAME, agent], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
+    if len(out) > 2:
+        raise SystemExit(f"the compile failed: {' '.join(out[2:])}")
+    return float(out[0]), float(out[1])
+
+
 def median(xs: list[float]) -> str:
     return f"{statistics.median(xs):6.1f}" + (
         f" (of {', '.join(f'{x:.1f}' for x in xs)})" if len(xs) > 1 else ""
@@ -255,6 +285,14 @@ def main() -> int:
             print(
                 f"warm gtp {size}x{size}: first move after {first:6.1f} s (genmove {took:.2f} s, {move}),"
                 f" {load()}"
+            )
+        if AI.startswith("gomoku:"):
+            agent = AI.partition(":")[2]
+            runs = [gomoku_game(empty(), agent) for _ in range(args.repeats)]
+            print(
+                f"cold window game, human against {agent}: the human plays after"
+                f" {median([r[0] for r in runs])} s, the AI after {median([r[1] for r in runs])} s, {load()}",
+                flush=True,
             )
         if not args.skip_window:
             cold = [window(empty()) for _ in range(args.repeats)]

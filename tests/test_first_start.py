@@ -107,7 +107,9 @@ def test_a_package_above_registers_its_group_and_the_compiler_child_imports_it(t
     fake.chmod(0o755)
     c = Compiler(["gomoku"], python=str(fake), start=False)
     c.cold = ["gomoku"]
-    c._compile_in_child()
+    proc = c._start_child()
+    assert proc is not None
+    c._follow_child(proc)
     expected = ["-m", "gorilla.ai.warmup", "--import", "gorilla.gomoku.agents", "gomoku"]
     assert record.read_text().split() == expected
 

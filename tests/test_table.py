@@ -88,6 +88,48 @@ def test_a_go_game_from_the_loading_stand_in_is_a_new_go_controller(tables):
         c.close()
 
 
+def test_the_stand_in_hands_its_compile_to_the_game_and_the_ai_waits_for_it(tmp_path, monkeypatch):
+    # the rules are in the cache, the AI's parts (the MCTS) compile in a child (a stand-in
+    # that takes 3 s): the game starts from the stand-in at once and keeps the same compile,
+    # running; a human plays; the AI's first move waits for its parts, then comes
+    import time
+
+    from test_window_panel import fake_compiler_python
+
+    from gorilla.ai import warmup
+    from gorilla.app.game_kinds import rules_ready, start_game
+    from gorilla.app.gomoku_controller import GomokuController
+    from gorilla.rules.coords import to_index
+
+    monkeypatch.setattr(warmup, "is_warm", lambda group: group != "gomoku-mcts")
+    fake = fake_compiler_python(tmp_path, 3.0, "gomoku-mcts")
+    compiler = Compiler(["gomoku-basic", "gomoku-mcts"], python=fake)
+    start = GomokuStart(size=9, rules="gomoku freestyle", black="human", white="mcts:0.2")
+    loading = GomokuLoading(start, compiler)
+    end = time.monotonic() + 30
+    while not rules_ready(compiler):
+        assert time.monotonic() < end
+        time.sleep(0.02)
+    assert compiler.compiling  # the rules are loaded; the MCTS is not
+    c, ok = start_game(loading, start, compiler)
+    try:
+        assert ok and isinstance(c, GomokuController) and c.compiler is compiler
+        assert loading.compiler is None and compiler.compiling  # handed over, not stopped
+        assert c.play(to_index(4, 4, 9)), c.message
+        assert len(c.gomoku.moves) == 1
+        c.poll()
+        assert not c.thinking and not c.kernels_ready("gomoku-mcts")
+        assert any(line.startswith("Compiling the engine (gomoku-mcts)") for line in c.status_lines())
+        end = time.monotonic() + 60
+        while len(c.gomoku.moves) < 2:
+            assert time.monotonic() < end, c.message
+            c.poll()
+            time.sleep(0.02)
+        assert c.kernels_ready("gomoku-mcts") and not compiler.compiling
+    finally:
+        c.close()
+
+
 def _name(node: ast.Name | ast.Attribute) -> str:
     return node.attr if isinstance(node, ast.Attribute) else node.id
 

@@ -305,17 +305,19 @@ def test_the_dialog_sets_a_gomocup_engine_and_a_clock_and_the_human_loses_on_tim
     assert len(c.gomoku.moves) == 2  # no move after the game is over
 
 
-def test_a_new_gomoku_game_with_an_agent_not_compiled_waits_for_its_parts(app_window, tmp_path, monkeypatch):  # noqa: F811
+def test_a_new_gomoku_game_starts_while_its_ai_compiles_and_the_ai_waits(app_window, tmp_path, monkeypatch):  # noqa: F811
     # the first game's players were ready; the dialog's new agent (the MCTS) is not in the
-    # cache: the window compiles its parts in a child (a stand-in here) while the old game
-    # stays on the board, then starts the new game
+    # cache: the window compiles its parts in a child (a stand-in here). The game starts at
+    # once (its rules are in the cache): the human plays, the AI's first move and its clock
+    # wait for its parts, then it answers
+    from test_window_newgame import type_row
     from test_window_panel import fake_compiler_python
 
     from gorilla.ai import warmup
     from gorilla.app import game_kinds
     from gorilla.app.compiler import Compiler
 
-    fake = fake_compiler_python(tmp_path, 1.0, "gomoku-mcts")
+    fake = fake_compiler_python(tmp_path, 4.0, "gomoku-mcts")
     asked: list[list[str]] = []
 
     def compiler(groups):
@@ -324,16 +326,28 @@ def test_a_new_gomoku_game_with_an_agent_not_compiled_waits_for_its_parts(app_wi
 
     monkeypatch.setattr(game_kinds, "Compiler", compiler)
     monkeypatch.setattr(warmup, "is_warm", lambda group: group != "gomoku-mcts")
-    h = app_window(9, 1000, 700)
+    t = [1000.0]
+    h = app_window(9, 1000, 700, now=lambda: t[0])
     old = h.c
     h.press(h.key.N, h.key.MOD_CTRL)
     for row, value in (("rules", "gomoku freestyle"), ("size", 15), ("black", "human"), ("white", "mcts")):
         choose(h, row, value)
+    type_row(h, "clock", "1m")
     h.press(h.key.ENTER)
-    h.frames(0.2)
+    wait_for(h, lambda: isinstance(h.w.controller, GomokuController), 10)
     assert asked == [["gomoku-basic", "gomoku-mcts"]]  # the rules and the MCTS, not the PVS
-    assert h.w.controller is old and "Compiling the engine (gomoku-mcts)" in h.w.hud.message.text
-    wait_for(h, lambda: isinstance(h.w.controller, GomokuController), 120)
-    h.c = h.w.controller
+    h.c = c = h.w.controller
     old.close()
-    assert h.c.seats.specs[R.WHITE] == "mcts" and h.c.game.size == 15 and h.c.game.moves == []
+    assert c.seats.specs[R.WHITE] == "mcts" and c.game.size == 15 and c.game.moves == []
+    assert c.compiler.compiling and not c.kernels_ready("gomoku-mcts")
+    h.click_point(vertex(h, 7, 7))  # the human plays while the MCTS compiles
+    assert stone(h, 7, 7) == R.BLACK and c.clocks.clock.running == R.WHITE
+    t[0] += 30  # the compile takes half of White's minute: not White's time
+    h.frames(0.3)
+    assert len(c.gomoku.moves) == 1 and not c.thinking
+    assert "Compiling the engine (gomoku-mcts)" in h.w.hud.info.text
+    assert "you can play meanwhile" in h.w.hud.ai_text.text
+    assert c.clock_views()[R.WHITE].text() == "1:00"
+    wait_for(h, lambda: len(c.gomoku.moves) == 2, 120)  # compiled and loaded: the MCTS answers
+    assert c.gomoku.moves[1][1] == R.WHITE and not c.over, c.message
+    assert "Compiling" not in h.w.hud.info.text

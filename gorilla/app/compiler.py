@@ -5,9 +5,10 @@ window's process would freeze the window. :class:`Compiler` runs
 ``python -m gorilla.ai.warmup GROUP...`` in a child process instead, which
 fills the on-disk cache; each time the child finishes a group, a thread here
 loads that group's compiled kernels (milliseconds to a second). Groups already
-in the cache are only loaded. The controller asks :meth:`Compiler.ready` before
-it lets anything use a group: a human can click while the rest compiles, and an
-AI's first move waits for its kernels.
+in the cache are only loaded, while the child compiles the others. The
+controller asks :meth:`Compiler.ready` before it lets anything use a group: a
+human can click while the rest compiles, and an AI's first move waits for its
+kernels.
 """
 
 from __future__ import annotations
@@ -97,9 +98,13 @@ class Compiler:
 
     def _run(self) -> None:
         try:
-            if self.cold:
-                self._compile_in_child()
-            for g in self.groups:  # warm ones, and any the child could not do
+            proc = self._start_child() if self.cold else None
+            for g in self.groups:  # the warm ones while the child compiles the rest
+                if g not in self.cold:
+                    self._load(g)
+            if proc is not None:
+                self._follow_child(proc)
+            for g in self.groups:  # any the child could not do
                 if not self.ready(g):
                     self._load(g)
         except Exception as e:  # shown in the panel; the groups stay not ready
@@ -108,16 +113,19 @@ class Compiler:
             self.current = None
             self._done.set()
 
-    def _compile_in_child(self) -> None:
+    def _start_child(self) -> subprocess.Popen | None:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         imports = warmup.import_args(self.cold)
         try:
-            self._proc = proc = subprocess.Popen(
+            self._proc = subprocess.Popen(
                 [self.python, "-m", "gorilla.ai.warmup", *imports, *self.cold],
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, env=env,
             )  # fmt: skip
         except OSError:
-            return  # no child: the groups are compiled here, by _run
+            return None  # no child: the groups are compiled here, by _run
+        return self._proc
+
+    def _follow_child(self, proc: subprocess.Popen) -> None:
         assert proc.stdout is not None
         for line in proc.stdout:
             word, _, rest = line.strip().partition(" ")

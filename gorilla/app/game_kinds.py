@@ -31,6 +31,8 @@ from gorilla.rules.board import BLACK, EMPTY, WHITE
 from gorilla.rules.coords import to_index
 from gorilla.rules.game import Game
 
+GOMOKU_RULES = "gomoku-basic"  # the kernels a Gomoku game needs before its first move
+
 
 @dataclass
 class GomokuStart(NewGame):
@@ -41,16 +43,29 @@ class GomokuStart(NewGame):
     load: str | None = None
 
 
-def gomoku_compiler(players: Iterable[str]) -> Compiler | None:
+def gomoku_compiler(players: Iterable[str], running: Any = None) -> Compiler | None:
     """None when the kernels a Gomoku game between players (specs: 'human', 'pvs+vct:2',
     'pbrain:...') needs are in the on-disk cache; else a :class:`Compiler` that compiles them
-    in a child process (the window keeps drawing) and then loads them here. Only the players'
-    own parts: two humans wait for the rules alone (a third of the whole engine's time), and a
-    later game with another agent compiles its parts then."""
+    in a child process (the window keeps drawing) and then loads them here: running (the
+    current game's compiler) when it covers them and has not failed, else a new one. Only the
+    players' own parts: two humans wait for the rules alone (a third of the whole engine's
+    time), and a later game with another agent compiles its parts then. The window starts the
+    game once the rules are loaded (:func:`rules_ready`); an AI's first move waits for its own
+    parts (:meth:`GomokuController.kernels_ready`)."""
     groups = engine_groups(builtin_agents(players))
     if all(warmup.is_warm(g) for g in groups):
         return None
+    covered = getattr(running, "groups", None)  # a Go game's compiler covers no Gomoku part
+    if covered is not None and running.error is None and all(g in covered for g in groups):
+        return running
     return Compiler(groups)
+
+
+def rules_ready(compiler: Compiler) -> bool:
+    """Whether a Gomoku game can start under compiler: its rules are loaded (a human may play;
+    the agents' parts may still be compiling), or the compile has ended (with an error the
+    window shows)."""
+    return compiler.ready(GOMOKU_RULES) or compiler.wait(0)
 
 
 class _EmptyPosition:
@@ -109,14 +124,15 @@ class EmptyBoard:
         return 0
 
 
-WAIT = "The Gomoku game starts when its engine is ready"
+WAIT = "The Gomoku game starts when its rules are ready"
 
 
 class GomokuLoading(NeutralTable, Shared):
     """Stands in for a Gomoku game while its engine compiles: an empty board of the game's
     size, the compile's progress in the panel (its ``compiler``), no captures, no moves. The
     window starts the game (``gomoku_wait``: the compiler and the :class:`GomokuStart`) when
-    the compile is done. Every request says that the game starts when the engine is ready."""
+    the rules are loaded (:func:`rules_ready`) and hands it the compile, which goes on with the
+    AIs' parts. Every request says that the game starts when its rules are ready."""
 
     LACKS = WAIT
 
@@ -129,7 +145,7 @@ class GomokuLoading(NeutralTable, Shared):
         self.workers = Workers()  # nothing runs before the game starts
         # nobody moves before the game starts
         self.seats = Players({BLACK: None, WHITE: None}, {BLACK: start.black, WHITE: start.white}, {})
-        self.message = "Compiling the Gomoku engine: the game starts when it is ready"
+        self.message = "Compiling the Gomoku engine: the game starts when its rules are ready"
         self.progress = self.evaluation = None
         self.show_eval = False
         self.continuous = start.continuous
@@ -140,7 +156,7 @@ class GomokuLoading(NeutralTable, Shared):
         """The panel's text: the game that is coming, and the compile's progress."""
         n = self.start.size
         return [
-            f"{n}x{n} {self.start.rules.capitalize()}: the game starts when the engine is ready",
+            f"{n}x{n} {self.start.rules.capitalize()}: the game starts when its rules are ready",
             self.message,
         ]
 
@@ -169,8 +185,9 @@ class GomokuLoading(NeutralTable, Shared):
         """Nothing to do: the window watches the compile."""
 
     def close(self) -> None:
-        """Stop the compile."""
-        self.compiler.close()
+        """Stop the compile, unless the game it waited for has taken it over (``compiler`` None)."""
+        if self.compiler is not None:
+            self.compiler.close()
 
     def _wait(self, *args: Any) -> bool:
         self.say(WAIT)
@@ -181,20 +198,45 @@ class GomokuLoading(NeutralTable, Shared):
     new_game = _wait
 
 
-def controller_for(current: Any, ng: Any) -> Any:
+def controller_for(current: Any, ng: Any, compiler: Compiler | None = None) -> Any:
     """current when it plays ng's game (Go or Gomoku), else a new controller for it; the caller
-    then calls its ``new_game(ng)``. A Go controller compiles its kernels in a child process; a
-    Gomoku one loads its engine first (the window waits for :func:`gomoku_compiler` when the
-    cache is cold, so this only loads). A :class:`GomokuStart`'s continuous play is kept."""
+    then calls its ``new_game(ng)`` (and a Gomoku controller's ``use_compiler(compiler)``). A Go
+    controller compiles its kernels in a child process. A Gomoku one loads its players' parts
+    first, or with compiler (:func:`gomoku_compiler`, its rules loaded) leaves them to it. A
+    :class:`GomokuStart`'s continuous play is kept."""
     gomoku = ng.game == "gomoku"
     if isinstance(current, GomokuController if gomoku else Controller):
         return current
     autosave = current.autosave
     if gomoku:
-        ready_engine(builtin_agents([ng.black, ng.white]))
+        if compiler is None:
+            ready_engine(builtin_agents([ng.black, ng.white]))
         continuous = isinstance(ng, GomokuStart) and ng.continuous
         now = getattr(current, "now", None)  # the clocks read the window's time (tests inject it)
         return GomokuController(GomokuGame(ng.size), autosave=autosave, continuous=continuous, now=now)
     c = Controller(Game.new(ng.size, ng.rules, ng.komi), autosave=autosave)
     c.compiler = Compiler(c.groups_needed())
     return c
+
+
+def start_game(current: Any, ng: Any, compiler: Compiler | None = None) -> tuple[Any, bool]:
+    """Start ng's game from the window's current controller: (the controller that plays it,
+    whether it started). A new controller replaces current, which is closed (its compiler is
+    handed over, not stopped, when it is the one the new game uses); a Gomoku game takes
+    compiler (from :func:`gomoku_compiler`, None when its parts are loaded), which goes on
+    compiling its AIs' parts while a human plays. When the game does not start, current stays
+    and its message says why."""
+    c = controller_for(current, ng, compiler)
+    ok = c.new_game(ng)
+    if ok and ng.game == "gomoku":
+        c.use_compiler(compiler)
+    if c is current:
+        return c, ok
+    if not ok:
+        current.message = c.message
+        c.close()
+        return current, False
+    if current.compiler is compiler is not None:
+        current.compiler = None  # handed over to the new game
+    current.close()
+    return c, True

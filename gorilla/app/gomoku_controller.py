@@ -15,6 +15,11 @@ AI thinks its seconds a move or what its clock affords when that is less, and a 
 loses (``W+T``). A player ``pbrain:COMMAND`` is an external Gomocup engine
 (:class:`gorilla.app.pbrain_player.PbrainAgent`): its moves are played through Gorilla's
 rules, and an illegal move, a crash or a time-out forfeits the game (``B+F``) with one message.
+
+On an empty cache the window starts the game as soon as the rules are compiled and hands
+the controller its :class:`gorilla.app.compiler.Compiler` (``compiler``), which goes on
+compiling the built-in agents' parts in a child process: a human plays meanwhile, and an
+AI's first move (and its clock) waits until its parts are loaded, as in Go.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ from gorilla.app.tasks import Task, Workers
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
 from gorilla.gomoku import sgf
-from gorilla.gomoku.agents import AGENTS, GomokuAgent, make_agent, ready_engine
+from gorilla.gomoku.agents import AGENTS, GomokuAgent, engine_groups, make_agent, ready_engine
 from gorilla.gomoku.game import GomokuGame
 from gorilla.gomoku.patterns import P_33, P_43, P_F4, P_FIVE, P_FOUR, P_THREE
 from gorilla.match.gomoku_players import check_gomoku_spec, gomoku_label
@@ -170,8 +175,10 @@ class GomokuController(Shared, NeutralTable):
         autosave: str | None = None,
         clock: TimeControl | None = None,
         now: Any = None,
+        compiler: Any = None,
     ) -> None:
         self.feed = Feed(show_thinking=True)
+        self.compiler = compiler  # the agents' parts compiling in a child (None: all loaded)
         self.workers = Workers()  # the AI's search ('ai') and the evaluation ('eval')
         self._specs = {R.BLACK: black, R.WHITE: white}
         self._players = {c: parse_player(s) for c, s in self._specs.items()}
@@ -206,6 +213,34 @@ class GomokuController(Shared, NeutralTable):
     def over(self) -> bool:
         """Whether the game has ended."""
         return self.game.over
+
+    def kernels_ready(self, *groups: str) -> bool:
+        """Whether the kernel groups can run now: loaded by the compiler, or by the game's start
+        (a group the compiler does not cover was loaded before it)."""
+        c = self.compiler
+        return c is None or all(c.ready(g) for g in groups if g in c.groups)
+
+    def use_compiler(self, compiler: Any) -> None:
+        """The compiler that makes this game's agents ready (None: they are loaded); one that
+        compiled for an earlier game is stopped."""
+        old = self.compiler
+        if old is not None and old is not compiler:
+            old.close()
+        self.compiler = compiler
+
+    def _agent_waits(self, color: int) -> bool:
+        """True while the parts of color's built-in agent are still compiling: its clock does
+        not run (loading the engine costs the AI no time) and the panel shows the compile."""
+        groups = engine_groups(builtin_agents([self._specs[color]]))
+        if self.kernels_ready(*groups):
+            return False
+        running = self.clocks.clock.clocks[color]
+        if running.running:
+            running.running_since = self.clocks.now()
+        c = self.compiler
+        if c is not None and c.error and c.error != self.message:
+            self.say(c.error)  # the panel shows the compile's progress (status_lines)
+        return True
 
     def new_game_choices(self) -> dict[str, Any]:
         """The new-game form's rows for this game."""
@@ -263,6 +298,8 @@ class GomokuController(Shared, NeutralTable):
         ai_turn = not self.over and not self.is_human(self.gomoku.to_move)
         stepped = not self.ai_vs_ai or self.continuous or self._stepped
         if ai_turn and stepped and not self.thinking and not self.workers.retired:
+            if self._agent_waits(self.gomoku.to_move):
+                return
             self._stepped = False
             self._start_ai()
 
@@ -596,8 +633,10 @@ class GomokuController(Shared, NeutralTable):
         self._changed()
 
     def close(self) -> None:
-        """Stop any search; end the Gomocup engines."""
+        """Stop any search and the compile; end the Gomocup engines."""
         self._cancel()
+        if self.compiler is not None:
+            self.compiler.close()
         if self.seats is not None:
             self.seats.close()
 
@@ -626,6 +665,8 @@ class GomokuController(Shared, NeutralTable):
                 lines.append(f"PV {pv}")
             elif self.ai_vs_ai and not self.continuous and not self.thinking:
                 lines.append("Click or space: next AI move")
+        if self.compiler is not None and self.compiler.compiling:
+            lines.append(self.compiler.status())
         if self.evaluating:
             lines.append("Evaluating...")
         if self.message:

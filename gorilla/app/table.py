@@ -95,7 +95,8 @@ class Table(Protocol):
     tree: Any  # the record as a tree (gorilla.rules.gametree.GameTree) or None
     comment: str  # the current move's comment
     autosave: str | None
-    gomoku_wait: Any  # (Compiler, GomokuStart): a Gomoku game the window starts when compiled, or None
+    # (Compiler, GomokuStart): a Gomoku game the window starts when its rules are loaded, or None
+    gomoku_wait: Any
 
     @property
     def over(self) -> bool:

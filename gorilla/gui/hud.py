@@ -329,7 +329,7 @@ class Hud:
                 ai = (
                     "Compiling the engine; you can play meanwhile"
                     if controller.gomoku_wait is None
-                    else "Compiling the Gomoku engine: the game starts when it is ready"
+                    else "Compiling the Gomoku engine: the game starts when its rules are ready"
                 )
             else:
                 ai = "Evaluating moves..."

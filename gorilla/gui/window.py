@@ -812,23 +812,25 @@ class GorillaWindow(pyglet.window.Window):
         self._dirty = True
         return self.dialog
 
-    def _start_new_game(self, ng) -> bool:
-        from gorilla.app.game_kinds import controller_for, gomoku_compiler
+    def _start_new_game(self, ng, compiler=None) -> bool:
+        from gorilla.app.game_kinds import gomoku_compiler, rules_ready, start_game
 
-        if ng.game == "gomoku" and self._gomoku_wait is None:
-            compiler = gomoku_compiler([ng.black, ng.white])
-            if compiler is not None:  # a cold cache: compile in a child, start the game when ready
+        if ng.game == "gomoku" and compiler is None:
+            waiting = self._gomoku_wait[0] if self._gomoku_wait is not None else None
+            compiler = gomoku_compiler([ng.black, ng.white], waiting or self.controller.compiler)
+            if waiting is not None and waiting is not compiler:
+                waiting.close()  # a game asked for before the last one started, with other players
+            if compiler is not None and not rules_ready(compiler):
+                # a cold cache: compile in a child; the game starts when its rules are loaded
                 self._gomoku_wait = (compiler, ng)
-                self.controller.say("Compiling the Gomoku engine: the game starts when it is ready")
+                self.controller.say("Compiling the Gomoku engine: the game starts when its rules are ready")
                 return True
         self._gomoku_wait = None
-        c = controller_for(self.controller, ng)  # Go or Gomoku, as the Rules row says
-        ok = c.new_game(ng)
-        if ok and c is not self.controller:
-            self.controller.close()
-            self.controller = c
-        if not ok and c is not self.controller:
-            self.controller.message = c.message
+        if compiler is not None and compiler.error:
+            self.controller.say(f"Gomoku: {compiler.error}")
+            return False
+        # Go or Gomoku, as the Rules row says; a Gomoku game's AIs may still be compiling
+        self.controller, ok = start_game(self.controller, ng, compiler)
         if ok and self.settings is not None and self.dialog is not None:
             self.settings.set("new_game", self.dialog.form.remember())
         if not ok and self.dialog is not None:
@@ -836,14 +838,13 @@ class GorillaWindow(pyglet.window.Window):
         return ok
 
     def _wait_for_gomoku(self) -> None:
-        """While Gomoku's engine compiles for a new game: its progress; then the game."""
+        """While Gomoku's rules compile for a new game: the compile's progress; then the game
+        (its AIs' parts may still be compiling: the game's controller follows them)."""
+        from gorilla.app.game_kinds import rules_ready
+
         compiler, ng = self._gomoku_wait
-        if compiler.wait(0):
-            if compiler.error:
-                self._gomoku_wait = None
-                self.controller.say(f"Gomoku: {compiler.error}")
-            else:
-                self._start_new_game(ng)
+        if rules_ready(compiler):
+            self._start_new_game(ng, compiler)
         else:
             status = compiler.status()
             if status and status != self.controller.message:

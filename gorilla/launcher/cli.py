@@ -497,7 +497,8 @@ def build_controller(opts: AppOptions):
 def _gomoku_controller(opts: AppOptions):
     """The Gomoku controller the options describe. When the engine is not compiled yet, a
     stand-in (an empty board) while it compiles in a child process: the window opens at once
-    and starts the game when the engine is ready."""
+    and starts the game when its rules are ready (its AIs' parts may go on compiling: the
+    game's first AI move waits for them)."""
     from gorilla.app.game_kinds import GomokuLoading, GomokuStart, gomoku_compiler
     from gorilla.app.gomoku_controller import gomoku_controller, parse_player
     from gorilla.gomoku import sgf
