@@ -114,6 +114,30 @@ def test_a_package_above_registers_its_group_and_the_compiler_child_imports_it(t
     assert record.read_text().split() == expected
 
 
+def test_the_compile_names_the_units_still_running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the child and its helper compile two units at once; the one that ends leaves the status
+    from gorilla.app.compiler import Compiler
+
+    monkeypatch.setattr(warmup, "is_warm", lambda group: False)
+    fake = tmp_path / "python"
+    lines = ["start rules", "start gomoku-basic", "done gomoku-basic 1 1"]
+    fake.write_text("#!/bin/sh\n" + "".join(f"echo '{ln}'\n" for ln in lines) + "exec sleep 30\n")
+    fake.chmod(0o755)
+    import gorilla.gomoku.agents  # noqa: F401 - registers the Gomoku groups
+
+    c = Compiler(["gomoku-basic"], python=str(fake), start=False)
+    monkeypatch.setattr(c, "_load", lambda group: c._ready.add(group))  # nothing to load here
+    c.start()
+    try:
+        end = time.monotonic() + 20
+        while not c.ready("gomoku-basic"):
+            assert time.monotonic() < end
+            time.sleep(0.02)
+        assert c.status().startswith("Compiling the engine (rules): ") and 0 < c.fraction < 1
+    finally:
+        c.close()
+
+
 def _genmove(cache: Path, size: int) -> tuple[str, float, str]:
     """A fresh ``gorilla gtp --ai mcts --time 1`` on the cache folder:
     (its first genmove, the seconds that took, its stderr)."""

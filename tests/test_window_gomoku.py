@@ -342,6 +342,8 @@ def test_a_new_gomoku_game_starts_while_its_ai_compiles_and_the_ai_waits(app_win
     assert c.compiler.compiling and not c.kernels_ready("gomoku-mcts")
     h.click_point(vertex(h, 7, 7))  # the human plays while the MCTS compiles
     assert stone(h, 7, 7) == R.BLACK and c.clocks.clock.running == R.WHITE
+    h.click_point(vertex(h, 3, 3))  # White's turn: the panel says why nothing is played
+    assert len(c.gomoku.moves) == 1 and "White (mcts 1s) moves once its engine is compiled" in c.message
     t[0] += 30  # the compile takes half of White's minute: not White's time
     h.frames(0.3)
     assert len(c.gomoku.moves) == 1 and not c.thinking

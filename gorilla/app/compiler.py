@@ -31,8 +31,8 @@ class Compiler:
         self.cold = [g for g in self.groups if not warmup.is_warm(g)]
         self.python = python or sys.executable
         self.error: str | None = None
-        self.current: str | None = None  # the group the child is compiling now
-        self._current_since = 0.0
+        # the units the child compiles now (two at once with its helper), each since when
+        self._running: dict[str, float] = {}
         self._compiled_weight = 0.0
         self._total = warmup.weight(self.cold)
         self._ready: set[str] = set()
@@ -62,21 +62,19 @@ class Compiler:
 
     @property
     def fraction(self) -> float:
-        """How much of the cold compile is done, 0..1 (the running group estimated by time)."""
+        """How much of the cold compile is done, 0..1 (the running units estimated by time)."""
         if not self.cold or self._done.is_set():
             return 1.0
-        part = 0.0
-        cur = self.current
-        if cur is not None:
-            expect = warmup.GROUPS[cur][1]
-            part = min(0.95 * expect, time.monotonic() - self._current_since)
+        now = time.monotonic()
+        running = dict(self._running)
+        part = sum(min(0.95 * warmup.GROUPS[g][1], now - since) for g, since in running.items())
         return min(1.0, (self._compiled_weight + part) / max(self._total, 1e-9))
 
     def status(self) -> str:
         """One line for the panel: what is compiling and how far it is ('' when nothing is)."""
         if not self.compiling:
             return ""
-        what = self.current or self.cold[0]
+        what = ", ".join(list(self._running)) or self.cold[0]
         return f"Compiling the engine ({what}): {100 * self.fraction:.0f}%, once after an install or update"
 
     def wait(self, timeout: float | None = None) -> bool:
@@ -110,7 +108,7 @@ class Compiler:
         except Exception as e:  # shown in the panel; the groups stay not ready
             self.error = f"cannot compile the engine: {e}"
         finally:
-            self.current = None
+            self._running.clear()
             self._done.set()
 
     def _start_child(self) -> subprocess.Popen | None:
@@ -131,9 +129,9 @@ class Compiler:
             word, _, rest = line.strip().partition(" ")
             group = rest.split(" ", 1)[0]
             if word == "start" and group in warmup.GROUPS:
-                self._current_since = time.monotonic()
-                self.current = group
+                self._running[group] = time.monotonic()
             elif word == "done" and group in warmup.GROUPS:
+                self._running.pop(group, None)
                 self._compiled_weight += warmup.GROUPS[group][1]
                 self._load(group)
         proc.wait()

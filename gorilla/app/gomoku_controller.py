@@ -228,11 +228,14 @@ class GomokuController(Shared, NeutralTable):
             old.close()
         self.compiler = compiler
 
+    def _groups(self, color: int) -> list[str]:
+        """The kernel groups color's player needs (a human's or a Gomocup engine's: the rules)."""
+        return engine_groups(builtin_agents([self._specs[color]]))
+
     def _agent_waits(self, color: int) -> bool:
         """True while the parts of color's built-in agent are still compiling: its clock does
         not run (loading the engine costs the AI no time) and the panel shows the compile."""
-        groups = engine_groups(builtin_agents([self._specs[color]]))
-        if self.kernels_ready(*groups):
+        if self.kernels_ready(*self._groups(color)):
             return False
         running = self.clocks.clock.clocks[color]
         if running.running:
@@ -401,6 +404,9 @@ class GomokuController(Shared, NeutralTable):
             self.say("The game is over (r starts a new one)")
             return False
         color = self.gomoku.to_move
+        if not self.is_human(color) and not self.kernels_ready(*self._groups(color)):
+            self.say(f"{COLOR_NAME[color]} ({self.players[color]}) moves once its engine is compiled")
+            return False
         if not self.is_human(color) or self.thinking:
             self.say("Wait for the AI's move")
             return False
