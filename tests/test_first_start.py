@@ -375,9 +375,15 @@ def test_a_game_between_humans_compiles_nothing_once_the_rules_are_ready() -> No
 
 def test_the_window_compiles_only_the_gomoku_players_parts(monkeypatch: pytest.MonkeyPatch) -> None:
     from gorilla.app import game_kinds
+    from gorilla.app.compiler import Compiler
 
     asked: list[list[str]] = []
-    monkeypatch.setattr(game_kinds, "Compiler", lambda groups: asked.append(list(groups)) or groups)
+
+    def groups_of(groups, **kw):  # what the compiler covers (not Go's rules), not started
+        asked.append(list(groups))
+        return Compiler(groups, start=False, **kw).groups
+
+    monkeypatch.setattr(game_kinds, "Compiler", groups_of)
     monkeypatch.setattr(warmup, "is_warm", lambda group: False)
     assert game_kinds.gomoku_compiler(["human", "human"]) == ["gomoku-basic"]
     threats = ["gomoku-basic", "gomoku-pvs", "gomoku-threats"]

@@ -320,9 +320,9 @@ def test_a_new_gomoku_game_starts_while_its_ai_compiles_and_the_ai_waits(app_win
     fake = fake_compiler_python(tmp_path, 4.0, "gomoku-mcts")
     asked: list[list[str]] = []
 
-    def compiler(groups):
+    def compiler(groups, **kw):
         asked.append(list(groups))
-        return Compiler(groups, python=fake)
+        return Compiler(groups, python=fake, **kw)
 
     monkeypatch.setattr(game_kinds, "Compiler", compiler)
     monkeypatch.setattr(warmup, "is_warm", lambda group: group != "gomoku-mcts")

@@ -26,8 +26,16 @@ from gorilla.ai import warmup
 class Compiler:
     """Makes the kernel groups ready: compiled by a child process when cold, then loaded here."""
 
-    def __init__(self, groups: Iterable[str], *, python: str | None = None, start: bool = True) -> None:
-        self.groups = list(dict.fromkeys(["rules", *groups]))
+    def __init__(
+        self,
+        groups: Iterable[str],
+        *,
+        python: str | None = None,
+        start: bool = True,
+        base: Iterable[str] = ("rules",),
+    ) -> None:
+        # base: what every game of its kind needs first (Go's rules; a Gomoku game names its own)
+        self.groups = list(dict.fromkeys([*base, *groups]))
         self.cold = [g for g in self.groups if not warmup.is_warm(g)]
         self.python = python or sys.executable
         self.error: str | None = None

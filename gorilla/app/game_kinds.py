@@ -58,7 +58,7 @@ def gomoku_compiler(players: Iterable[str], running: Any = None) -> Compiler | N
     covered = getattr(running, "groups", None)  # a Go game's compiler covers no Gomoku part
     if covered is not None and running.error is None and all(g in covered for g in groups):
         return running
-    return Compiler(groups)
+    return Compiler(groups, base=())  # not Go's rules: the child starts on Gomoku's parts at once
 
 
 def rules_ready(compiler: Compiler) -> bool:
