@@ -192,6 +192,29 @@ def test_the_panel_shows_no_captures_in_gomoku(gomoku):
         assert not caps.visible and "captures" not in caps.text
 
 
+def test_gomokus_pass_button_is_dimmed_and_takes_no_click(gomoku):
+    from gorilla.gui.toolbar import CAPTION, CAPTION_OFF
+
+    h = gomoku(15)
+    h.frames(0.1)
+    bar = h.w.toolbar
+    assert not bar.buttons["Pass"].enabled and tuple(bar.captions["Pass"].color) == CAPTION_OFF
+    assert all(bar.buttons[b].enabled for b in bar.buttons if b != "Pass")
+    assert tuple(bar.captions["Undo"].color) == CAPTION
+
+    def caption_light(name: str) -> float:  # the brightest pixel of the caption, read back
+        x, y = bar.centre(name)
+        img = h.screen()
+        return float(img[y - 5 : y + 5, x - 15 : x + 15].max())
+
+    assert caption_light("Pass") < 150 < caption_light("Undo")
+    h.click_point(vertex(h, 7, 7))
+    h.click(*bar.centre("Pass"))
+    assert "Pass" not in bar.pressed and len(h.c.gomoku.moves) == 1 and h.c.gomoku.to_move == R.WHITE
+    h.click(*bar.centre("Undo"))  # the others act
+    assert bar.pressed[-1] == "Undo" and h.c.gomoku.moves == []
+
+
 def test_a_command_line_game_waits_for_its_engine_on_an_empty_board(gui, tmp_path):  # noqa: F811
     # what `gorilla --game gomoku` opens when the engine is not compiled yet: a stand-in with the
     # compile's progress (the child process fills the cache; here it only loads, the cache being

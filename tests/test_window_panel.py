@@ -231,6 +231,8 @@ def test_a_gomoku_first_start_says_the_game_waits(gui, tmp_path, monkeypatch):  
         h.frames(0.3)
         assert "meanwhile" not in h.w.hud.ai_text.text
         assert "starts when its rules are ready" in h.w.hud.ai_text.text
+        on = {name for name, b in h.w.toolbar.buttons.items() if b.enabled}
+        assert on == {"New"}  # before the game starts only New does anything
         h.click_point("H8")  # taken by nobody: the board stays empty, the panel says why
         assert h.c.game.moves == [] and "starts when its rules are ready" in h.w.hud.ai_text.text
     finally:

@@ -139,6 +139,8 @@ def test_toolbar_buttons_with_the_mouse_and_resign_with_a_confirmation(window, t
     h = window()
     bar = h.w.toolbar
     assert list(bar.buttons) == ["New", "Pass", "Resign", "Undo", "Evaluate", "Pause", "Save", "Load"]
+    h.frame()
+    assert all(b.enabled for b in bar.buttons.values())  # Go has every button's command
     h.click_point("D4")
     h.click(*bar.centre("Pause"))  # no clock in this game: says so, nothing else changes
     assert bar.pressed[-1] == "Pause" and "No clock is running" in h.c.message

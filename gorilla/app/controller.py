@@ -150,6 +150,10 @@ class Controller(Shared):
         """Whether the kernel groups (see gorilla.ai.warmup) can be used now."""
         return self.compiler is None or self.compiler.ready(*groups)
 
+    def offers(self, command: str) -> bool:
+        """Go has every command of the window."""
+        return True
+
     def groups_needed(self, heat_map: bool = True) -> list[str]:
         """Every kernel group this game can use: the players', the evaluator's, dead stones (the
         net's where it plays the board), control map, and the window's heat map and whole-game

@@ -135,6 +135,8 @@ class GomokuLoading(NeutralTable, Shared):
     AIs' parts. Every request says that the game starts when its rules are ready."""
 
     LACKS = WAIT
+    # before the game starts only New does anything: the other buttons are dimmed
+    NO_COMMANDS = frozenset({"pass", "resign", "undo", "evaluate", "pause", "save", "load"})
 
     def __init__(self, start: GomokuStart, compiler: Compiler) -> None:
         self.game = EmptyBoard(start.size, start.rules)

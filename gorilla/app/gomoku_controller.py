@@ -165,6 +165,8 @@ class GomokuController(Shared, NeutralTable):
     it lacks of Go's (no captures, clock, record tree, set-up, whole-game analysis, ownership,
     move model) answers as :class:`gorilla.app.table.NeutralTable` does: the request says so."""
 
+    NO_COMMANDS = frozenset({"pass"})  # no passing in Gomoku: the toolbar's Pass is dimmed
+
     def __init__(
         self,
         game: GomokuGame,

@@ -131,6 +131,11 @@ class Table(Protocol):
         """Whether the kernel groups can run now (the rules: the hover stone's legality)."""
         ...
 
+    def offers(self, command: str) -> bool:
+        """Whether the game has the command (a name in :data:`gorilla.app.commands.COMMANDS`):
+        the window dims the toolbar buttons of those it has not (a Gomoku game's Pass)."""
+        ...
+
     def clock_views(self) -> Any:
         """colour -> the clock as shown (.text(), .flagged, .to_lose, .overtime, .seconds), or None."""
         ...
@@ -241,6 +246,7 @@ class NeutralTable:
     and estimates (Gomoku): each request in :data:`LACKING` says so and changes nothing."""
 
     LACKS = "Go only: {what} is not there for Gomoku yet"  # the message for a request it lacks
+    NO_COMMANDS: frozenset[str] = frozenset()  # commands the game has not (dimmed buttons)
 
     shows_captures = False
     compiler: Any = None
@@ -267,6 +273,10 @@ class NeutralTable:
     def kernels_ready(self, *groups: str) -> bool:
         """The kernels are compiled before the game is made: always ready."""
         return True
+
+    def offers(self, command: str) -> bool:
+        """Whether the game has the command (not one of its NO_COMMANDS)."""
+        return command not in self.NO_COMMANDS
 
     def ownership_map(self) -> np.ndarray:
         """No ownership estimate: nobody owns anything."""

@@ -22,6 +22,7 @@ GAP = 6
 PER_ROW = 4
 FACES = {"up": (52, 60, 72, 255), "down": (88, 166, 255, 255), "hover": (70, 80, 96, 255)}
 CAPTION = (226, 228, 232, 255)
+CAPTION_OFF = (110, 116, 124, 255)  # the caption of a button the game does not offer
 DIALOG_BG = (18, 21, 25, 245)  # a dialog's background
 BAR = (44, 52, 64, 255)  # a dialog's focus bar or text field
 
@@ -110,6 +111,15 @@ class Toolbar:
         """The toolbar's height in pixels."""
         rows = (len(self.buttons) + self.per_row - 1) // self.per_row
         return rows * BUTTON_H + (rows - 1) * GAP
+
+    def offer(self, offered: dict[str, bool]) -> None:
+        """Enable the buttons whose command the game has and dim the others (a dimmed button
+        takes no click)."""
+        for name, on in offered.items():
+            b = self.buttons[name]
+            if b.enabled != on:
+                b.enabled = on
+                self.captions[name].color = CAPTION if on else CAPTION_OFF
 
     def run(self, name: str) -> None:
         """Run a button's action (as a click on it does)."""

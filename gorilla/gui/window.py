@@ -324,6 +324,7 @@ class GorillaWindow(pyglet.window.Window):
         self.hud.draw(self.show_help)
         if not self.show_help and c.review is not None:
             self.graph.draw()
+        self.toolbar.offer({b: c.offers(BUTTON_COMMANDS[b]) for b in self.toolbar.buttons})
         self.toolbar.draw()
         for m in self.modals:
             m.draw()
