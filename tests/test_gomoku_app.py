@@ -88,9 +88,26 @@ def test_players_and_launcher_flags():
         ["--game", "gomoku", "-no_gui"],
         ["--game", "gomoku", "--komi", "6.5"],
         ["--rule", "renju"],
+        ["--swap2"],
+        ["--game", "gomoku", "--swap2", "--load", "game.sgf"],
     ):
         with pytest.raises(UsageError):
             parse_args(bad)
+
+
+def test_the_launcher_opens_a_gomoku_game_by_swap2():
+    from gorilla.gomoku.agents import ready_engine
+    from gorilla.launcher.cli import _gomoku_controller
+
+    ready_engine(["threat1"])  # in the cache: the launcher makes the game, not the stand-in
+    opts = parse_args(["--game", "gomoku", "--swap2", "--black", "threat1", "--size", "13"])
+    assert opts.opening == "swap2" and parse_args(["--game", "gomoku"]).opening == "free"
+    c = _gomoku_controller(opts)
+    try:
+        assert c.swap2 is not None and c.swap2.active and c.players[R.BLACK].startswith("threat1")
+        assert c.wait(30) and len(c.gomoku.moves) == 3 and c.offers("pass")  # it opened; the human chooses
+    finally:
+        c.close()
 
 
 def test_launcher_rejects_an_unknown_gomoku_player_in_one_line(capsys: pytest.CaptureFixture[str]):

@@ -53,11 +53,13 @@ def wait_for(h: Harness, cond, seconds: float = 30.0) -> None:
         h.frames(0.05)
 
 
-def start_gomoku(h: Harness, rules: str, size: int, black: str, white: str) -> None:
-    """Ctrl+N, a Gomoku game chosen row by row, Enter; then its controller once it is there (a cold
-    cache: the engine compiles in a child process, the window keeps drawing), the old one closed."""
+def start_gomoku(h: Harness, rules: str, size: int, black: str, white: str, **rows) -> None:
+    """Ctrl+N, a Gomoku game chosen row by row (and any other rows), Enter; then its controller
+    once it is there (a cold cache: the engine compiles in a child process, the window keeps
+    drawing), the old one closed."""
     h.press(h.key.N, h.key.MOD_CTRL)
-    for row, value in (("rules", rules), ("size", size), ("black", black), ("white", white)):
+    chosen = {"rules": rules, "size": size, "black": black, "white": white, **rows}
+    for row, value in chosen.items():
         choose(h, row, value)
     h.press(h.key.ENTER)
     assert h.w.dialog is None
@@ -376,3 +378,24 @@ def test_a_new_gomoku_game_starts_while_its_ai_compiles_and_the_ai_waits(app_win
     wait_for(h, lambda: len(c.gomoku.moves) == 2, 120)  # compiled and loaded: the MCTS answers
     assert c.gomoku.moves[1][1] == R.WHITE and not c.over, c.message
     assert "Compiling" not in h.w.hud.info.text
+
+
+def test_a_swap2_opening_from_the_dialog_the_ai_opens_and_the_human_takes_black_with_pass(app_window):  # noqa: F811
+    # the form's Opening row: the AI in the Black row opens with three stones; the human
+    # chooses: the Pass button lights up, a click on it takes Black, and the AI (now White)
+    # plays the fourth stone; the panel names the players at their new colours
+    h = app_window(9, 1000, 700)
+    start_gomoku(h, "gomoku freestyle", 15, "threat1", "human", opening="swap2")
+    c: GomokuController = h.c
+    wait_for(h, lambda: len(c.gomoku.moves) == 3 and not c.thinking, 60)
+    h.frames(0.1)
+    bar = h.w.toolbar
+    assert bar.buttons["Pass"].enabled and "passes to take Black" in h.w.hud.info.text
+    assert [col for _, col in c.gomoku.moves] == [R.BLACK, R.WHITE, R.BLACK]
+    h.click(*bar.centre("Pass"))
+    assert bar.pressed[-1] == "Pass" and c.is_human(R.BLACK)
+    wait_for(h, lambda: len(c.gomoku.moves) == 4, 60)
+    h.frames(0.1)
+    assert c.gomoku.moves[3][1] == R.WHITE and not bar.buttons["Pass"].enabled
+    assert h.w.hud.rows[R.BLACK][2].text.lower() == "human"  # the panel's Black row: the human now
+    assert h.w.hud.rows[R.WHITE][2].text.lower().startswith("threat1")

@@ -62,6 +62,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("new_game", ("Ctrl+N",), "the new-game dialog", "New"),
     Command("pause", ("Ctrl+P", "Pause"), "pause the clocks", "Pause"),
     Command("pass", ("p",), "pass", "Pass"),
+    Command("two_more", ("2",), "Gomoku Swap2: put two more stones"),
     Command("resign", (), "resign (asks first)", "Resign"),
     Command("next_move", ("Space",), "AI vs AI: the next move"),
     Command("continuous", ("a",), "AI vs AI: continuous play on/off"),
@@ -133,7 +134,8 @@ HUD_ROWS: tuple[HelpRow, ...] = (
     HelpRow("Ctrl+I", "game info: players' and event names", ("game_info",)),
     HelpRow("Enter", "comment box (Enter, Esc: done;  Shift+Enter: new line)", ("comment",)),
     HelpRow("b / x", "set-up: left click Black, right White / side to move", ("setup", "setup_side")),
-    HelpRow("p", "pass", ("pass",)),
+    HelpRow("p", "pass (Gomoku Swap2: take or keep Black)", ("pass",)),
+    HelpRow("2", "Gomoku Swap2: put two more stones", ("two_more",)),
     HelpRow("space / a", "AI vs AI: next move / continuous play on-off", ("next_move", "continuous")),
     HelpRow("Ctrl+N", "new game: size, rules, handicap, players, engines, clock", ("new_game",)),
     HelpRow("Ctrl+P, Pause", "pause the clocks (two humans)", ("pause",)),
@@ -278,7 +280,19 @@ DOC_ROWS: tuple[HelpRow, ...] = (
     HelpRow("", "coordinates along the board's edges on/off (remembered)", ("coordinates",)),
     HelpRow("", "sound on/off (remembered)", ("mute",)),
     HelpRow("", "volume down / up by 10% (remembered)", ("volume_down", "volume_up")),
-    HelpRow("", "pass", ("pass",)),
+    HelpRow(
+        "",
+        "pass; in a Gomoku game with a Swap2 opening (the new-game form's Opening row), the player who"
+        " chooses passes to take Black after the first three stones, or to keep it after five (the Pass"
+        " button is lit only then)",
+        ("pass",),
+    ),
+    HelpRow(
+        "",
+        "Gomoku Swap2, after the first three stones: the player who chooses puts two more (White, Black),"
+        " and the opener chooses; a click instead plays White's stone (the chooser takes White)",
+        ("two_more",),
+    ),
     HelpRow("", "AI vs AI: the next move", ("next_move",)),
     HelpRow("", "AI vs AI: continuous play on/off (move after move without clicks)", ("continuous",)),
     HelpRow(

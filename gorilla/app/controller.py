@@ -151,8 +151,13 @@ class Controller(Shared):
         return self.compiler is None or self.compiler.ready(*groups)
 
     def offers(self, command: str) -> bool:
-        """Go has every command of the window."""
-        return True
+        """Go has every command of the window but Gomoku's Swap2."""
+        return command != "two_more"
+
+    def two_more(self) -> bool:
+        """Swap2 is a Gomoku opening: says so."""
+        self.say("Two more stones: only in a Gomoku game with a Swap2 opening")
+        return False
 
     def groups_needed(self, heat_map: bool = True) -> list[str]:
         """Every kernel group this game can use: the players', the evaluator's, dead stones (the

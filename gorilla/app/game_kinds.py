@@ -195,7 +195,7 @@ class GomokuLoading(NeutralTable, Shared):
         self.say(WAIT)
         return False
 
-    click = pass_turn = resign = undo = redo = reset = advance = set_continuous = _wait
+    click = pass_turn = two_more = resign = undo = redo = reset = advance = set_continuous = _wait
     evaluate = toggle_eval = toggle_control = toggle_thinking = toggle_pause = save = load = _wait
     new_game = _wait
 

@@ -37,6 +37,7 @@ from gorilla.ai.agent import Candidate, Progress
 from gorilla.app.clock import NO_CLOCK, ClockView, TimeControl
 from gorilla.app.clocks import Clocks
 from gorilla.app.feed import Feed
+from gorilla.app.gomoku_swap2 import CHOOSE, CHOOSE2, PLACE3, Swap2, opening_answer
 from gorilla.app.gomoku_view import GomokuView, from_view, to_view
 from gorilla.app.parts import Shared
 from gorilla.app.pbrain_player import EngineForfeit, PbrainAgent, is_pbrain
@@ -165,7 +166,7 @@ class GomokuController(Shared, NeutralTable):
     it lacks of Go's (no captures, clock, record tree, set-up, whole-game analysis, ownership,
     move model) answers as :class:`gorilla.app.table.NeutralTable` does: the request says so."""
 
-    NO_COMMANDS = frozenset({"pass"})  # no passing in Gomoku: the toolbar's Pass is dimmed
+    NO_COMMANDS = frozenset({"pass"})  # no passing in Gomoku (but a Swap2 choice): Pass is dimmed
 
     def __init__(
         self,
@@ -178,6 +179,7 @@ class GomokuController(Shared, NeutralTable):
         clock: TimeControl | None = None,
         now: Any = None,
         compiler: Any = None,
+        opening: str = "free",
     ) -> None:
         self.feed = Feed(show_thinking=True)
         self.compiler = compiler  # the agents' parts compiling in a child (None: all loaded)
@@ -197,6 +199,8 @@ class GomokuController(Shared, NeutralTable):
         self._lock = threading.Lock()
         self._pending: Progress | None = None
         self._stepped = False  # AI vs AI: one move asked for (click or space)
+        # a Swap2 opening (the form's Opening row, --swap2), None: free
+        self.swap2: Swap2 | None = Swap2() if opening == "swap2" else None
 
     # --- state --------------------------------------------------------------------------------
     def _set_game(self, game: GomokuGame) -> None:
@@ -215,6 +219,28 @@ class GomokuController(Shared, NeutralTable):
     def over(self) -> bool:
         """Whether the game has ended."""
         return self.game.over
+
+    def offers(self, command: str) -> bool:
+        """Every command but pass; pass and two_more while a human's Swap2 choice asks for them."""
+        if command not in ("pass", "two_more"):
+            return True
+        sw = self.swap2
+        human_choice = self._opening(choosing=True) and self.is_human(self._actor())
+        return human_choice and (command == "pass" or sw is not None and sw.phase == CHOOSE)
+
+    def _opening(self, choosing: bool = False) -> bool:
+        """Whether a Swap2 opening goes on (choosing: and a player chooses now)."""
+        sw = self.swap2
+        return sw is not None and sw.active and (sw.choosing or not choosing) and not self.over
+
+    def _human_at(self, moves: int) -> bool:
+        """Whether a human has the move after the first moves stones (colours alternate)."""
+        return self.is_human(R.BLACK if moves % 2 == 0 else R.WHITE)
+
+    def _actor(self) -> int:
+        """The seat whose player acts now: the side to move's, or the Swap2 opening's actor."""
+        sw = self.swap2
+        return sw.actor() if sw is not None and sw.active else self.gomoku.to_move
 
     def kernels_ready(self, *groups: str) -> bool:
         """Whether the kernel groups can run now: loaded by the compiler, or by the game's start
@@ -258,6 +284,7 @@ class GomokuController(Shared, NeutralTable):
             "black": self._specs[R.BLACK],
             "white": self._specs[R.WHITE],
             "clock": self.clocks.time_control.spec(),
+            "opening": "swap2" if self.swap2 is not None else "free",
         }
 
     # --- the game loop ----------------------------------------------------------------------
@@ -275,7 +302,11 @@ class GomokuController(Shared, NeutralTable):
 
     def _played(self, p: int, color: int) -> None:
         self.emit("stone", move=len(self.gomoku.moves))
-        self.clocks.pressed(color, self.gomoku)
+        sw = self.swap2
+        if sw is not None and sw.active:
+            sw.put(len(self.gomoku.moves))  # the opening's stones: the clocks start after it
+        else:
+            self.clocks.pressed(color, self.gomoku)
         if self.gomoku.over:
             self.emit("game_end", result=self.game.result)
             r = self.gomoku.result
@@ -300,10 +331,10 @@ class GomokuController(Shared, NeutralTable):
             self.say("Evaluated every move" + ("" if best is None else f": best {self._name(best)}"))
         self.workers.prune()
         self._watch_clock()
-        ai_turn = not self.over and not self.is_human(self.gomoku.to_move)
+        ai_turn = not self.over and not self.is_human(self._actor())
         stepped = not self.ai_vs_ai or self.continuous or self._stepped
         if ai_turn and stepped and not self.thinking and not self.workers.retired:
-            if self._agent_waits(self.gomoku.to_move):
+            if self._agent_waits(self._actor()):
                 return
             self._stepped = False
             self._start_ai()
@@ -312,6 +343,9 @@ class GomokuController(Shared, NeutralTable):
         return format_vertex(q, self.gomoku.size) if from_view(self.gomoku, q) is not None else "?"
 
     def _start_ai(self) -> None:
+        if self._opening():
+            self._start_swap2()
+            return
         color = self.gomoku.to_move
         agent = self.agents[color]
         assert agent is not None
@@ -356,6 +390,9 @@ class GomokuController(Shared, NeutralTable):
     def _finish_ai(self, task: Task) -> None:
         if not self.workers.fresh(task):
             return
+        if task.data.get("swap2") and task.error is None:
+            self._finish_swap2(task)
+            return
         color = task.data["color"]
         agent = self.agents[color]
         name = COLOR_NAME[color] + (f" ({agent.label})" if isinstance(agent, PbrainAgent) else "")
@@ -385,7 +422,7 @@ class GomokuController(Shared, NeutralTable):
         end = None if timeout is None else time.monotonic() + timeout
         while True:
             self.poll()
-            due = not self.over and not self.is_human(self.gomoku.to_move) and not self.ai_vs_ai
+            due = not self.over and not self.is_human(self._actor()) and not self.ai_vs_ai
             if not self.workers.slots and not self.workers.retired and not due:
                 return True
             if end is not None and time.monotonic() > end:
@@ -401,15 +438,17 @@ class GomokuController(Shared, NeutralTable):
         return self.play(q)
 
     def play(self, q: int) -> bool:
-        """The human to move plays window point q; False (and a message) if not allowed."""
+        """The human to move plays window point q; False (and a message) if not allowed. In a
+        Swap2 opening the human whose turn it is puts an opening stone, or, when it chooses,
+        plays White's stone (it takes White)."""
         if self.over:
             self.say("The game is over (r starts a new one)")
             return False
-        color = self.gomoku.to_move
-        if not self.is_human(color) and not self.kernels_ready(*self._groups(color)):
-            self.say(f"{COLOR_NAME[color]} ({self.players[color]}) moves once its engine is compiled")
+        seat, color = self._actor(), self.gomoku.to_move
+        if not self.is_human(seat) and not self.kernels_ready(*self._groups(seat)):
+            self.say(f"{COLOR_NAME[seat]} ({self.players[seat]}) moves once its engine is compiled")
             return False
-        if not self.is_human(color) or self.thinking:
+        if not self.is_human(seat) or self.thinking:
             self.say("Wait for the AI's move")
             return False
         if self._flag_fell(color):
@@ -422,6 +461,8 @@ class GomokuController(Shared, NeutralTable):
         p = from_view(self.gomoku, q)
         assert p is not None
         self._cancel()
+        if self._opening(choosing=True):
+            self._choose(take_black=False)  # a stone: the chooser plays White
         self.gomoku.play(p, color)
         self._redo.clear()
         self.message = ""
@@ -441,15 +482,116 @@ class GomokuController(Shared, NeutralTable):
         self.say("Continuous play" if on else "Stepwise: space or click for the next move")
 
     def pass_turn(self) -> bool:
-        """There is no passing in Gomoku."""
-        self.say("There is no passing in Gomoku")
-        return False
+        """There is no passing in Gomoku, but in a Swap2 choice: the human who chooses passes,
+        taking Black (after three stones) or keeping it (after five); the other player moves."""
+        if not self._opening(choosing=True):
+            self.say("There is no passing in Gomoku")
+            return False
+        if not self.is_human(self._actor()) or self.thinking:
+            self.say("Wait for the AI's choice")
+            return False
+        self._cancel()
+        self._choose(take_black=True)
+        self._changed()
+        return True
+
+    def two_more(self) -> bool:
+        """Swap2, after the first three stones: the human who chooses puts two more (2)."""
+        sw = self.swap2
+        if not self._opening(choosing=True) or sw is None or sw.phase != CHOOSE:
+            self.say("Two more stones: only in a Swap2 opening, after its first three")
+            return False
+        if not self.is_human(self._actor()):
+            self.say("Wait for the AI's choice")
+            return False
+        sw.two_more()
+        self._changed()
+        self.say("Swap2: put two more stones, White then Black")
+        return True
+
+    # --- Swap2 (gorilla.app.gomoku_swap2) -------------------------------------------------------
+    def _choose(self, take_black: bool) -> None:
+        """The chooser takes Black (a pass) or White (a stone follows): the opening ends, and the
+        players change seats when the colours say so."""
+        sw = self.swap2
+        assert sw is not None
+        seat = sw.actor()
+        who = self.players[seat]
+        if sw.choose(take_black, len(self.gomoku.moves)):
+            self._swap_seats()
+        colour = "Black" if take_black else "White"
+        self.say(f"Swap2: {who} plays {colour}")
+        self.emit("swap2", take_black=take_black)
+
+    def _swap_seats(self) -> None:
+        """The players exchange colours (their agents, names, specs and think times)."""
+        b, w = R.BLACK, R.WHITE
+        self._specs = {b: self._specs[w], w: self._specs[b]}
+        self._players = {b: self._players[w], w: self._players[b]}
+        seats = self.seats
+        assert seats is not None
+        seats.agents = {b: seats.agents[w], w: seats.agents[b]}
+        seats.labels = {b: seats.labels[w], w: seats.labels[b]}
+        seats.specs = {b: seats.specs[w], w: seats.specs[b]}
+
+    def _start_swap2(self) -> None:
+        """The AI whose turn it is in the opening answers on a worker thread."""
+        seat = self._actor()
+        agent = self.agents[seat]
+        assert agent is not None and self.swap2 is not None
+        seconds = self._players[seat][1]
+        snapshot = self.gomoku.copy()
+        seed = len(self.gomoku.moves) + 1
+
+        def run(cancel: threading.Event) -> Any:
+            return opening_answer(agent, snapshot, seconds, seed)
+
+        self.workers.launch(self.workers.task("ai", run, color=seat, swap2=self.swap2.phase))
+        self.version += 1
+
+    def _finish_swap2(self, task: Task) -> None:
+        """Apply an AI's Swap2 answer: its stones, its pass, or its White stone; an answer that
+        does not fit the phase, or an illegal stone, forfeits."""
+        sw = self.swap2
+        seat = task.data["color"]
+        if sw is None or not sw.active or sw.phase != task.data["swap2"]:
+            return
+        answer = task.result
+        want = {PLACE3: (3,), CHOOSE: (0, 1, 2), CHOOSE2: (0, 1)}.get(sw.phase, ())
+        n = 0 if answer is None else len(answer) or -1  # 0: a pass; no stone at all is no answer
+        if n not in want:
+            self._lose(seat, "F", f"{self.players[seat]} answered Swap2 with {n} stones and forfeits")
+            return
+        if answer is None:
+            self._choose(take_black=True)
+            self._changed()
+            return
+        if sw.phase == CHOOSE and n == 2:
+            sw.two_more()
+        elif sw.choosing:
+            self._choose(take_black=False)
+        for x, y in answer:
+            color = self.gomoku.to_move
+            try:
+                p = self.gomoku.point(x, y)
+                self.gomoku.play(p, color)
+            except ValueError as e:
+                self._lose(
+                    self._actor() if sw.active else color,
+                    "F",
+                    f"{self.players[seat]}: Swap2 stone {x},{y}: {e}",
+                )
+                return
+            self._played(p, color)
+        self._redo.clear()
+        self._changed()
 
     def resign(self) -> bool:
-        """The human to move resigns."""
-        if self.over or not self.is_human(self.gomoku.to_move):
+        """The human to move (in a Swap2 opening: whose turn it is) resigns."""
+        seat = self._actor()
+        if self.over or not self.is_human(seat):
             return False
-        self._lose(self.gomoku.to_move, "R", f"{COLOR_NAME[self.gomoku.to_move]} resigned")
+        self._lose(seat, "R", f"{COLOR_NAME[seat]} resigned")
         return True
 
     def undo(self) -> bool:
@@ -466,10 +608,25 @@ class GomokuController(Shared, NeutralTable):
         if not self.gomoku.moves:
             self.say("Nothing to undo")
             return False
+        sw = self.swap2
+        n = len(self.gomoku.moves)
+        if sw is not None and sw.active:  # the opening: a human's own stone of this phase
+            target = n - 1 if n > sw.first(n) else -1
+        else:  # back to a human's turn, not into the opening
+            floor = 0 if sw is None else sw.end
+            target = n - 1
+            while not self.ai_vs_ai and target > floor and not self._human_at(target):
+                target -= 1
+            if floor and not self.ai_vs_ai and not self._human_at(target):
+                target = -1
+        if target < 0:
+            self.say("The Swap2 opening's stones and choices stay (r starts a new game)")
+            return False
         self._cancel()
-        self._redo.append(self.gomoku.undo())
-        while self.gomoku.moves and not self.is_human(self.gomoku.to_move) and not self.ai_vs_ai:
+        while len(self.gomoku.moves) > target:
             self._redo.append(self.gomoku.undo())
+        if sw is not None and sw.active:
+            self._redo.clear()  # the opening's stones are put again, not redone
         self.clocks.follow_turn(self.gomoku.to_move)
         self._changed()
         self.say(f"Undone: move {len(self.gomoku.moves) + 1}")
@@ -497,8 +654,12 @@ class GomokuController(Shared, NeutralTable):
         return True
 
     def reset(self) -> None:
-        """A new game with the same players, rule and size."""
+        """A new game with the same players, rule, size and opening."""
         self._cancel()
+        if self.swap2 is not None:
+            if self.swap2.swapped:
+                self._swap_seats()  # back to the form's seats: the opener at Black
+            self.swap2 = Swap2()
         self._set_game(GomokuGame(self.gomoku.size, self.gomoku.rule))
         for a in self.agents.values():
             if a is not None:
@@ -517,14 +678,20 @@ class GomokuController(Shared, NeutralTable):
         except ValueError as e:
             self.say(str(e))
             return False
+        opening = getattr(ng, "opening", "free")
+        if opening not in ("free", "swap2"):
+            self.say(f"Opening: free or swap2, not {opening!r}")
+            return False
         self._cancel()
         self._specs = {R.BLACK: ng.black, R.WHITE: ng.white}
         self._players = players
         self.clocks.time_control = getattr(ng, "clock", None) or NO_CLOCK
+        self.swap2 = Swap2() if opening == "swap2" else None
         self._set_game(game)
         self._redo.clear()
         self._changed()
-        self.say(f"New game: {game.size}x{game.size} Gomoku, {R.RULE_NAMES[rule]}")
+        how = ", Swap2 opening" if self.swap2 is not None else ""
+        self.say(f"New game: {game.size}x{game.size} Gomoku, {R.RULE_NAMES[rule]}{how}")
         path = getattr(ng, "load", None)  # a record asked for on the command line
         if path:
             self.load(path)
@@ -634,8 +801,11 @@ class GomokuController(Shared, NeutralTable):
         self.say(f"Loaded {path}")
 
     def load_game(self, game: GomokuGame) -> None:
-        """Play on from game (same players)."""
+        """Play on from game (same players, no opening rule)."""
         self._cancel()
+        if self.swap2 is not None and self.swap2.swapped:
+            self._swap_seats()
+        self.swap2 = None
         self._set_game(game)
         self._redo.clear()
         self._changed()
@@ -666,7 +836,12 @@ class GomokuController(Shared, NeutralTable):
         else:
             color = g.to_move
             who = "human" if self.is_human(color) else self.players[color]
-            lines.append(f"{COLOR_NAME[color]} to move ({who})")
+            sw = self.swap2
+            if sw is not None and sw.active:
+                names = {c: f"{COLOR_NAME[c]} ({self.players[c]})" for c in (R.BLACK, R.WHITE)}
+                lines.append(sw.prompt(names))
+            else:
+                lines.append(f"{COLOR_NAME[color]} to move ({who})")
             p = self.progress
             if self.thinking and p is not None and p.candidates:
                 pv = " ".join(self._name(m) for m in p.candidates[0].pv[:6])

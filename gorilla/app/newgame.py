@@ -121,6 +121,7 @@ class NewGame:
     black: str = "human"
     white: str = "human"
     clock: TimeControl = field(default_factory=TimeControl)
+    opening: str = "free"  # Gomoku: "swap2" opens by Swap2 (the Black row's player opens)
 
     @property
     def game(self) -> str:
@@ -167,6 +168,9 @@ class NewGameForm:
             Field("black_cmd", "Black engine command", [], editable=True),
             Field("white", "White", list(players)),
             Field("white_cmd", "White engine command", [], editable=True),
+            Field(
+                "opening", "Opening (Gomoku)", [("free", "free"), ("swap2: Black's player opens", "swap2")]
+            ),
             Field("clock", "Clock", [(c, c) for c in CLOCK_PRESETS], editable=True, text="none"),
         ]
         self.focus = 0
@@ -287,6 +291,9 @@ class NewGameForm:
             ng.clock = parse_clock(self["clock"].text)
         except ClockSpecError as e:
             raise FormError(f"Clock: {e}") from None
+        ng.opening = self["opening"].value
+        if ng.opening != "free" and ng.game != "gomoku":
+            raise FormError("Opening: Swap2 is a Gomoku opening (choose free for Go)")
         if ng.game == "gomoku":
             if size < 5:
                 raise FormError(f"Board size: Gomoku needs 5x5 or more, got {size}x{size}")

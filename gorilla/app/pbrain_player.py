@@ -115,6 +115,18 @@ class PbrainAgent(GomokuAgent):
         """The next move sets the engine's board up afresh."""
         self._held = None
 
+    def swap2(self, game: GomokuGame, seconds: float = 1.0) -> list[tuple[int, int]] | None:
+        """The engine's Swap2 answer on game's opening stones (``SWAP2BOARD``): the stones it
+        puts, or None for SWAP; EngineForfeit on a crash, a time-out or garbage. The engine's
+        next move gets the whole board again."""
+        player = self.player
+        self._held = None
+        try:
+            player.new_game(game, max(1, int(seconds * 1000)), 0)
+            return player.swap2(game.copy(), seconds + GRACE)
+        except Forfeit as f:
+            raise EngineForfeit(f"{self.label}: {f.kind}: {f}") from None
+
     def stop(self) -> None:
         """Return from a running move at once (another thread)."""
         self._stop.set()

@@ -182,6 +182,7 @@ class Table(Protocol):
     setup_click: Callable[[int, int], Any]
     goto_move: Callable[[int], Any]
     pass_turn: Callable[[], Any]
+    two_more: Callable[[], Any]  # Gomoku's Swap2: the chooser puts two more stones
     resign: Callable[[], Any]
     undo: Callable[[], Any]
     redo: Callable[[], Any]

@@ -526,6 +526,7 @@ class GorillaWindow(pyglet.window.Window):
             "new_game": self.new_game,
             "pause": lambda: c().toggle_pause(),
             "pass": lambda: c().pass_turn(),
+            "two_more": lambda: c().two_more(),
             "resign": self.ask_resign,
             "next_move": lambda: c().advance(),
             "continuous": lambda: c().set_continuous(not c().continuous),

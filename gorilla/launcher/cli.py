@@ -46,7 +46,7 @@ usage: gorilla [-no_gui] [-ai_vs_ai] [-ai_random | -ai_monte_carlo G T]... [-eva
                [--seed N] [--eval-engine net|flat|mcts]
                [--mc-patterns NAME | --mc-load-patterns FILE] [--mc-list-patterns] [-h]
        gorilla --game gomoku [--rule freestyle|standard|renju|caro] [--size 15]
-               [--black SPEC] [--white SPEC] [--load FILE.sgf] [--continuous]"""
+               [--black SPEC] [--white SPEC] [--swap2] [--load FILE.sgf] [--continuous]"""
 
 HELP = (
     USAGE
@@ -96,6 +96,9 @@ Gomoku (five in a row, --game gomoku; in the window only):
                         illegal move, a crash or a time-out forfeits (B+F / W+F)
   --clock SPEC          the clocks, as Go's (below): an AI thinks its seconds a move or
                         what its clock affords; a fallen flag loses (W+T / B+T)
+  --swap2               open by Swap2: --black's player puts three stones, --white's
+                        plays White, passes (p) to take Black or puts two more (2), and
+                        then --black's chooses; the clocks start after the opening
   In the window: c the threat map (where a stone makes a four or a three: dark for
   Black, light for White), v the search's candidates and principal variation,
   e every move's value.
@@ -181,6 +184,7 @@ class AppOptions:
     clock: TimeControl = NO_CLOCK
     game: str = "go"  # or "gomoku"
     rule: str = "freestyle"  # Gomoku's five-rule
+    opening: str = "free"  # Gomoku: "swap2" opens by Swap2
 
 
 class _Parser(argparse.ArgumentParser):
@@ -210,6 +214,7 @@ def _parser() -> _Parser:
     p.add_argument("--eval-engine", choices=["net", "flat", "mcts"], default=None)
     p.add_argument("--game", choices=["go", "gomoku"], default="go")
     p.add_argument("--rule")
+    p.add_argument("--swap2", action="store_true")
     catalog.add_options(p, "mcts players")
     return p
 
@@ -352,6 +357,8 @@ def parse_args(argv: Sequence[str]) -> AppOptions:
         return _gomoku_options(opts, ns)
     if ns.rule is not None:
         raise UsageError("--rule is Gomoku's five-rule (with --game gomoku); Go takes --rules")
+    if ns.swap2:
+        raise UsageError("--swap2 is a Gomoku opening (with --game gomoku)")
     if ns.rules is not None:
         try:
             opts.rules = get_ruleset(ns.rules).name
@@ -399,6 +406,9 @@ def _gomoku_options(opts: AppOptions, ns: argparse.Namespace) -> AppOptions:
     if not MIN_SIZE <= opts.size <= MAX_SIZE:
         raise UsageError(f"--size: a Gomoku board is {MIN_SIZE}..{MAX_SIZE}, got {opts.size}")
     opts.load, opts.continuous, opts.autosave = ns.load, ns.continuous, None
+    if ns.swap2 and ns.load:
+        raise UsageError("--swap2 opens a new game; a loaded record has its stones already")
+    opts.opening = "swap2" if ns.swap2 else "free"
     return opts
 
 
@@ -519,12 +529,19 @@ def _gomoku_controller(opts: AppOptions):
             clock=opts.clock,
             continuous=opts.continuous,
             load=os.path.expanduser(opts.load) if opts.load else None,
+            opening=opts.opening,
         )
         return GomokuLoading(start, compiler)
     print(f"{PROG}: loading the Gomoku engine...", file=sys.stderr, flush=True)
     try:
         c = gomoku_controller(
-            opts.size or 15, opts.rule, opts.black, opts.white, continuous=opts.continuous, clock=opts.clock
+            opts.size or 15,
+            opts.rule,
+            opts.black,
+            opts.white,
+            continuous=opts.continuous,
+            clock=opts.clock,
+            opening=opts.opening,
         )
     except ValueError as e:
         raise UsageError(str(e).splitlines()[0]) from None

@@ -1,0 +1,202 @@
+"""Swap2 in the app (the window's Gomoku controller): the opener puts three stones, the other
+player plays White's stone, passes to take Black, or puts two more and the opener chooses; the
+players change seats when the colours say so. Humans act by clicks, Pass and ``two_more``; the
+built-in agents and a real Gomocup engine (``gorilla pbrain``, over ``SWAP2BOARD``) answer on
+the worker thread. The opening's stones cannot be undone, the clocks start after it, ``r``
+starts the same opening again."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+import pytest
+
+from gorilla.app.gomoku_controller import GomokuController
+from gorilla.app.gomoku_swap2 import CHOOSE, CHOOSE2, DONE, PLACE2, PLACE3, Swap2
+from gorilla.app.newgame import FormError, NewGame, NewGameForm
+from gorilla.gomoku import rules as R
+from gorilla.gomoku.agents import ready_engine
+from gorilla.gomoku.game import GomokuGame
+from gorilla.rules.coords import to_index
+
+AI = "threat1:0.2"
+ENGINE = f"pbrain:{shlex.quote(sys.executable)} -m gorilla pbrain --agent threat1"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _kernels() -> None:
+    ready_engine(["threat1"])
+
+
+@pytest.fixture
+def swap2_game():
+    made: list[GomokuController] = []
+
+    def factory(black: str, white: str, clock=None) -> GomokuController:
+        c = GomokuController(GomokuGame(15))
+        ng = NewGame(size=15, rules="gomoku freestyle", komi=0, black=black, white=white, opening="swap2")
+        if clock is not None:
+            ng.clock = clock
+        assert c.new_game(ng), c.message
+        made.append(c)
+        return c
+
+    yield factory
+    for c in made:
+        c.close()
+
+
+def at(x: int, y: int) -> int:
+    """The window's point of Gomoku (x, y) on 15x15 (as the tests click it)."""
+    return to_index(x, y, 15)
+
+
+def stones(c: GomokuController) -> list[int]:
+    return [col for _, col in c.gomoku.moves]
+
+
+def test_the_opening_steps_and_who_changes_seats() -> None:
+    sw = Swap2()
+    assert sw.actor() == R.BLACK and sw.phase == PLACE3
+    for n in (1, 2, 3):
+        sw.put(n)
+    assert sw.phase == CHOOSE and sw.actor() == R.WHITE and sw.choosing
+    assert Swap2().first(0) == 0
+    a = Swap2()
+    a.phase = CHOOSE
+    assert a.choose(take_black=True, moves=3) and a.end == 3 and a.phase == DONE  # the other takes Black
+    b = Swap2()
+    b.phase = CHOOSE
+    assert not b.choose(take_black=False, moves=3)  # it plays White: no change
+    c = Swap2()
+    c.phase = CHOOSE
+    c.two_more()
+    assert c.phase == PLACE2 and c.actor() == R.WHITE and c.first(4) == 3
+    c.put(5)
+    assert c.phase == CHOOSE2 and c.actor() == R.BLACK
+    assert not c.choose(take_black=True, moves=5)  # the opener keeps Black
+    d = Swap2()
+    d.phase = CHOOSE2
+    assert d.choose(take_black=False, moves=5)  # the opener takes White: seats change
+    with pytest.raises(ValueError):
+        Swap2().choose(True, 0)
+    with pytest.raises(ValueError):
+        Swap2().two_more()
+
+
+def test_a_human_opens_and_the_ai_chooses(swap2_game) -> None:
+    c = swap2_game("human", AI)
+    assert not c.offers("pass") and "puts three stones" in " ".join(c.status_lines())
+    for x, y in ((7, 7), (8, 7), (7, 9)):
+        assert c.play(at(x, y)), c.message
+        assert not c.thinking  # the opener puts all three; the AI waits for them
+    assert stones(c) == [R.BLACK, R.WHITE, R.BLACK] and c.swap2.phase == CHOOSE
+    assert c.play(at(3, 3)) is False and "Wait" in c.message  # the AI chooses now
+    assert not c.offers("pass") and not c.offers("two_more")  # not the human's choice
+    assert c.wait(30)
+    assert c.swap2.phase == DONE and len(c.gomoku.moves) in (3, 4)
+    # either it played White's fourth stone (it keeps White) or it took Black (seats changed)
+    if len(c.gomoku.moves) == 4:
+        assert c.players[R.WHITE].startswith("threat1") and c.is_human(R.BLACK)
+    else:
+        assert c.players[R.BLACK].startswith("threat1") and c.is_human(R.WHITE)
+    assert c.is_human(c.gomoku.to_move) and not c.over
+    assert c.undo() is False and "opening" in c.message  # the opening's stones stay
+
+
+def test_a_human_chooser_passes_to_take_black_and_the_ai_plays_white(swap2_game) -> None:
+    c = swap2_game(AI, "human")
+    assert c.wait(30)
+    assert stones(c) == [R.BLACK, R.WHITE, R.BLACK] and c.swap2.phase == CHOOSE
+    assert c.offers("pass") and c.offers("two_more")
+    assert c.pass_turn(), c.message
+    assert c.is_human(R.BLACK) and c.players[R.WHITE].startswith("threat1")  # seats changed
+    assert "human plays Black" in c.message
+    assert c.wait(30)
+    assert stones(c) == [R.BLACK, R.WHITE, R.BLACK, R.WHITE]  # the AI, now White, played the fourth
+    assert not c.offers("pass") and c.pass_turn() is False and "no passing" in c.message
+
+
+def test_two_more_stones_then_the_opener_chooses(swap2_game) -> None:
+    c = swap2_game(AI, "human")
+    assert c.wait(30)
+    assert c.two_more(), c.message
+    assert c.swap2.phase == PLACE2 and not c.offers("pass")
+    assert c.play(at(2, 2))
+    assert c.undo() and len(c.gomoku.moves) == 3  # the human's own extra stone comes back
+    assert c.undo() is False  # not the opener's three
+    assert c.play(at(2, 2)) and c.play(at(12, 12))
+    assert stones(c) == [R.BLACK, R.WHITE, R.BLACK, R.WHITE, R.BLACK]
+    assert c.wait(30)  # the opener (the AI) chooses: keeps Black or plays White's sixth stone
+    assert c.swap2.phase == DONE
+    if len(c.gomoku.moves) == 6:
+        assert c.players[R.WHITE].startswith("threat1") and c.is_human(R.BLACK)
+    else:
+        assert c.players[R.BLACK].startswith("threat1") and c.is_human(R.WHITE)
+    assert c.is_human(c.gomoku.to_move)
+
+
+def test_a_human_chooser_plays_white_by_a_click_and_the_clocks_start_after_the_opening(swap2_game) -> None:
+    from gorilla.app.clock import parse_clock
+
+    c = swap2_game(AI, "human", clock=parse_clock("5m"))
+    assert c.wait(30)
+    assert not c.clocks.started  # the opening is not on the clock
+    assert c.play(at(10, 10)), c.message
+    assert c.players[R.BLACK].startswith("threat1") and c.is_human(R.WHITE)  # no change of seats
+    assert stones(c) == [R.BLACK, R.WHITE, R.BLACK, R.WHITE] and c.clocks.started
+
+
+def test_reset_brings_the_opening_back_with_the_forms_seats(swap2_game) -> None:
+    c = swap2_game(AI, "human")
+    assert c.wait(30)
+    assert c.pass_turn()  # the human takes Black: the seats change
+    assert c.swap2.swapped and c.is_human(R.BLACK)
+    c.reset()
+    assert c.swap2 is not None and c.swap2.phase == PLACE3 and not c.swap2.swapped
+    assert c.players[R.BLACK].startswith("threat1") and c.is_human(R.WHITE)  # the AI opens again
+    assert c.new_game_choices()["opening"] == "swap2" and c.new_game_choices()["black"] == AI
+    assert c.wait(30) and len(c.gomoku.moves) == 3
+
+
+def test_a_gomocup_engine_opens_and_chooses_over_swap2board(swap2_game) -> None:
+    c = swap2_game(ENGINE, "human")
+    assert c.wait(60), c.message
+    assert stones(c) == [R.BLACK, R.WHITE, R.BLACK] and c.swap2.phase == CHOOSE, c.message
+    assert c.two_more() and c.play(at(1, 1)) and c.play(at(13, 13))
+    assert c.wait(60), c.message
+    assert c.swap2.phase == DONE and not c.over, c.message
+    assert len(c.gomoku.moves) in (5, 6) and c.is_human(c.gomoku.to_move)
+    if len(c.gomoku.moves) == 5:  # it kept Black: the human, White, plays the sixth stone
+        assert c.is_human(R.WHITE) and c.play(at(0, 14))
+        assert c.wait(60) and len(c.gomoku.moves) == 7, c.message  # and the engine answers
+    c.close()
+
+
+def test_the_form_offers_swap2_for_gomoku_only() -> None:
+    form = NewGameForm()
+    form.set("rules", "gomoku freestyle")
+    form.set("size", 15)
+    form.set("opening", "swap2")
+    assert form.result().opening == "swap2"
+    form.set("rules", "chinese")
+    with pytest.raises(FormError, match="Opening: Swap2 is a Gomoku opening"):
+        form.result()
+    c = GomokuController(GomokuGame(15))
+    try:
+        assert c.new_game(NewGame(size=15, rules="gomoku renju", opening="no-such")) is False
+        assert "Opening" in c.message and c.swap2 is None
+    finally:
+        c.close()
+
+
+def test_a_gomocup_engine_that_cannot_swap2_forfeits_with_one_line(swap2_game, tmp_path) -> None:
+    from test_gomoku_swap2 import SWAP2_GARBAGE
+
+    script = tmp_path / "brain.py"
+    script.write_text(SWAP2_GARBAGE, encoding="utf-8")
+    c = swap2_game(f"pbrain:{shlex.quote(sys.executable)} {shlex.quote(str(script))}", "human")
+    assert c.wait(60)
+    assert c.over and c.game.result == "W+F" and c.gomoku.moves == []
+    assert "forfeits" in c.message and "SWAP2BOARD" in c.message and "\n" not in c.message
