@@ -13,11 +13,18 @@ import sys
 import pytest
 
 from gorilla.app.gomoku_controller import GomokuController
-from gorilla.app.gomoku_swap2 import CHOOSE, CHOOSE2, DONE, PLACE2, PLACE3, Swap2
+from gorilla.app.gomoku_swap2 import actor, choosing, opening, undo_floor
 from gorilla.app.newgame import FormError, NewGame, NewGameForm
 from gorilla.gomoku import rules as R
 from gorilla.gomoku.agents import ready_engine
-from gorilla.gomoku.game import GomokuGame
+from gorilla.gomoku.game import (
+    SWAP2_CHOOSE,
+    SWAP2_CHOOSE2,
+    SWAP2_DONE,
+    SWAP2_PLACE2,
+    SWAP2_PLACE3,
+    GomokuGame,
+)
 from gorilla.rules.coords import to_index
 
 AI = "threat1:0.2"
@@ -56,33 +63,25 @@ def stones(c: GomokuController) -> list[int]:
     return [col for _, col in c.gomoku.moves]
 
 
-def test_the_opening_steps_and_who_changes_seats() -> None:
-    sw = Swap2()
-    assert sw.actor() == R.BLACK and sw.phase == PLACE3
-    for n in (1, 2, 3):
-        sw.put(n)
-    assert sw.phase == CHOOSE and sw.actor() == R.WHITE and sw.choosing
-    assert Swap2().first(0) == 0
-    a = Swap2()
-    a.phase = CHOOSE
-    assert a.choose(take_black=True, moves=3) and a.end == 3 and a.phase == DONE  # the other takes Black
-    b = Swap2()
-    b.phase = CHOOSE
-    assert not b.choose(take_black=False, moves=3)  # it plays White: no change
-    c = Swap2()
-    c.phase = CHOOSE
-    c.two_more()
-    assert c.phase == PLACE2 and c.actor() == R.WHITE and c.first(4) == 3
-    c.put(5)
-    assert c.phase == CHOOSE2 and c.actor() == R.BLACK
-    assert not c.choose(take_black=True, moves=5)  # the opener keeps Black
-    d = Swap2()
-    d.phase = CHOOSE2
-    assert d.choose(take_black=False, moves=5)  # the opener takes White: seats change
+def test_the_openings_phases_who_acts_and_how_far_undo_goes() -> None:
+    g = GomokuGame(15, opening="swap2")
+    assert opening(g) and actor(g) == R.BLACK and g.swap2_phase == SWAP2_PLACE3 and undo_floor(g) == 0
+    for x in (7, 8, 9):
+        g.swap2_put(g.point(x, 7 + x % 2))
+    assert g.swap2_phase == SWAP2_CHOOSE and actor(g) == R.WHITE and choosing(g) and undo_floor(g) == 3
+    g.swap2_two_more()
+    assert g.swap2_phase == SWAP2_PLACE2 and actor(g) == R.WHITE and not choosing(g)
+    g.swap2_put(g.point(1, 1))
+    assert g.swap2_phase == SWAP2_PLACE2 and undo_floor(g) == 3
+    g.swap2_put(g.point(13, 13))
+    assert g.swap2_phase == SWAP2_CHOOSE2 and actor(g) == R.BLACK and undo_floor(g) == 5
+    g.swap2_choose(take_black=False)  # the opener plays White: the seats change
+    assert not opening(g) and not g.first_player_black and undo_floor(g) == 5
     with pytest.raises(ValueError):
-        Swap2().choose(True, 0)
+        g.swap2_put(g.point(0, 0))  # the opening is over
     with pytest.raises(ValueError):
-        Swap2().two_more()
+        GomokuGame(15, opening="swap2").swap2_two_more()  # not before three stones
+    assert not opening(GomokuGame(15)) and undo_floor(GomokuGame(15)) == 0
 
 
 def test_a_human_opens_and_the_ai_chooses(swap2_game) -> None:
@@ -91,11 +90,11 @@ def test_a_human_opens_and_the_ai_chooses(swap2_game) -> None:
     for x, y in ((7, 7), (8, 7), (7, 9)):
         assert c.play(at(x, y)), c.message
         assert not c.thinking  # the opener puts all three; the AI waits for them
-    assert stones(c) == [R.BLACK, R.WHITE, R.BLACK] and c.swap2.phase == CHOOSE
+    assert stones(c) == [R.BLACK, R.WHITE, R.BLACK] and c.gomoku.swap2_phase == SWAP2_CHOOSE
     assert c.play(at(3, 3)) is False and "Wait" in c.message  # the AI chooses now
     assert not c.offers("pass") and not c.offers("two_more")  # not the human's choice
     assert c.wait(30)
-    assert c.swap2.phase == DONE and len(c.gomoku.moves) in (3, 4)
+    assert c.gomoku.swap2_phase == SWAP2_DONE and len(c.gomoku.moves) in (3, 4)
     # either it played White's fourth stone (it keeps White) or it took Black (seats changed)
     if len(c.gomoku.moves) == 4:
         assert c.players[R.WHITE].startswith("threat1") and c.is_human(R.BLACK)
@@ -108,7 +107,7 @@ def test_a_human_opens_and_the_ai_chooses(swap2_game) -> None:
 def test_a_human_chooser_passes_to_take_black_and_the_ai_plays_white(swap2_game) -> None:
     c = swap2_game(AI, "human")
     assert c.wait(30)
-    assert stones(c) == [R.BLACK, R.WHITE, R.BLACK] and c.swap2.phase == CHOOSE
+    assert stones(c) == [R.BLACK, R.WHITE, R.BLACK] and c.gomoku.swap2_phase == SWAP2_CHOOSE
     assert c.offers("pass") and c.offers("two_more")
     assert c.pass_turn(), c.message
     assert c.is_human(R.BLACK) and c.players[R.WHITE].startswith("threat1")  # seats changed
@@ -122,14 +121,14 @@ def test_two_more_stones_then_the_opener_chooses(swap2_game) -> None:
     c = swap2_game(AI, "human")
     assert c.wait(30)
     assert c.two_more(), c.message
-    assert c.swap2.phase == PLACE2 and not c.offers("pass")
+    assert c.gomoku.swap2_phase == SWAP2_PLACE2 and not c.offers("pass")
     assert c.play(at(2, 2))
     assert c.undo() and len(c.gomoku.moves) == 3  # the human's own extra stone comes back
     assert c.undo() is False  # not the opener's three
     assert c.play(at(2, 2)) and c.play(at(12, 12))
     assert stones(c) == [R.BLACK, R.WHITE, R.BLACK, R.WHITE, R.BLACK]
     assert c.wait(30)  # the opener (the AI) chooses: keeps Black or plays White's sixth stone
-    assert c.swap2.phase == DONE
+    assert c.gomoku.swap2_phase == SWAP2_DONE
     if len(c.gomoku.moves) == 6:
         assert c.players[R.WHITE].startswith("threat1") and c.is_human(R.BLACK)
     else:
@@ -152,9 +151,9 @@ def test_reset_brings_the_opening_back_with_the_forms_seats(swap2_game) -> None:
     c = swap2_game(AI, "human")
     assert c.wait(30)
     assert c.pass_turn()  # the human takes Black: the seats change
-    assert c.swap2.swapped and c.is_human(R.BLACK)
+    assert not c.gomoku.first_player_black and c.is_human(R.BLACK)
     c.reset()
-    assert c.swap2 is not None and c.swap2.phase == PLACE3 and not c.swap2.swapped
+    assert c.gomoku.swap2_phase == SWAP2_PLACE3 and c.gomoku.first_player_black
     assert c.players[R.BLACK].startswith("threat1") and c.is_human(R.WHITE)  # the AI opens again
     assert c.new_game_choices()["opening"] == "swap2" and c.new_game_choices()["black"] == AI
     assert c.wait(30) and len(c.gomoku.moves) == 3
@@ -163,10 +162,10 @@ def test_reset_brings_the_opening_back_with_the_forms_seats(swap2_game) -> None:
 def test_a_gomocup_engine_opens_and_chooses_over_swap2board(swap2_game) -> None:
     c = swap2_game(ENGINE, "human")
     assert c.wait(60), c.message
-    assert stones(c) == [R.BLACK, R.WHITE, R.BLACK] and c.swap2.phase == CHOOSE, c.message
+    assert stones(c) == [R.BLACK, R.WHITE, R.BLACK] and c.gomoku.swap2_phase == SWAP2_CHOOSE, c.message
     assert c.two_more() and c.play(at(1, 1)) and c.play(at(13, 13))
     assert c.wait(60), c.message
-    assert c.swap2.phase == DONE and not c.over, c.message
+    assert c.gomoku.swap2_phase == SWAP2_DONE and not c.over, c.message
     assert len(c.gomoku.moves) in (5, 6) and c.is_human(c.gomoku.to_move)
     if len(c.gomoku.moves) == 5:  # it kept Black: the human, White, plays the sixth stone
         assert c.is_human(R.WHITE) and c.play(at(0, 14))
@@ -186,7 +185,7 @@ def test_the_form_offers_swap2_for_gomoku_only() -> None:
     c = GomokuController(GomokuGame(15))
     try:
         assert c.new_game(NewGame(size=15, rules="gomoku renju", opening="no-such")) is False
-        assert "Opening" in c.message and c.swap2 is None
+        assert "opening rule" in c.message and c.gomoku.opening == "free"
     finally:
         c.close()
 

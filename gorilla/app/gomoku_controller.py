@@ -37,7 +37,7 @@ from gorilla.ai.agent import Candidate, Progress
 from gorilla.app.clock import NO_CLOCK, ClockView, TimeControl
 from gorilla.app.clocks import Clocks
 from gorilla.app.feed import Feed
-from gorilla.app.gomoku_swap2 import CHOOSE, CHOOSE2, PLACE3, Swap2, opening_answer
+from gorilla.app.gomoku_swap2 import ANSWERS, actor, choosing, opening, opening_answer, prompt, undo_floor
 from gorilla.app.gomoku_view import GomokuView, from_view, to_view
 from gorilla.app.parts import Shared
 from gorilla.app.pbrain_player import EngineForfeit, PbrainAgent, is_pbrain
@@ -48,7 +48,7 @@ from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
 from gorilla.gomoku import sgf
 from gorilla.gomoku.agents import AGENTS, GomokuAgent, engine_groups, make_agent, ready_engine
-from gorilla.gomoku.game import GomokuGame
+from gorilla.gomoku.game import SWAP2_CHOOSE, GomokuGame
 from gorilla.gomoku.patterns import P_33, P_43, P_F4, P_FIVE, P_FOUR, P_THREE
 from gorilla.match.gomoku_players import check_gomoku_spec, gomoku_label
 from gorilla.rules.coords import format_vertex
@@ -179,7 +179,6 @@ class GomokuController(Shared, NeutralTable):
         clock: TimeControl | None = None,
         now: Any = None,
         compiler: Any = None,
-        opening: str = "free",
     ) -> None:
         self.feed = Feed(show_thinking=True)
         self.compiler = compiler  # the agents' parts compiling in a child (None: all loaded)
@@ -199,8 +198,6 @@ class GomokuController(Shared, NeutralTable):
         self._lock = threading.Lock()
         self._pending: Progress | None = None
         self._stepped = False  # AI vs AI: one move asked for (click or space)
-        # a Swap2 opening (the form's Opening row, --swap2), None: free
-        self.swap2: Swap2 | None = Swap2() if opening == "swap2" else None
 
     # --- state --------------------------------------------------------------------------------
     def _set_game(self, game: GomokuGame) -> None:
@@ -224,14 +221,13 @@ class GomokuController(Shared, NeutralTable):
         """Every command but pass; pass and two_more while a human's Swap2 choice asks for them."""
         if command not in ("pass", "two_more"):
             return True
-        sw = self.swap2
-        human_choice = self._opening(choosing=True) and self.is_human(self._actor())
-        return human_choice and (command == "pass" or sw is not None and sw.phase == CHOOSE)
+        human_choice = self._opening(choice=True) and self.is_human(self._actor())
+        return human_choice and (command == "pass" or self.gomoku.swap2_phase == SWAP2_CHOOSE)
 
-    def _opening(self, choosing: bool = False) -> bool:
-        """Whether a Swap2 opening goes on (choosing: and a player chooses now)."""
-        sw = self.swap2
-        return sw is not None and sw.active and (sw.choosing or not choosing) and not self.over
+    def _opening(self, choice: bool = False) -> bool:
+        """Whether a Swap2 opening goes on (choice: and a player chooses its colour now)."""
+        g = self.gomoku
+        return opening(g) and (choosing(g) or not choice) and not self.over
 
     def _human_at(self, moves: int) -> bool:
         """Whether a human has the move after the first moves stones (colours alternate)."""
@@ -239,8 +235,7 @@ class GomokuController(Shared, NeutralTable):
 
     def _actor(self) -> int:
         """The seat whose player acts now: the side to move's, or the Swap2 opening's actor."""
-        sw = self.swap2
-        return sw.actor() if sw is not None and sw.active else self.gomoku.to_move
+        return actor(self.gomoku) if opening(self.gomoku) else self.gomoku.to_move
 
     def kernels_ready(self, *groups: str) -> bool:
         """Whether the kernel groups can run now: loaded by the compiler, or by the game's start
@@ -284,7 +279,7 @@ class GomokuController(Shared, NeutralTable):
             "black": self._specs[R.BLACK],
             "white": self._specs[R.WHITE],
             "clock": self.clocks.time_control.spec(),
-            "opening": "swap2" if self.swap2 is not None else "free",
+            "opening": self.gomoku.opening,
         }
 
     # --- the game loop ----------------------------------------------------------------------
@@ -302,10 +297,7 @@ class GomokuController(Shared, NeutralTable):
 
     def _played(self, p: int, color: int) -> None:
         self.emit("stone", move=len(self.gomoku.moves))
-        sw = self.swap2
-        if sw is not None and sw.active:
-            sw.put(len(self.gomoku.moves))  # the opening's stones: the clocks start after it
-        else:
+        if not opening(self.gomoku):  # the clocks start after a Swap2 opening
             self.clocks.pressed(color, self.gomoku)
         if self.gomoku.over:
             self.emit("game_end", result=self.game.result)
@@ -461,9 +453,12 @@ class GomokuController(Shared, NeutralTable):
         p = from_view(self.gomoku, q)
         assert p is not None
         self._cancel()
-        if self._opening(choosing=True):
+        if self._opening(choice=True):
             self._choose(take_black=False)  # a stone: the chooser plays White
-        self.gomoku.play(p, color)
+        if self._opening():
+            self.gomoku.swap2_put(p)  # one of the opening's stones
+        else:
+            self.gomoku.play(p, color)
         self._redo.clear()
         self.message = ""
         self._changed()
@@ -484,7 +479,7 @@ class GomokuController(Shared, NeutralTable):
     def pass_turn(self) -> bool:
         """There is no passing in Gomoku, but in a Swap2 choice: the human who chooses passes,
         taking Black (after three stones) or keeping it (after five); the other player moves."""
-        if not self._opening(choosing=True):
+        if not self._opening(choice=True):
             self.say("There is no passing in Gomoku")
             return False
         if not self.is_human(self._actor()) or self.thinking:
@@ -497,14 +492,13 @@ class GomokuController(Shared, NeutralTable):
 
     def two_more(self) -> bool:
         """Swap2, after the first three stones: the human who chooses puts two more (2)."""
-        sw = self.swap2
-        if not self._opening(choosing=True) or sw is None or sw.phase != CHOOSE:
+        if not self._opening(choice=True) or self.gomoku.swap2_phase != SWAP2_CHOOSE:
             self.say("Two more stones: only in a Swap2 opening, after its first three")
             return False
         if not self.is_human(self._actor()):
             self.say("Wait for the AI's choice")
             return False
-        sw.two_more()
+        self.gomoku.swap2_two_more()
         self._changed()
         self.say("Swap2: put two more stones, White then Black")
         return True
@@ -512,12 +506,10 @@ class GomokuController(Shared, NeutralTable):
     # --- Swap2 (gorilla.app.gomoku_swap2) -------------------------------------------------------
     def _choose(self, take_black: bool) -> None:
         """The chooser takes Black (a pass) or White (a stone follows): the opening ends, and the
-        players change seats when the colours say so."""
-        sw = self.swap2
-        assert sw is not None
-        seat = sw.actor()
-        who = self.players[seat]
-        if sw.choose(take_black, len(self.gomoku.moves)):
+        players change seats when the opener plays White."""
+        who = self.players[actor(self.gomoku)]
+        self.gomoku.swap2_choose(take_black)
+        if not self.gomoku.first_player_black:
             self._swap_seats()
         colour = "Black" if take_black else "White"
         self.say(f"Swap2: {who} plays {colour}")
@@ -538,7 +530,7 @@ class GomokuController(Shared, NeutralTable):
         """The AI whose turn it is in the opening answers on a worker thread."""
         seat = self._actor()
         agent = self.agents[seat]
-        assert agent is not None and self.swap2 is not None
+        assert agent is not None
         seconds = self._players[seat][1]
         snapshot = self.gomoku.copy()
         seed = len(self.gomoku.moves) + 1
@@ -546,41 +538,39 @@ class GomokuController(Shared, NeutralTable):
         def run(cancel: threading.Event) -> Any:
             return opening_answer(agent, snapshot, seconds, seed)
 
-        self.workers.launch(self.workers.task("ai", run, color=seat, swap2=self.swap2.phase))
+        self.workers.launch(self.workers.task("ai", run, color=seat, swap2=self.gomoku.swap2_phase))
         self.version += 1
 
     def _finish_swap2(self, task: Task) -> None:
         """Apply an AI's Swap2 answer: its stones, its pass, or its White stone; an answer that
         does not fit the phase, or an illegal stone, forfeits."""
-        sw = self.swap2
+        g = self.gomoku
         seat = task.data["color"]
-        if sw is None or not sw.active or sw.phase != task.data["swap2"]:
+        if not self._opening() or g.swap2_phase != task.data["swap2"]:
             return
         answer = task.result
-        want = {PLACE3: (3,), CHOOSE: (0, 1, 2), CHOOSE2: (0, 1)}.get(sw.phase, ())
         n = 0 if answer is None else len(answer) or -1  # 0: a pass; no stone at all is no answer
-        if n not in want:
+        if n not in ANSWERS.get(g.swap2_phase, ()):
             self._lose(seat, "F", f"{self.players[seat]} answered Swap2 with {n} stones and forfeits")
             return
         if answer is None:
             self._choose(take_black=True)
             self._changed()
             return
-        if sw.phase == CHOOSE and n == 2:
-            sw.two_more()
-        elif sw.choosing:
+        if g.swap2_phase == SWAP2_CHOOSE and n == 2:
+            g.swap2_two_more()
+        elif choosing(g):
             self._choose(take_black=False)
         for x, y in answer:
-            color = self.gomoku.to_move
+            color = g.to_move
             try:
-                p = self.gomoku.point(x, y)
-                self.gomoku.play(p, color)
+                p = g.point(x, y)
+                if opening(g):
+                    g.swap2_put(p)
+                else:
+                    g.play(p, color)
             except ValueError as e:
-                self._lose(
-                    self._actor() if sw.active else color,
-                    "F",
-                    f"{self.players[seat]}: Swap2 stone {x},{y}: {e}",
-                )
+                self._lose(self._actor(), "F", f"{self.players[seat]}: Swap2 stone {x},{y}: {e}")
                 return
             self._played(p, color)
         self._redo.clear()
@@ -608,12 +598,10 @@ class GomokuController(Shared, NeutralTable):
         if not self.gomoku.moves:
             self.say("Nothing to undo")
             return False
-        sw = self.swap2
-        n = len(self.gomoku.moves)
-        if sw is not None and sw.active:  # the opening: a human's own stone of this phase
-            target = n - 1 if n > sw.first(n) else -1
+        n, floor = len(self.gomoku.moves), undo_floor(self.gomoku)
+        if self._opening():  # the opening: a human's own stone of this phase
+            target = n - 1 if n > floor else -1
         else:  # back to a human's turn, not into the opening
-            floor = 0 if sw is None else sw.end
             target = n - 1
             while not self.ai_vs_ai and target > floor and not self._human_at(target):
                 target -= 1
@@ -625,7 +613,7 @@ class GomokuController(Shared, NeutralTable):
         self._cancel()
         while len(self.gomoku.moves) > target:
             self._redo.append(self.gomoku.undo())
-        if sw is not None and sw.active:
+        if self._opening():
             self._redo.clear()  # the opening's stones are put again, not redone
         self.clocks.follow_turn(self.gomoku.to_move)
         self._changed()
@@ -656,11 +644,10 @@ class GomokuController(Shared, NeutralTable):
     def reset(self) -> None:
         """A new game with the same players, rule, size and opening."""
         self._cancel()
-        if self.swap2 is not None:
-            if self.swap2.swapped:
-                self._swap_seats()  # back to the form's seats: the opener at Black
-            self.swap2 = Swap2()
-        self._set_game(GomokuGame(self.gomoku.size, self.gomoku.rule))
+        g = self.gomoku
+        if g.opening == "swap2" and not g.first_player_black:
+            self._swap_seats()  # back to the form's seats: the opener at Black
+        self._set_game(GomokuGame(g.size, g.rule, g.opening))
         for a in self.agents.values():
             if a is not None:
                 a.new_game()
@@ -673,24 +660,19 @@ class GomokuController(Shared, NeutralTable):
         the record of ``ng.load`` when there is one (a bad file is one message)."""
         try:
             rule = R.rule_from_name(str(getattr(ng, "rules", "freestyle")).removeprefix("gomoku "))
-            game = GomokuGame(int(ng.size), rule)
+            game = GomokuGame(int(ng.size), rule, getattr(ng, "opening", "free"))
             players = {R.BLACK: parse_player(ng.black), R.WHITE: parse_player(ng.white)}
         except ValueError as e:
             self.say(str(e))
-            return False
-        opening = getattr(ng, "opening", "free")
-        if opening not in ("free", "swap2"):
-            self.say(f"Opening: free or swap2, not {opening!r}")
             return False
         self._cancel()
         self._specs = {R.BLACK: ng.black, R.WHITE: ng.white}
         self._players = players
         self.clocks.time_control = getattr(ng, "clock", None) or NO_CLOCK
-        self.swap2 = Swap2() if opening == "swap2" else None
         self._set_game(game)
         self._redo.clear()
         self._changed()
-        how = ", Swap2 opening" if self.swap2 is not None else ""
+        how = ", Swap2 opening" if game.opening == "swap2" else ""
         self.say(f"New game: {game.size}x{game.size} Gomoku, {R.RULE_NAMES[rule]}{how}")
         path = getattr(ng, "load", None)  # a record asked for on the command line
         if path:
@@ -801,11 +783,8 @@ class GomokuController(Shared, NeutralTable):
         self.say(f"Loaded {path}")
 
     def load_game(self, game: GomokuGame) -> None:
-        """Play on from game (same players, no opening rule)."""
+        """Play on from game (same players)."""
         self._cancel()
-        if self.swap2 is not None and self.swap2.swapped:
-            self._swap_seats()
-        self.swap2 = None
         self._set_game(game)
         self._redo.clear()
         self._changed()
@@ -836,10 +815,9 @@ class GomokuController(Shared, NeutralTable):
         else:
             color = g.to_move
             who = "human" if self.is_human(color) else self.players[color]
-            sw = self.swap2
-            if sw is not None and sw.active:
+            if self._opening():
                 names = {c: f"{COLOR_NAME[c]} ({self.players[c]})" for c in (R.BLACK, R.WHITE)}
-                lines.append(sw.prompt(names))
+                lines.append(prompt(g, names))
             else:
                 lines.append(f"{COLOR_NAME[color]} to move ({who})")
             p = self.progress
@@ -872,8 +850,14 @@ def _player_label(name: str, seconds: float) -> str:
 
 
 def gomoku_controller(
-    size: int = 15, rule: str = "freestyle", black: str = "human", white: str = "human", **kw: Any
+    size: int = 15,
+    rule: str = "freestyle",
+    black: str = "human",
+    white: str = "human",
+    opening: str = "free",
+    **kw: Any,
 ) -> GomokuController:
-    """A controller over a new game; compiles (or loads) its players' kernels first."""
+    """A controller over a new game (opening: free or swap2); compiles (or loads) its players'
+    kernels first."""
     ready_engine(builtin_agents([black, white]))
-    return GomokuController(GomokuGame(size, rule), black, white, **kw)
+    return GomokuController(GomokuGame(size, rule, opening), black, white, **kw)

@@ -1,17 +1,20 @@
-"""Swap2 in the window: where the opening stands and who acts, for the Gomoku controller.
+"""Swap2 in the window: who acts in each phase of the opening, what the panel says, and what
+an AI answers, for the Gomoku controller. The phases themselves are the game's
+(:class:`gorilla.gomoku.game.GomokuGame`: ``swap2_phase``, ``swap2_put``, ``swap2_two_more``,
+``swap2_choose``).
 
-The new-game form's Opening row asks for it. The player in the form's Black row opens: it
-puts three stones (Black, White, Black). The other player then chooses: it plays White's
-fourth stone (it keeps White), passes (it takes Black, and the opener plays White's fourth
-stone), or puts two more stones (White, Black), after which the opener chooses: it plays
-White's sixth stone (it takes White) or passes (it keeps Black). A pass is the Gomocup
-protocol's SWAP: no stone, and the colours are exchanged or kept so that the other player
-moves. After the opening the game goes on as any other; its stones cannot be taken back.
+The new-game form's Opening row (or ``--swap2``) asks for it. The player in the form's Black
+row opens: it puts three stones (Black, White, Black). The other player then chooses: it
+plays White's fourth stone (it keeps White), passes (it takes Black, and the opener plays
+White's fourth stone), or puts two more stones (White, Black), after which the opener
+chooses: it plays White's sixth stone (it takes White) or passes (it keeps Black). A pass is
+the Gomocup protocol's SWAP: no stone, and the colours are exchanged or kept so that the
+other player moves. After the opening the game goes on as any other; its stones cannot be
+taken back.
 
 Until the colours are chosen the players keep the seats of the form (the opener the Black
-seat); :meth:`Swap2.choose` says whether the seats must be exchanged. The AIs' answers come
-from :func:`opening_answer`: a built-in agent's from :mod:`gorilla.gomoku.swap2`, a Gomocup
-engine's from its ``SWAP2BOARD``.
+seat); once they are, the seats are exchanged when the opener plays White (the game's
+``first_player_black`` is False).
 """
 
 from __future__ import annotations
@@ -20,79 +23,52 @@ from typing import Any
 
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import swap2
-from gorilla.gomoku.game import GomokuGame
-
-PLACE3 = "place3"  # the opener puts three stones
-CHOOSE = "choose"  # the other player: White's fourth stone, pass (take Black) or two more stones
-PLACE2 = "place2"  # the other player puts two more stones (White, Black)
-CHOOSE2 = "choose2"  # the opener: White's sixth stone (take White) or pass (keep Black)
-DONE = "done"
+from gorilla.gomoku.game import (
+    SWAP2_CHOOSE,
+    SWAP2_CHOOSE2,
+    SWAP2_DONE,
+    SWAP2_PLACE2,
+    SWAP2_PLACE3,
+    GomokuGame,
+)
 
 Answer = list[tuple[int, int]] | None  # stones (x, y) put down, or None: pass (SWAP)
 
+# what an AI may answer in each phase: the number of stones (0: a pass)
+ANSWERS = {SWAP2_PLACE3: (3,), SWAP2_CHOOSE: (0, 1, 2), SWAP2_CHOOSE2: (0, 1)}
+# the stones on the board when a phase begins: undo goes back no further
+PHASE_START = {SWAP2_PLACE3: 0, SWAP2_CHOOSE: 3, SWAP2_PLACE2: 3, SWAP2_CHOOSE2: 5}
 
-class Swap2:
-    """Where a Swap2 opening stands (see the module docstring)."""
 
-    def __init__(self) -> None:
-        self.phase = PLACE3
-        self.swapped = False  # whether the seats were exchanged (the opener plays White)
-        self.end = 0  # the moves of the opening, once it is done (undo stops there)
+def opening(game: GomokuGame) -> bool:
+    """Whether game is in a Swap2 opening (its stones and choices come before the game)."""
+    return game.swap2_phase != SWAP2_DONE
 
-    @property
-    def active(self) -> bool:
-        """Whether the opening goes on (its stones and choices come before the game)."""
-        return self.phase != DONE
 
-    @property
-    def choosing(self) -> bool:
-        """Whether a player chooses now (a pass or a stone answers)."""
-        return self.phase in (CHOOSE, CHOOSE2)
+def choosing(game: GomokuGame) -> bool:
+    """Whether a player chooses its colour now (a pass or a White stone answers)."""
+    return game.swap2_phase in (SWAP2_CHOOSE, SWAP2_CHOOSE2)
 
-    def actor(self) -> int:
-        """The seat (BLACK: the opener, WHITE: the other) whose player acts now."""
-        return R.BLACK if self.phase in (PLACE3, CHOOSE2) else R.WHITE
 
-    def first(self, moves: int) -> int:
-        """The number of stones on the board when this phase began (undo goes back no further)."""
-        return {PLACE3: 0, CHOOSE: 3, PLACE2: 3, CHOOSE2: 5}.get(self.phase, self.end)
+def actor(game: GomokuGame) -> int:
+    """The seat (BLACK: the opener, WHITE: the other) whose player acts in the opening."""
+    return R.BLACK if game.swap2_phase in (SWAP2_PLACE3, SWAP2_CHOOSE2) else R.WHITE
 
-    def put(self, moves: int) -> None:
-        """A stone of the opening was put; moves: the stones now on the board."""
-        if self.phase == PLACE3 and moves == 3:
-            self.phase = CHOOSE
-        elif self.phase == PLACE2 and moves == 5:
-            self.phase = CHOOSE2
 
-    def two_more(self) -> None:
-        """The other player puts two more stones instead of choosing."""
-        if self.phase != CHOOSE:
-            raise ValueError("two more stones only after the first three")
-        self.phase = PLACE2
+def undo_floor(game: GomokuGame) -> int:
+    """The stones undo leaves on the board: the phase's first ones, or the whole opening."""
+    return PHASE_START.get(game.swap2_phase, game.swap2_end)
 
-    def choose(self, take_black: bool, moves: int) -> bool:
-        """The chooser takes Black (a pass) or White (a stone); the opening ends. Returns
-        whether the seats must be exchanged so that each player sits at its colour."""
-        if not self.choosing:
-            raise ValueError("no colour to choose now")
-        chooser = self.actor()
-        swap = (chooser == R.WHITE) == take_black
-        self.phase, self.end = DONE, moves
-        self.swapped = swap
-        return swap
 
-    def prompt(self, name: dict[int, str]) -> str:
-        """The panel's line: who does what now (name: seat -> the player's name)."""
-        who = name[self.actor()]
-        if self.phase == PLACE3:
-            return f"Swap2: {who} puts three stones (Black, White, Black)"
-        if self.phase == CHOOSE:
-            return f"Swap2: {who} plays White's stone, passes to take Black, or puts two more (2)"
-        if self.phase == PLACE2:
-            return f"Swap2: {who} puts two more stones (White, Black)"
-        if self.phase == CHOOSE2:
-            return f"Swap2: {who} plays White's stone to take White, or passes to keep Black"
-        return ""
+def prompt(game: GomokuGame, name: dict[int, str]) -> str:
+    """The panel's line: who does what now (name: seat -> the player's name)."""
+    who = name[actor(game)]
+    return {
+        SWAP2_PLACE3: f"Swap2: {who} puts three stones (Black, White, Black)",
+        SWAP2_CHOOSE: f"Swap2: {who} plays White's stone, passes to take Black, or puts two more (2)",
+        SWAP2_PLACE2: f"Swap2: {who} puts two more stones (White, Black)",
+        SWAP2_CHOOSE2: f"Swap2: {who} plays White's stone to take White, or passes to keep Black",
+    }.get(game.swap2_phase, "")
 
 
 def opening_answer(agent: Any, game: GomokuGame, seconds: float, seed: int = 0) -> Answer:

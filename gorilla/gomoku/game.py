@@ -14,6 +14,7 @@ from gorilla.gomoku import rules as R
 # Swap2 phases: who does what next
 SWAP2_PLACE3 = "place3"  # the first player puts three stones (B, W, B)
 SWAP2_CHOOSE = "choose"  # the second player: take Black ("swap"), play White, or put two more stones
+SWAP2_PLACE2 = "place2"  # the second player puts two more stones (W, B)
 SWAP2_CHOOSE2 = "choose2"  # after two more stones, the first player chooses a colour
 SWAP2_DONE = "done"
 
@@ -46,6 +47,7 @@ class GomokuGame:
         self.opening = opening
         self.swap2_phase = SWAP2_PLACE3 if opening == "swap2" else SWAP2_DONE
         self.first_player_black = True  # Swap2: whether the player who opened plays Black
+        self.swap2_end = 0  # Swap2: the stones of the opening, once the colours are chosen
 
     # --- queries -------------------------------------------------------------------------
     @property
@@ -149,9 +151,29 @@ class GomokuGame:
         want = {SWAP2_PLACE3: 3, SWAP2_CHOOSE: 2}.get(self.swap2_phase)
         if want is None or len(stones) != want:
             raise ValueError(f"swap2: {len(stones)} stones do not fit phase {self.swap2_phase}")
+        if self.swap2_phase == SWAP2_CHOOSE:
+            self.swap2_two_more()
         for x, y in stones:
-            self.play_xy(x, y)
-        self.swap2_phase = SWAP2_CHOOSE if self.swap2_phase == SWAP2_PLACE3 else SWAP2_CHOOSE2
+            self.swap2_put(self.point(x, y))
+
+    def swap2_put(self, p: int) -> Result | None:
+        """One stone of the opening (the side to move's colour) in phase place3 or place2; the
+        third stone leads to choose, the fifth to choose2. ValueError for an illegal stone."""
+        if self.swap2_phase not in (SWAP2_PLACE3, SWAP2_PLACE2):
+            raise ValueError(f"swap2: no stone to put in phase {self.swap2_phase}")
+        result = self.play(p)
+        n = len(self.moves)
+        if self.swap2_phase == SWAP2_PLACE3 and n == 3:
+            self.swap2_phase = SWAP2_CHOOSE
+        elif self.swap2_phase == SWAP2_PLACE2 and n == 5:
+            self.swap2_phase = SWAP2_CHOOSE2
+        return result
+
+    def swap2_two_more(self) -> None:
+        """After the first three stones the second player puts two more instead of choosing."""
+        if self.swap2_phase != SWAP2_CHOOSE:
+            raise ValueError(f"swap2: two more stones only in phase choose, not {self.swap2_phase}")
+        self.swap2_phase = SWAP2_PLACE2
 
     def swap2_choose(self, take_black: bool) -> None:
         """The choosing player takes Black (or White); play goes on normally."""
@@ -162,6 +184,7 @@ class GomokuGame:
         else:
             raise ValueError(f"swap2: no colour to choose in phase {self.swap2_phase}")
         self.swap2_phase = SWAP2_DONE
+        self.swap2_end = len(self.moves)
 
     # --- diagrams ---------------------------------------------------------------------------
     def diagram(self) -> str:
