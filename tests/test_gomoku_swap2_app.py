@@ -109,7 +109,9 @@ def test_a_human_chooser_passes_to_take_black_and_the_ai_plays_white(swap2_game)
     assert c.wait(30)
     assert stones(c) == [R.BLACK, R.WHITE, R.BLACK] and c.gomoku.swap2_phase == SWAP2_CHOOSE
     assert c.offers("pass") and c.offers("two_more")
+    c.drain_events()
     assert c.pass_turn(), c.message
+    assert ("pass", {}) in c.drain_events()  # the pass sound
     assert c.is_human(R.BLACK) and c.players[R.WHITE].startswith("threat1")  # seats changed
     assert "human plays Black" in c.message
     assert c.wait(30)

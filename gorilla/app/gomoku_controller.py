@@ -513,7 +513,8 @@ class GomokuController(Shared, NeutralTable):
             self._swap_seats()
         colour = "Black" if take_black else "White"
         self.say(f"Swap2: {who} plays {colour}")
-        self.emit("swap2", take_black=take_black)
+        if take_black:
+            self.emit("pass")  # Swap2's pass sounds as Go's
 
     def _swap_seats(self) -> None:
         """The players exchange colours (their agents, names, specs and think times)."""
