@@ -393,3 +393,34 @@ def test_loading_a_record_brings_its_clock_back(tmp_path):
     t2.t += 25  # White's last two periods
     d.poll()
     assert d.game.result == "B+T"
+
+
+def test_an_ais_clock_does_not_run_while_its_engine_compiles(tmp_path, monkeypatch):
+    # Go: the AI's kernels compile in a child (a stand-in that takes 3 s); the human plays, the
+    # time passes on the AI's clock while it waits for them, and none of it is counted
+    import time
+
+    from test_window_panel import fake_compiler_python
+
+    from gorilla.ai import warmup
+    from gorilla.app.compiler import Compiler
+
+    monkeypatch.setattr(warmup, "is_warm", lambda group: group != "mcts")
+    compiler = Compiler(["mcts"], python=fake_compiler_python(tmp_path, 3.0, "mcts"))
+    c, t = human_game("1m", white="mcts:playouts=50", compiler=compiler)
+    try:
+        end = time.monotonic() + 30
+        while not c.kernels_ready("rules"):
+            assert time.monotonic() < end
+            time.sleep(0.02)
+        assert c.click(v("D4")) and c.clock.running == WHITE
+        t.t += 30  # half of White's minute goes by while its engine compiles
+        c.poll()
+        assert not c.thinking and c.clock_views()[WHITE].seconds == pytest.approx(60)
+        while c.game.move_number < 2:  # compiled and loaded: it plays, on its full minute
+            assert time.monotonic() < end + 60, c.message
+            c.poll()
+            time.sleep(0.02)
+        assert c.clock_views()[WHITE].seconds == pytest.approx(60, abs=0.5)
+    finally:
+        c.close()

@@ -63,9 +63,7 @@ class AiTurn:
         if self.workers.winding_down(agent):
             return None  # the agent's cancelled search is still winding down (≤ 50 ms)
         if not self.ready(*groups_for([self.seats.specs[game.to_move]])):
-            running = self.clocks.clock.clocks[game.to_move]
-            if running.running:
-                running.running_since = self.clocks.now()  # loading the engine costs the AI no time
+            self.clocks.hold(game.to_move)  # loading the engine costs the AI no time
             return None  # its first move (and its clock) wait until its kernels are ready
         if self.seats.ai_vs_ai and not self.continuous:
             self.steps -= 1

@@ -150,6 +150,13 @@ class Clocks:
         if self.started and not self.clock.paused:
             self.clock.start(to_move, self.now())
 
+    def hold(self, color: int) -> None:
+        """color's clock, if it runs, restarts from now: the time its AI waits for its engine to
+        load (its kernels compiling) is not counted."""
+        running = self.clock.clocks[color]
+        if running.running:
+            running.running_since = self.now()
+
     def flag_fell(self, color: int) -> bool:
         """Whether color's flag has fallen (checked before a move)."""
         return self.enabled and self.clock.clocks[color].flag(self.now())

@@ -260,9 +260,7 @@ class GomokuController(Shared, NeutralTable):
         not run (loading the engine costs the AI no time) and the panel shows the compile."""
         if self.kernels_ready(*self._groups(color)):
             return False
-        running = self.clocks.clock.clocks[color]
-        if running.running:
-            running.running_since = self.clocks.now()
+        self.clocks.hold(color)
         c = self.compiler
         if c is not None and c.error and c.error != self.message:
             self.say(c.error)  # the panel shows the compile's progress (status_lines)
