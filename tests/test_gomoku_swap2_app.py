@@ -2,8 +2,8 @@
 player plays White's stone, passes to take Black, or puts two more and the opener chooses; the
 players change seats when the colours say so. Humans act by clicks, Pass and ``two_more``; the
 built-in agents and a real Gomocup engine (``gorilla pbrain``, over ``SWAP2BOARD``) answer on
-the worker thread. The opening's stones cannot be undone, the clocks start after it, ``r``
-starts the same opening again."""
+the worker thread. The opening's stones cannot be undone, the clocks run for the player who
+acts (and change seats with it), ``r`` starts the same opening again."""
 
 from __future__ import annotations
 
@@ -138,15 +138,89 @@ def test_two_more_stones_then_the_opener_chooses(swap2_game) -> None:
     assert c.is_human(c.gomoku.to_move)
 
 
-def test_a_human_chooser_plays_white_by_a_click_and_the_clocks_start_after_the_opening(swap2_game) -> None:
+def test_a_human_chooser_plays_white_by_a_click_and_keeps_its_seat(swap2_game) -> None:
     from gorilla.app.clock import parse_clock
 
     c = swap2_game(AI, "human", clock=parse_clock("5m"))
     assert c.wait(30)
-    assert not c.clocks.started  # the opening is not on the clock
+    assert c.clocks.started and c.clocks.clock.running == R.WHITE  # the chooser's clock runs
     assert c.play(at(10, 10)), c.message
     assert c.players[R.BLACK].startswith("threat1") and c.is_human(R.WHITE)  # no change of seats
-    assert stones(c) == [R.BLACK, R.WHITE, R.BLACK, R.WHITE] and c.clocks.started
+    assert stones(c) == [R.BLACK, R.WHITE, R.BLACK, R.WHITE] and c.clocks.clock.running == R.BLACK
+
+
+class FakeTime:
+    """The clocks' time, moved by hand."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def left(c: GomokuController, seat: int) -> float:
+    views = c.clock_views()
+    assert views is not None
+    return views[seat].seconds
+
+
+def test_the_clocks_run_in_the_opening_and_follow_the_players_who_change_colours(swap2_game) -> None:
+    # two humans on 5 minutes each: the opener's three stones start the clocks (as a first
+    # move does); the chooser's 10 s of thought are its own, and stay its own when it takes
+    # Black; the opener, now White, spends 7 s on the fourth stone
+    from gorilla.app.clock import parse_clock
+
+    c = swap2_game("human", "human", clock=parse_clock("5m"))
+    now = c.clocks.now = FakeTime()
+    for x, y in ((7, 7), (8, 7), (7, 9)):
+        assert not c.clocks.started
+        now.t += 4
+        assert c.play(at(x, y)), c.message
+    assert c.clocks.clock.running == R.WHITE and left(c, R.BLACK) == 300  # the opening's stones: free
+    now.t += 10
+    assert left(c, R.WHITE) == 290 and c.acting == R.WHITE
+    assert c.pass_turn(), c.message  # the chooser takes Black: the players change colours
+    assert c.clocks.clock.running == R.WHITE and left(c, R.BLACK) == 290 and left(c, R.WHITE) == 300
+    now.t += 7
+    assert c.play(at(3, 3)), c.message  # the opener, now White, plays the fourth stone
+    assert c.clocks.clock.running == R.BLACK and left(c, R.WHITE) == 293 and left(c, R.BLACK) == 290
+
+
+def test_two_more_stones_are_one_turn_on_the_clock_and_the_panel_shows_who_acts(swap2_game) -> None:
+    from gorilla.app.clock import parse_clock
+
+    c = swap2_game("human", "human", clock=parse_clock("5m"))
+    now = c.clocks.now = FakeTime()
+    for x, y in ((7, 7), (8, 7), (7, 9)):
+        assert c.play(at(x, y)), c.message
+    assert c.two_more(), c.message
+    now.t += 3
+    assert c.play(at(2, 2)), c.message  # White's fifth stone... and Black's sixth, by the chooser
+    assert c.gomoku.to_move == R.BLACK and c.acting == R.WHITE  # the panel highlights the chooser
+    assert c.clocks.clock.running == R.WHITE
+    now.t += 6
+    assert c.play(at(12, 12)), c.message  # the chooser's turn ends: the opener chooses
+    assert c.gomoku.swap2_phase == SWAP2_CHOOSE2 and c.acting == R.BLACK and c.gomoku.to_move == R.WHITE
+    assert c.clocks.clock.running == R.BLACK and left(c, R.WHITE) == 291
+    now.t += 5
+    assert c.play(at(0, 14)), c.message  # the opener plays White's stone: it takes White
+    assert not c.gomoku.first_player_black and c.acting == R.BLACK == c.gomoku.to_move
+    assert left(c, R.WHITE) == 295 and left(c, R.BLACK) == 291  # each player kept its own time
+    assert c.clocks.clock.running == R.BLACK
+
+
+def test_a_flag_that_falls_in_the_opening_loses_the_game(swap2_game) -> None:
+    from gorilla.app.clock import parse_clock
+
+    c = swap2_game("human", "human", clock=parse_clock("1m"))
+    now = c.clocks.now = FakeTime()
+    for x, y in ((7, 7), (8, 7), (7, 9)):
+        assert c.play(at(x, y)), c.message
+    now.t += 61  # the chooser thinks too long: its pass comes too late
+    assert c.pass_turn() is False
+    assert c.over and c.game.lost == (R.WHITE, "T") and "lost on time" in c.message
+    assert c.gomoku.swap2_phase == SWAP2_CHOOSE and c.is_human(R.BLACK)  # nothing else changed
 
 
 def test_reset_brings_the_opening_back_with_the_forms_seats(swap2_game) -> None:

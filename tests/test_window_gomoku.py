@@ -9,11 +9,12 @@ import time
 import numpy as np
 import pytest
 from test_window import Harness, app_window, gui  # noqa: F401  (fixtures)
-from test_window_newgame import choose
+from test_window_newgame import choose, type_row
 
 from gorilla.app.controller import Controller
 from gorilla.app.gomoku_controller import THREAT_SHADE, GomokuController, gomoku_controller
 from gorilla.gomoku import rules as R
+from gorilla.gomoku.game import SWAP2_PLACE2
 from gorilla.rules.coords import format_vertex
 
 pytestmark = pytest.mark.gui
@@ -296,8 +297,6 @@ def test_the_dialog_sets_a_gomocup_engine_and_a_clock_and_the_human_loses_on_tim
     import shlex
     import sys
 
-    from test_window_newgame import type_row
-
     from gorilla.app.newgame import PBRAIN_CUSTOM
     from gorilla.app.pbrain_player import PbrainAgent
 
@@ -335,7 +334,6 @@ def test_a_new_gomoku_game_starts_while_its_ai_compiles_and_the_ai_waits(app_win
     # cache: the window compiles its parts in a child (a stand-in here). The game starts at
     # once (its rules are in the cache): the human plays, the AI's first move and its clock
     # wait for its parts, then it answers
-    from test_window_newgame import type_row
     from test_window_panel import fake_compiler_python
 
     from gorilla.ai import warmup
@@ -399,3 +397,36 @@ def test_a_swap2_opening_from_the_dialog_the_ai_opens_and_the_human_takes_black_
     assert c.gomoku.moves[3][1] == R.WHITE and not bar.buttons["Pass"].enabled
     assert h.w.hud.rows[R.BLACK][2].text.lower() == "human"  # the panel's Black row: the human now
     assert h.w.hud.rows[R.WHITE][2].text.lower().startswith("threat1")
+
+
+def test_in_a_swap2_opening_the_panel_highlights_the_player_who_acts_and_its_clock_runs(app_window):  # noqa: F811
+    # the AI (Black row) opens; the human (White row) asks for two more stones with the key 2
+    # and puts White's: Black's stone is next, yet the human still acts, so the panel's turn
+    # box stays on the White row, and the human's clock is the one that runs
+    h = app_window(9, 1000, 700)
+    h.press(h.key.N, h.key.MOD_CTRL)
+    for row, value in (
+        ("rules", "gomoku freestyle"),
+        ("size", 15),
+        ("black", "threat1"),
+        ("white", "human"),
+        ("opening", "swap2"),
+    ):
+        choose(h, row, value)
+    type_row(h, "clock", "5m")
+    h.press(h.key.ENTER)
+    wait_for(h, lambda: isinstance(h.w.controller, GomokuController), 300)
+    old, h.c = h.c, h.w.controller
+    old.close()
+    c: GomokuController = h.c
+    wait_for(h, lambda: len(c.gomoku.moves) == 3 and not c.thinking, 60)
+    h.press(h.key._2)
+    assert c.gomoku.swap2_phase == SWAP2_PLACE2, c.message
+    free = next((x, 0) for x in range(15) if stone(h, x, 0) == R.EMPTY)
+    h.click_point(vertex(h, *free))
+    h.frames(1.2)
+    assert len(c.gomoku.moves) == 4 and c.gomoku.to_move == R.BLACK and c.acting == R.WHITE
+    box, label = h.w.hud.turn_box, h.w.hud.rows[R.WHITE][2]
+    assert box.visible and box.y <= label.y <= box.y + box.height  # the White row: the human's
+    assert c.clocks.clock.running == R.WHITE and c.clock_views()[R.WHITE].seconds < 299.5
+    assert c.clock_views()[R.BLACK].seconds == 300  # the opener's three stones were free

@@ -129,8 +129,10 @@ class Clocks:
             return math.inf
         return self.clock.view(color, self.now()).to_lose
 
-    def pressed(self, color: int, game: Game) -> None:
-        """After color's move: press its clock (the first move starts the clocks)."""
+    def pressed(self, color: int, game: Game, record: bool = True) -> None:
+        """After color's move: press its clock (the first move starts the clocks). record: keep
+        the time left for the SGF (not for a Swap2 opening's turns, whose stones are not all
+        the mover's colour)."""
         if not self.enabled:
             return
         now = self.now()
@@ -139,6 +141,8 @@ class Clocks:
             self.clock.start(3 - color, now)
         else:
             self.clock.press(color, now)
+        if not record:
+            return
         v = self.clock.view(color, now)
         count = (v.periods or v.stones) if v.overtime else 0
         self.times_left[len(game.moves)] = (max(0.0, v.seconds), count)
@@ -149,6 +153,11 @@ class Clocks:
         """After undo or redo: the clock of the side to move runs (no time is given back)."""
         if self.started and not self.clock.paused:
             self.clock.start(to_move, self.now())
+
+    def exchange(self) -> None:
+        """The players change colours (a Swap2 choice): each keeps its own clock, running or not."""
+        c = self.clock.clocks
+        c[BLACK], c[WHITE] = c[WHITE], c[BLACK]
 
     def hold(self, color: int) -> None:
         """color's clock, if it runs, restarts from now: the time its AI waits for its engine to

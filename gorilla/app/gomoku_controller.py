@@ -12,7 +12,9 @@ applied in :meth:`GomokuController.poll` on the GUI thread only if still current
 
 The clocks are Go's (:class:`gorilla.app.clocks.Clocks`, the same ``--clock`` notation): an
 AI thinks its seconds a move or what its clock affords when that is less, and a fallen flag
-loses (``W+T``). A player ``pbrain:COMMAND`` is an external Gomocup engine
+loses (``W+T``). In a Swap2 opening the clock of the player who acts (``acting``) runs from
+the opener's third stone, and each player's clock goes with it when it changes colour. A
+player ``pbrain:COMMAND`` is an external Gomocup engine
 (:class:`gorilla.app.pbrain_player.PbrainAgent`): its moves are played through Gorilla's
 rules, and an illegal move, a crash or a time-out forfeits the game (``B+F``) with one message.
 
@@ -221,7 +223,7 @@ class GomokuController(Shared, NeutralTable):
         """Every command but pass; pass and two_more while a human's Swap2 choice asks for them."""
         if command not in ("pass", "two_more"):
             return True
-        human_choice = self._opening(choice=True) and self.is_human(self._actor())
+        human_choice = self._opening(choice=True) and self.is_human(self.acting)
         return human_choice and (command == "pass" or self.gomoku.swap2_phase == SWAP2_CHOOSE)
 
     def _opening(self, choice: bool = False) -> bool:
@@ -233,8 +235,9 @@ class GomokuController(Shared, NeutralTable):
         """Whether a human has the move after the first moves stones (colours alternate)."""
         return self.is_human(R.BLACK if moves % 2 == 0 else R.WHITE)
 
-    def _actor(self) -> int:
-        """The seat whose player acts now: the side to move's, or the Swap2 opening's actor."""
+    @property
+    def acting(self) -> int:
+        """The seat whose player acts now: the side to move, or the Swap2 opening's actor."""
         return actor(self.gomoku) if opening(self.gomoku) else self.gomoku.to_move
 
     def kernels_ready(self, *groups: str) -> bool:
@@ -293,10 +296,14 @@ class GomokuController(Shared, NeutralTable):
             if agent is not None:
                 agent.stop()
 
-    def _played(self, p: int, color: int) -> None:
+    def _played(self, p: int, color: int, seat: int | None = None) -> None:
+        """After color's stone at p; seat: the player who put it when it was a Swap2 opening's
+        stone (its clock is pressed when its turn ends: after its three or two stones)."""
         self.emit("stone", move=len(self.gomoku.moves))
-        if not opening(self.gomoku):  # the clocks start after a Swap2 opening
+        if seat is None:
             self.clocks.pressed(color, self.gomoku)
+        elif self.acting != seat:
+            self.clocks.pressed(seat, self.gomoku, record=False)
         if self.gomoku.over:
             self.emit("game_end", result=self.game.result)
             r = self.gomoku.result
@@ -321,10 +328,10 @@ class GomokuController(Shared, NeutralTable):
             self.say("Evaluated every move" + ("" if best is None else f": best {self._name(best)}"))
         self.workers.prune()
         self._watch_clock()
-        ai_turn = not self.over and not self.is_human(self._actor())
+        ai_turn = not self.over and not self.is_human(self.acting)
         stepped = not self.ai_vs_ai or self.continuous or self._stepped
         if ai_turn and stepped and not self.thinking and not self.workers.retired:
-            if self._agent_waits(self._actor()):
+            if self._agent_waits(self.acting):
                 return
             self._stepped = False
             self._start_ai()
@@ -412,7 +419,7 @@ class GomokuController(Shared, NeutralTable):
         end = None if timeout is None else time.monotonic() + timeout
         while True:
             self.poll()
-            due = not self.over and not self.is_human(self._actor()) and not self.ai_vs_ai
+            due = not self.over and not self.is_human(self.acting) and not self.ai_vs_ai
             if not self.workers.slots and not self.workers.retired and not due:
                 return True
             if end is not None and time.monotonic() > end:
@@ -434,14 +441,14 @@ class GomokuController(Shared, NeutralTable):
         if self.over:
             self.say("The game is over (r starts a new one)")
             return False
-        seat, color = self._actor(), self.gomoku.to_move
+        seat, color = self.acting, self.gomoku.to_move
         if not self.is_human(seat) and not self.kernels_ready(*self._groups(seat)):
             self.say(f"{COLOR_NAME[seat]} ({self.players[seat]}) moves once its engine is compiled")
             return False
         if not self.is_human(seat) or self.thinking:
             self.say("Wait for the AI's move")
             return False
-        if self._flag_fell(color):
+        if self._flag_fell(seat):
             return False
         why = self.game.check(q)
         if why is not None:
@@ -453,14 +460,15 @@ class GomokuController(Shared, NeutralTable):
         self._cancel()
         if self._opening(choice=True):
             self._choose(take_black=False)  # a stone: the chooser plays White
-        if self._opening():
+        put = self._opening()
+        if put:
             self.gomoku.swap2_put(p)  # one of the opening's stones
         else:
             self.gomoku.play(p, color)
         self._redo.clear()
         self.message = ""
         self._changed()
-        self._played(p, color)
+        self._played(p, color, seat if put else None)
         return True
 
     def advance(self) -> None:
@@ -480,8 +488,10 @@ class GomokuController(Shared, NeutralTable):
         if not self._opening(choice=True):
             self.say("There is no passing in Gomoku")
             return False
-        if not self.is_human(self._actor()) or self.thinking:
+        if not self.is_human(self.acting) or self.thinking:
             self.say("Wait for the AI's choice")
+            return False
+        if self._flag_fell(self.acting):
             return False
         self._cancel()
         self._choose(take_black=True)
@@ -493,8 +503,10 @@ class GomokuController(Shared, NeutralTable):
         if not self._opening(choice=True) or self.gomoku.swap2_phase != SWAP2_CHOOSE:
             self.say("Two more stones: only in a Swap2 opening, after its first three")
             return False
-        if not self.is_human(self._actor()):
+        if not self.is_human(self.acting):
             self.say("Wait for the AI's choice")
+            return False
+        if self._flag_fell(self.acting):
             return False
         self.gomoku.swap2_two_more()
         self._changed()
@@ -513,10 +525,12 @@ class GomokuController(Shared, NeutralTable):
         self.say(f"Swap2: {who} plays {colour}")
         if take_black:
             self.emit("pass")  # Swap2's pass sounds as Go's
+            self.clocks.pressed(R.BLACK, self.gomoku, record=False)  # the pass ends its turn
 
     def _swap_seats(self) -> None:
         """The players exchange colours (their agents, names, specs and think times)."""
         b, w = R.BLACK, R.WHITE
+        self.clocks.exchange()
         self._specs = {b: self._specs[w], w: self._specs[b]}
         self._players = {b: self._players[w], w: self._players[b]}
         seats = self.seats
@@ -527,10 +541,11 @@ class GomokuController(Shared, NeutralTable):
 
     def _start_swap2(self) -> None:
         """The AI whose turn it is in the opening answers on a worker thread."""
-        seat = self._actor()
+        seat = self.acting
         agent = self.agents[seat]
         assert agent is not None
         seconds = self._players[seat][1]
+        seconds = self.clocks.share(seconds, seat) or seconds  # what the clock affords
         snapshot = self.gomoku.copy()
         seed = len(self.gomoku.moves) + 1
 
@@ -561,23 +576,23 @@ class GomokuController(Shared, NeutralTable):
         elif choosing(g):
             self._choose(take_black=False)
         for x, y in answer:
-            color = g.to_move
+            color, put = g.to_move, opening(g)
             try:
                 p = g.point(x, y)
-                if opening(g):
+                if put:
                     g.swap2_put(p)
                 else:
                     g.play(p, color)
             except ValueError as e:
-                self._lose(self._actor(), "F", f"{self.players[seat]}: Swap2 stone {x},{y}: {e}")
+                self._lose(self.acting, "F", f"{self.players[seat]}: Swap2 stone {x},{y}: {e}")
                 return
-            self._played(p, color)
+            self._played(p, color, seat if put else None)
         self._redo.clear()
         self._changed()
 
     def resign(self) -> bool:
         """The human to move (in a Swap2 opening: whose turn it is) resigns."""
-        seat = self._actor()
+        seat = self.acting
         if self.over or not self.is_human(seat):
             return False
         self._lose(seat, "R", f"{COLOR_NAME[seat]} resigned")
@@ -591,7 +606,7 @@ class GomokuController(Shared, NeutralTable):
             return False
         if lost is not None:  # a resignation or a forfeit is taken back
             self.game.lost = None
-            self.clocks.follow_turn(self.gomoku.to_move)
+            self.clocks.follow_turn(self.acting)
             self._changed()
             return True
         if not self.gomoku.moves:
@@ -614,7 +629,7 @@ class GomokuController(Shared, NeutralTable):
             self._redo.append(self.gomoku.undo())
         if self._opening():
             self._redo.clear()  # the opening's stones are put again, not redone
-        self.clocks.follow_turn(self.gomoku.to_move)
+        self.clocks.follow_turn(self.acting)
         self._changed()
         self.say(f"Undone: move {len(self.gomoku.moves) + 1}")
         return True
@@ -636,7 +651,7 @@ class GomokuController(Shared, NeutralTable):
         if self.gomoku.over:
             self.clocks.stop()
         else:
-            self.clocks.follow_turn(self.gomoku.to_move)
+            self.clocks.follow_turn(self.acting)
         self._changed()
         return True
 

@@ -68,3 +68,8 @@ class Shared:
     the three parts they all hold: ``feed`` (:class:`gorilla.app.feed.Feed`), ``seats``
     (:class:`gorilla.app.players.Players`) and ``workers`` (:class:`gorilla.app.tasks.Workers`).
     It holds no state: each controller makes its parts in its ``__init__``."""
+
+    @property
+    def acting(self) -> int:
+        """The seat (the colour of the player's row) whose player acts now: the side to move."""
+        return self.game.to_move  # type: ignore[attr-defined]

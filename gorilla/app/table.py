@@ -127,6 +127,12 @@ class Table(Protocol):
         """Whether a human plays color."""
         ...
 
+    @property
+    def acting(self) -> int:
+        """The seat whose player acts now (the panel highlights its row): the side to move, but
+        in a Gomoku Swap2 opening the player who puts the opening's stones or chooses."""
+        ...
+
     def kernels_ready(self, *groups: str) -> bool:
         """Whether the kernel groups can run now (the rules: the hover stone's legality)."""
         ...

@@ -176,7 +176,7 @@ class Hud:
         game = controller.game
         views = controller.clock_views()
         self._update_players(controller, views)
-        to_move = game.to_move
+        to_move = controller.acting  # the side to move; in a Swap2 opening, the player who acts
         self.turn_box.visible = not controller.over
         self.turn_box.position = (self._x0 + self._pad - 6, self._row_y[to_move] - 17)
         ai_vs = " - AI vs AI" if controller.ai_vs_ai else ""
@@ -292,7 +292,7 @@ class Hud:
     def _update_ai(self, controller: Table, y: float) -> float:
         """The AI's (or the compile's, or the evaluator's) progress bar and line; the height below."""
         game = controller.game
-        to_move = game.to_move
+        to_move = controller.acting
         players = controller.players
         # AI status: progress bar, best move, win rate
         thinking = bool(controller.thinking or controller.evaluating)

@@ -196,7 +196,7 @@ def build_scene(controller: Table, hover: int | None = None, extra: list[list[fl
         not line
         and hover is not None
         and not game.over
-        and controller.is_human(game.to_move)
+        and controller.is_human(controller.acting)
         and game.position.color_at(hover) == EMPTY
         and controller.kernels_ready("rules")
         and game.check(hover) is None

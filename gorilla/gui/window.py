@@ -866,7 +866,7 @@ class GorillaWindow(pyglet.window.Window):
             pending.close()
             c.resign()
             return
-        if c.over or not c.is_human(c.game.to_move):
+        if c.over or not c.is_human(c.acting):
             c.say("Only the human to move can resign")
             return
         self.open_modal(
@@ -877,7 +877,7 @@ class GorillaWindow(pyglet.window.Window):
                 lambda: self.controller.say("Resignation cancelled"),
             )
         )
-        side = "Black" if c.game.to_move == 1 else "White"
+        side = "Black" if c.acting == 1 else "White"
         c.say(f"Resign as {side}? Resign again or y confirms, Esc cancels")
 
     def toggle_help(self) -> None:

@@ -98,7 +98,7 @@ Gomoku (five in a row, --game gomoku; in the window only):
                         what its clock affords; a fallen flag loses (W+T / B+T)
   --swap2               open by Swap2: --black's player puts three stones, --white's
                         plays White, passes (p) to take Black or puts two more (2), and
-                        then --black's chooses; the clocks start after the opening
+                        then --black's chooses; each player's clock runs while it acts
   In the window: c the threat map (where a stone makes a four or a three: dark for
   Black, light for White), v the search's candidates and principal variation,
   e every move's value.
