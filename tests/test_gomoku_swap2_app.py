@@ -235,6 +235,22 @@ def test_reset_brings_the_opening_back_with_the_forms_seats(swap2_game) -> None:
     assert c.wait(30) and len(c.gomoku.moves) == 3
 
 
+def test_a_loaded_record_is_played_at_the_forms_seats(swap2_game, tmp_path) -> None:
+    c = swap2_game(AI, "human")
+    assert c.wait(30)
+    assert c.pass_turn() and c.is_human(R.BLACK)  # the human took Black: the seats changed
+    record = GomokuGame(15)
+    record.play(record.point(7, 7), R.BLACK)
+    path = tmp_path / "game.sgf"
+    from gorilla.gomoku import sgf
+
+    sgf.save(record, str(path), "a", "b")
+    c.load(str(path))
+    assert "Loaded" in c.message and len(c.gomoku.moves) == 1 and c.gomoku.opening == "free"
+    assert c.players[R.BLACK].startswith("threat1") and c.is_human(R.WHITE)  # the form's seats
+    assert c.is_human(c.gomoku.to_move) and not c.thinking
+
+
 def test_a_gomocup_engine_opens_and_chooses_over_swap2board(swap2_game) -> None:
     c = swap2_game(ENGINE, "human")
     assert c.wait(60), c.message

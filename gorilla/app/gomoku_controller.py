@@ -655,12 +655,17 @@ class GomokuController(Shared, NeutralTable):
         self._changed()
         return True
 
+    def _form_seats(self) -> None:
+        """The players back at the form's seats (the Swap2 opener at Black) for another game."""
+        g = self.gomoku
+        if g.opening == "swap2" and not g.first_player_black:
+            self._swap_seats()
+
     def reset(self) -> None:
         """A new game with the same players, rule, size and opening."""
         self._cancel()
         g = self.gomoku
-        if g.opening == "swap2" and not g.first_player_black:
-            self._swap_seats()  # back to the form's seats: the opener at Black
+        self._form_seats()
         self._set_game(GomokuGame(g.size, g.rule, g.opening))
         for a in self.agents.values():
             if a is not None:
@@ -797,8 +802,9 @@ class GomokuController(Shared, NeutralTable):
         self.say(f"Loaded {path}")
 
     def load_game(self, game: GomokuGame) -> None:
-        """Play on from game (same players)."""
+        """Play on from game (same players, at the form's seats)."""
         self._cancel()
+        self._form_seats()
         self._set_game(game)
         self._redo.clear()
         self._changed()
