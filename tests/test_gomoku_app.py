@@ -141,3 +141,40 @@ def test_the_new_game_form_offers_gomoku_and_checks_its_players():
     f.set("white", "pvs")
     with pytest.raises(FormError, match="plays Gomoku"):
         f.result()
+
+
+def test_renju_marks_blacks_forbidden_points_while_black_is_to_move() -> None:
+    # a double three at (9, 7) (row 7 and column 9) and an overline at (5, 3); White's
+    # turn, freestyle, or a point that makes five shows none
+    c = GomokuController(GomokuGame(15, R.RENJU))
+    g = c.gomoku
+    try:
+        for b, w in (((7, 7), (0, 0)), ((8, 7), (0, 2)), ((9, 8), (0, 4)), ((9, 9), (0, 6))):
+            g.play(g.point(*b), R.BLACK)
+            g.play(g.point(*w), R.WHITE)
+        assert c.forbidden_points() == [to_view(g, g.point(9, 7))]
+        for b, w in (
+            ((5, 0), (14, 0)),
+            ((5, 1), (14, 2)),
+            ((5, 2), (14, 4)),
+            ((5, 4), (14, 6)),
+            ((5, 5), (14, 8)),
+        ):
+            g.play(g.point(*b), R.BLACK)
+            g.play(g.point(*w), R.WHITE)
+        marked = set(c.forbidden_points())
+        assert to_view(g, g.point(5, 3)) in marked  # five stones and this one: six in a column
+        empty = [p for p in range(g.bd[0].shape[0]) if g.bd[0][p] == R.EMPTY]
+        assert marked == {to_view(g, p) for p in empty if R.is_forbidden(g.bd, p)}  # every one
+        g.play(g.point(12, 12), R.BLACK)
+        assert c.forbidden_points() == []  # White to move: nothing to mark
+    finally:
+        c.close()
+    free = GomokuController(GomokuGame(15))
+    try:
+        for b, w in (((7, 7), (0, 0)), ((8, 7), (0, 2)), ((9, 8), (0, 4)), ((9, 9), (0, 6))):
+            free.gomoku.play(free.gomoku.point(*b), R.BLACK)
+            free.gomoku.play(free.gomoku.point(*w), R.WHITE)
+        assert free.forbidden_points() == []  # freestyle has none
+    finally:
+        free.close()

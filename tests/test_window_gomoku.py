@@ -1,5 +1,5 @@
 """Gomoku in the real window under Xvfb, with real input: clicks place stones, the AI answers,
-five in a row ends the game; renju's forbidden point refuses Black's click; AI vs AI steps on
+five in a row ends the game; renju's forbidden point is marked and refuses Black's click; AI vs AI steps on
 space; e values every move and c shows the threat map on the board."""
 
 from __future__ import annotations
@@ -114,6 +114,10 @@ def test_renju_forbidden_point_refuses_blacks_click(gomoku):
         h.click_point(vertex(h, *w))
     x, y = 9, 7  # two open threes at once: along row 7 and down column 9
     assert R.is_forbidden(h.c.gomoku.bd, h.c.gomoku.point(x, y))
+    h.frames(0.1)
+    img = h.screen()
+    cross, wood = h.patch(vertex(h, x, y), img, r=3), h.patch(vertex(h, 11, 3), img, r=3)
+    assert cross[0] - cross[1] > wood[0] - wood[1] + 25, (cross, wood)  # a red cross marks it
     h.click_point(vertex(h, x, y))
     assert stone(h, x, y) == R.EMPTY and h.c.gomoku.to_move == R.BLACK
     assert "forbidden" in h.c.message

@@ -51,7 +51,7 @@ from gorilla.gomoku import search as S
 from gorilla.gomoku import sgf
 from gorilla.gomoku.agents import AGENTS, GomokuAgent, engine_groups, make_agent, ready_engine
 from gorilla.gomoku.game import SWAP2_CHOOSE, GomokuGame
-from gorilla.gomoku.patterns import P_33, P_43, P_F4, P_FIVE, P_FOUR, P_THREE
+from gorilla.gomoku.patterns import P_33, P_43, P_F4, P_FIVE, P_FORBID, P_FOUR, P_THREE
 from gorilla.match.gomoku_players import check_gomoku_spec, gomoku_label
 from gorilla.rules.coords import format_vertex
 
@@ -197,6 +197,7 @@ class GomokuController(Shared, NeutralTable):
         self.progress: Progress | None = None
         self.evaluation: EvaluationView | None = None
         self._redo: list[tuple[int, int]] = []
+        self._forbidden: tuple[Any, list[int]] = (None, [])  # (position, its forbidden points)
         self._lock = threading.Lock()
         self._pending: Progress | None = None
         self._stepped = False  # AI vs AI: one move asked for (click or space)
@@ -771,6 +772,23 @@ class GomokuController(Shared, NeutralTable):
                 w = THREAT_SHADE.get(int(pcls[R.WHITE, p]), 0.0)
                 out[y, x] = w if w > b else -b
         return out
+
+    def forbidden_points(self) -> list[int]:
+        """Renju, Black to move: the window's points where Black may not play (an overline, a
+        double four, a double three of real threes), marked on the board; else none."""
+        g = self.gomoku
+        if g.rule != R.RENJU or g.to_move != R.BLACK or self.over:
+            return []
+        key = (id(g), tuple(g.moves))
+        if self._forbidden[0] != key:
+            pcls = g.bd[3]
+            found = [
+                to_view(g, int(p))
+                for p in np.flatnonzero((pcls[R.BLACK] == P_FORBID) | (pcls[R.BLACK] == P_33))
+                if g.bd[0][p] == R.EMPTY and R.is_forbidden(g.bd, int(p))
+            ]
+            self._forbidden = (key, found)
+        return list(self._forbidden[1])
 
     def evaluate(self) -> None:
         """Value every move of the side to move (e), on a worker thread."""

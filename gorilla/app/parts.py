@@ -73,3 +73,8 @@ class Shared:
     def acting(self) -> int:
         """The seat (the colour of the player's row) whose player acts now: the side to move."""
         return self.game.to_move  # type: ignore[attr-defined]
+
+    def forbidden_points(self) -> list[int]:
+        """The empty points the side to move may not play, marked on the board: none (a game
+        with such points, renju, says which)."""
+        return []

@@ -142,6 +142,11 @@ class Table(Protocol):
         the window dims the toolbar buttons of those it has not (a Gomoku game's Pass)."""
         ...
 
+    def forbidden_points(self) -> list[int]:
+        """The empty points the side to move may not play by the rules, marked on the board
+        (renju: Black's forbidden points while Black is to move; none in Go)."""
+        ...
+
     def clock_views(self) -> Any:
         """colour -> the clock as shown (.text(), .flagged, .to_lose, .overtime, .seconds), or None."""
         ...

@@ -29,6 +29,7 @@ SHADOW_OFFSET = (
 STONE_TOP = 2 * STONE_HALF_HEIGHT
 SURFACE = 0.004  # markers lie this far above the wood
 PV_ALPHA = 0.62  # the stones of the line under the pointer
+FORBIDDEN_INK = (0.85, 0.1, 0.08, 0.95)  # renju: the cross on a point where Black may not play
 
 
 @dataclass
@@ -184,6 +185,8 @@ def build_scene(controller: Table, hover: int | None = None, extra: list[list[fl
     over: list[list[float]] = []
     overlay, labels, notice = _overlays(controller, under, over)
     _board_marks(game, dead_pts, under, over)
+    for p in controller.forbidden_points():  # renju: where Black may not play, a red cross
+        under.append(ov.marker(p, size, SURFACE, 0.34, FORBIDDEN_INK, ov.CROSS))
     over += extra or []
     line = line_stones(
         hover_line(controller, hover), game.to_move, lambda p: game.position.color_at(p) == EMPTY
