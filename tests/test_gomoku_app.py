@@ -178,3 +178,47 @@ def test_renju_marks_blacks_forbidden_points_while_black_is_to_move() -> None:
         assert free.forbidden_points() == []  # freestyle has none
     finally:
         free.close()
+
+
+def test_moving_through_the_game_the_ai_waits_and_space_plays_on() -> None:
+    c = GomokuController(GomokuGame(15), "human", "threat1:0.1")
+    try:
+        assert c.go_back() is False and "At the start" in c.message  # nothing to show yet
+        for x in (3, 5, 9):
+            assert c.play(q(c, x, 3)), c.message
+            assert c.wait(30)
+        record = list(c.gomoku.moves)
+        assert len(record) == 6 and not c.reviewing
+        assert c.go_back(2) and c.gomoku.moves == record[:4] and c.reviewing
+        assert "Reviewing move 4 of 6" in " ".join(c.status_lines())
+        assert c.go_forward() and c.gomoku.moves == record[:5]  # White's (the AI's) turn...
+        c.poll()
+        assert c.wait(1) and not c.thinking and len(c.gomoku.moves) == 5  # ...and it waits
+        assert c.go_end() and c.gomoku.moves == record and not c.reviewing
+        assert c.go_forward() is False and "At the end of the game" in c.message
+        assert c.go_start() and c.gomoku.moves == [] and c.reviewing
+        assert c.goto_move(7) is False and "No move 7" in c.message and c.gomoku.moves == []
+        assert c.goto_move(3) and c.gomoku.moves == record[:3]
+        c.advance()  # space: the game goes on from move 3, the AI (White) answers
+        assert not c.reviewing and "Playing on from move 3" in c.message
+        assert c.wait(30) and len(c.gomoku.moves) == 4 and c.gomoku.moves[:3] == record[:3]
+        assert c.go_forward() is False  # the later moves are gone
+        assert c.go_back(2) and c.play(q(c, 12, 12))  # a human's move from an earlier position
+        assert not c.reviewing and c.gomoku.moves[-1] == (c.gomoku.point(12, 12), R.BLACK)
+        assert c.wait(30) and len(c.gomoku.moves) == 4  # the AI answers it
+    finally:
+        c.close()
+
+
+def test_a_finished_game_is_reviewed_and_its_end_comes_back() -> None:
+    c = GomokuController(GomokuGame(15))  # two humans
+    try:
+        for i in range(5):
+            assert c.play(q(c, 3 + i, 7))
+            if i < 4:
+                assert c.play(q(c, 3 + i, 10))
+        assert c.over and c.gomoku.result.winner == R.BLACK
+        assert c.go_back(3) and not c.over and c.reviewing and len(c.gomoku.moves) == 6
+        assert c.go_end() and c.over and c.gomoku.result.winner == R.BLACK and not c.reviewing
+    finally:
+        c.close()

@@ -235,6 +235,19 @@ def test_reset_brings_the_opening_back_with_the_forms_seats(swap2_game) -> None:
     assert c.wait(30) and len(c.gomoku.moves) == 3
 
 
+def test_moving_through_a_swap2_game_stops_at_the_openings_stones(swap2_game) -> None:
+    c = swap2_game("human", "human")
+    for x, y in ((7, 7), (8, 7), (7, 9)):
+        assert c.play(at(x, y)), c.message
+    assert c.go_back() is False and "after the Swap2 opening" in c.message  # not in the opening
+    assert c.pass_turn()  # the chooser takes Black: the opening ends after three stones
+    for x, y in ((3, 3), (11, 11), (3, 4)):
+        assert c.play(at(x, y)), c.message
+    assert c.go_start() and len(c.gomoku.moves) == 3 and c.reviewing  # the opening's stones stay
+    assert c.go_back() is False and "At the start" in c.message
+    assert c.go_end() and len(c.gomoku.moves) == 6 and not c.reviewing
+
+
 def test_a_loaded_record_is_played_at_the_forms_seats(swap2_game, tmp_path) -> None:
     c = swap2_game(AI, "human")
     assert c.wait(30)

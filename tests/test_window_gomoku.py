@@ -434,3 +434,29 @@ def test_in_a_swap2_opening_the_panel_highlights_the_player_who_acts_and_its_clo
     assert box.visible and box.y <= label.y <= box.y + box.height  # the White row: the human's
     assert c.clocks.clock.running == R.WHITE and c.clock_views()[R.WHITE].seconds < 299.5
     assert c.clock_views()[R.BLACK].seconds == 300  # the opener's three stones were free
+
+
+def test_left_and_right_move_through_the_game_on_the_board(gomoku):
+    # Left takes the last stone off the board on show, Right puts it back, Home shows the
+    # empty board; the panel says the AI-less review is on, End brings the game back
+    h = gomoku(15)
+    h.click_point(vertex(h, 5, 5))
+    h.click_point(vertex(h, 9, 9))
+    h.frames(0.1)
+    dark = h.patch(vertex(h, 5, 5)).mean()
+    light = h.patch(vertex(h, 9, 9)).mean()
+    wood = h.patch(vertex(h, 12, 2)).mean()
+    assert dark < 90 < 160 < light
+    h.event("on_mouse_motion", 5, 5, 0, 0)  # the pointer off the board: no hover stone
+    h.press(h.key.LEFT)
+    h.frames(0.1)
+    assert abs(h.patch(vertex(h, 9, 9)).mean() - wood) < 30 and h.patch(vertex(h, 5, 5)).mean() < 90
+    assert "Reviewing move 1 of 2" in h.w.hud.info.text
+    h.press(h.key.RIGHT)
+    h.frames(0.1)
+    assert h.patch(vertex(h, 9, 9)).mean() > 160 and not h.c.reviewing
+    h.press(h.key.HOME)
+    h.frames(0.1)
+    assert h.c.gomoku.moves == [] and abs(h.patch(vertex(h, 5, 5)).mean() - wood) < 30
+    h.press(h.key.END)
+    assert len(h.c.gomoku.moves) == 2 and not h.c.reviewing

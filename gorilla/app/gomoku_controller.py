@@ -201,9 +201,11 @@ class GomokuController(Shared, NeutralTable):
         self._lock = threading.Lock()
         self._pending: Progress | None = None
         self._stepped = False  # AI vs AI: one move asked for (click or space)
+        self.reviewing = False  # the board shows an earlier move (<-): the AI waits
 
     # --- state --------------------------------------------------------------------------------
     def _set_game(self, game: GomokuGame) -> None:
+        self.reviewing = False
         self.gomoku = game
         self.game = GomokuView(game)
         if self.seats is not None:
@@ -329,7 +331,7 @@ class GomokuController(Shared, NeutralTable):
             self.say("Evaluated every move" + ("" if best is None else f": best {self._name(best)}"))
         self.workers.prune()
         self._watch_clock()
-        ai_turn = not self.over and not self.is_human(self.acting)
+        ai_turn = not self.over and not self.reviewing and not self.is_human(self.acting)
         stepped = not self.ai_vs_ai or self.continuous or self._stepped
         if ai_turn and stepped and not self.thinking and not self.workers.retired:
             if self._agent_waits(self.acting):
@@ -420,7 +422,8 @@ class GomokuController(Shared, NeutralTable):
         end = None if timeout is None else time.monotonic() + timeout
         while True:
             self.poll()
-            due = not self.over and not self.is_human(self.acting) and not self.ai_vs_ai
+            ai_due = not self.over and not self.reviewing and not self.is_human(self.acting)
+            due = ai_due and not self.ai_vs_ai
             if not self.workers.slots and not self.workers.retired and not due:
                 return True
             if end is not None and time.monotonic() > end:
@@ -467,13 +470,18 @@ class GomokuController(Shared, NeutralTable):
         else:
             self.gomoku.play(p, color)
         self._redo.clear()
+        self.reviewing = False  # a move from an earlier position: the game goes on from it
         self.message = ""
         self._changed()
         self._played(p, color, seat if put else None)
         return True
 
     def advance(self) -> None:
-        """AI vs AI: play the next move (space or a click)."""
+        """AI vs AI: play the next move (space or a click); reviewing an earlier move: the game
+        goes on from it (the AI, if it has the move, plays)."""
+        if self.reviewing:
+            self._play_from_here()
+            return
         if self.ai_vs_ai and not self.over and not self.thinking:
             self._stepped = True
             self.version += 1
@@ -626,6 +634,7 @@ class GomokuController(Shared, NeutralTable):
             self.say("The Swap2 opening's stones and choices stay (r starts a new game)")
             return False
         self._cancel()
+        self.reviewing = False
         while len(self.gomoku.moves) > target:
             self._redo.append(self.gomoku.undo())
         if self._opening():
@@ -644,6 +653,7 @@ class GomokuController(Shared, NeutralTable):
             self.say("Nothing to redo")
             return False
         self._cancel()
+        self.reviewing = False
         while self._redo:
             p, c = self._redo.pop()
             self.gomoku.play(p, c)
@@ -655,6 +665,61 @@ class GomokuController(Shared, NeutralTable):
             self.clocks.follow_turn(self.acting)
         self._changed()
         return True
+
+    # --- moving through the game (Left/Right, Shift+Left/Right, Home/End, a numbered stone) ---
+    def go_back(self, steps: int = 1) -> bool:
+        """Show the position steps moves earlier (not into a Swap2 opening); the AI waits."""
+        n = len(self.gomoku.moves)
+        return self.goto_move(max(min(n, self.gomoku.swap2_end), n - steps))
+
+    def go_forward(self, steps: int = 1) -> bool:
+        """Show the position steps moves later, along the moves taken back."""
+        return self.goto_move(len(self.gomoku.moves) + min(steps, len(self._redo)))
+
+    def go_start(self) -> bool:
+        """The first position (after a Swap2 opening's stones)."""
+        return self.go_back(10**9)
+
+    def go_end(self) -> bool:
+        """The last position of the game; reaching it ends the review."""
+        return self.go_forward(10**9)
+
+    def goto_move(self, number: int) -> bool:
+        """Show the position after move number (a click on a numbered stone). An earlier one is
+        reviewed: the AI waits until a move is played there or space is pressed (the game
+        goes on from it, the later moves dropped); the last one ends the review."""
+        g = self.gomoku
+        n, last = len(g.moves), len(g.moves) + len(self._redo)
+        if self._opening():
+            self.say("Moving through the game: after the Swap2 opening")
+            return False
+        if not g.swap2_end <= number <= last:
+            self.say(f"No move {number} in this game (moves {g.swap2_end}-{last})")
+            return False
+        if number == n:
+            where = "the start" if n == g.swap2_end else "the end of the game" if n == last else f"move {n}"
+            self.say(f"At {where}")
+            return False
+        self._cancel()
+        while len(g.moves) > number:
+            self._redo.append(g.undo())
+        while len(g.moves) < number:
+            g.play(*self._redo.pop())
+        self.reviewing = bool(self._redo)
+        if self.clocks.clock.running:  # a game that goes on: the side to move's clock runs
+            self.clocks.follow_turn(self.acting)
+        self._changed()
+        self.say(f"Move {number} of {last}" + (" (space: play on from here)" if self.reviewing else ""))
+        return True
+
+    def _play_from_here(self) -> None:
+        """Space while reviewing: the game goes on from the position shown."""
+        self._redo.clear()
+        self.reviewing = False
+        if not self.over and self.clocks.enabled and self.clocks.started:
+            self.clocks.follow_turn(self.acting)
+        self._changed()
+        self.say(f"Playing on from move {len(self.gomoku.moves)}")
 
     def _form_seats(self) -> None:
         """The players back at the form's seats (the Swap2 opener at Black) for another game."""
@@ -858,6 +923,9 @@ class GomokuController(Shared, NeutralTable):
                 lines.append(prompt(g, names))
             else:
                 lines.append(f"{COLOR_NAME[color]} to move ({who})")
+            if self.reviewing:
+                n = len(g.moves)
+                lines.append(f"Reviewing move {n} of {n + len(self._redo)}: the AI waits (space: play on)")
             p = self.progress
             if self.thinking and p is not None and p.candidates:
                 pv = " ".join(self._name(m) for m in p.candidates[0].pv[:6])
