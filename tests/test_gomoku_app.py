@@ -218,7 +218,9 @@ def test_a_finished_game_is_reviewed_and_its_end_comes_back() -> None:
             if i < 4:
                 assert c.play(q(c, 3 + i, 10))
         assert c.over and c.gomoku.result.winner == R.BLACK
+        assert sorted(c.winning_line()) == sorted(q(c, 3 + i, 7) for i in range(5))  # ringed
         assert c.go_back(3) and not c.over and c.reviewing and len(c.gomoku.moves) == 6
+        assert c.winning_line() == []
         assert c.go_end() and c.over and c.gomoku.result.winner == R.BLACK and not c.reviewing
     finally:
         c.close()

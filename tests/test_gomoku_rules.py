@@ -40,8 +40,10 @@ def test_five_in_every_direction_wins(rule, d):
         )
         x, y = stones[missing]
         assert R.is_win(g.bd, g.point(x, y), R.BLACK)
+        assert g.five() == []
         res = g.play_xy(x, y, R.BLACK)
         assert res is not None and res.winner == R.BLACK
+        assert sorted(g.five()) == sorted(g.point(*s) for s in stones)  # the line that won
 
 
 @pytest.mark.parametrize("rule", RULES)
@@ -78,6 +80,7 @@ def test_overline(rule, colour, wins):
     )
     res = g.play_xy(*six[3], colour)
     assert (res is not None and res.winner == colour) == wins
+    assert sorted(g.five()) == (sorted(g.point(*s) for s in six) if wins else [])  # all six stones
 
 
 def test_renju_black_overline_is_forbidden():

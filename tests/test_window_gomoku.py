@@ -1,6 +1,7 @@
 """Gomoku in the real window under Xvfb, with real input: clicks place stones, the AI answers,
-five in a row ends the game; renju's forbidden point is marked and refuses Black's click; AI vs AI steps on
-space; e values every move and c shows the threat map on the board."""
+five in a row ends the game and is ringed; renju's forbidden point is marked and refuses
+Black's click; AI vs AI steps on space; e values every move and c shows the threat map on the
+board; Left/Right move through the game; Swap2's panel and clock follow the player who acts."""
 
 from __future__ import annotations
 
@@ -80,9 +81,17 @@ def test_human_five_in_a_row_ends_the_game(gomoku):
     dark = h.patch(vertex(h, 3, 7), img).mean()
     light = h.patch(vertex(h, 3, 10), img).mean()
     assert dark < 90 < 160 < light  # the stones are drawn where they were clicked
+
+    def gold(img: np.ndarray) -> int:  # pixels of the rings around the five's stones
+        r, g, b = (img[..., k].astype(int) for k in range(3))
+        return int(((r > 200) & (g > 120) & (b < 60)).sum())
+
+    before = gold(h.screen())
     h.click_point(vertex(h, 7, 7))
     assert h.c.over and h.c.gomoku.result.winner == R.BLACK
     assert "Black wins with five in a row" in h.c.message
+    h.frames(0.1)
+    assert before == 0 and gold(h.screen()) > 200, before  # the five is ringed in gold
     n = len(h.c.gomoku.moves)
     h.click_point(vertex(h, 0, 0))  # after the end a click plays nothing
     assert len(h.c.gomoku.moves) == n and stone(h, 0, 0) == R.EMPTY

@@ -855,6 +855,10 @@ class GomokuController(Shared, NeutralTable):
             self._forbidden = (key, found)
         return list(self._forbidden[1])
 
+    def winning_line(self) -> list[int]:
+        """The window's points of the five that won the game (none before its end)."""
+        return [to_view(self.gomoku, p) for p in self.gomoku.five()]
+
     def evaluate(self) -> None:
         """Value every move of the side to move (e), on a worker thread."""
         if self.over:

@@ -78,3 +78,7 @@ class Shared:
         """The empty points the side to move may not play, marked on the board: none (a game
         with such points, renju, says which)."""
         return []
+
+    def winning_line(self) -> list[int]:
+        """The stones that won the game, marked on the board: none (Gomoku's five says which)."""
+        return []

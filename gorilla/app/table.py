@@ -147,6 +147,10 @@ class Table(Protocol):
         (renju: Black's forbidden points while Black is to move; none in Go)."""
         ...
 
+    def winning_line(self) -> list[int]:
+        """The stones that won the game, marked on the board (Gomoku's five; none in Go)."""
+        ...
+
     def clock_views(self) -> Any:
         """colour -> the clock as shown (.text(), .flagged, .to_lose, .overtime, .seconds), or None."""
         ...

@@ -81,6 +81,26 @@ class GomokuGame:
         c = self.to_move if color is None else color
         return not self.over and bool(R.legal(self.bd, p, c))
 
+    def five(self) -> list[int]:
+        """The stones of the line that won the game (its last stone's row of five, more under
+        freestyle and for White under renju), in order along the line; [] if no five ended it."""
+        if self.result is None or self.result.reason != "five" or not self.moves:
+            return []
+        p, c = self.moves[-1]
+        x0, y0 = self.xy(p)
+        longer = self.rule == R.FREESTYLE or (self.rule == R.RENJU and c == R.WHITE)
+        out: list[int] = []
+        for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            run = [(x0, y0)]
+            for sign in (1, -1):
+                x, y = x0 + sign * dx, y0 + sign * dy
+                while 0 <= x < self.size and 0 <= y < self.size and self.color_at(x, y) == c:
+                    run.append((x, y))
+                    x, y = x + sign * dx, y + sign * dy
+            if len(run) == 5 or (longer and len(run) > 5):
+                out += [self.point(x, y) for x, y in sorted(run)]
+        return out
+
     def empty_points(self) -> list[int]:
         """The empty points of the board, in board order."""
         return [

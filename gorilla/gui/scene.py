@@ -30,6 +30,7 @@ STONE_TOP = 2 * STONE_HALF_HEIGHT
 SURFACE = 0.004  # markers lie this far above the wood
 PV_ALPHA = 0.62  # the stones of the line under the pointer
 FORBIDDEN_INK = (0.85, 0.1, 0.08, 0.95)  # renju: the cross on a point where Black may not play
+WIN_INK = (1.0, 0.74, 0.05, 1.0)  # Gomoku: the ring on each stone of the five that won
 
 
 @dataclass
@@ -187,6 +188,8 @@ def build_scene(controller: Table, hover: int | None = None, extra: list[list[fl
     _board_marks(game, dead_pts, under, over)
     for p in controller.forbidden_points():  # renju: where Black may not play, a red cross
         under.append(ov.marker(p, size, SURFACE, 0.34, FORBIDDEN_INK, ov.CROSS))
+    for p in controller.winning_line():  # Gomoku: the five that won, ringed in gold
+        over.append(ov.marker(p, size, STONE_TOP + 0.004, 0.40, WIN_INK, ov.THICK_RING))
     over += extra or []
     line = line_stones(
         hover_line(controller, hover), game.to_move, lambda p: game.position.color_at(p) == EMPTY
