@@ -67,7 +67,9 @@ class Shared:
     """The names every controller (Go's, Gomoku's, the stand-in while Gomoku compiles) hands to
     the three parts they all hold: ``feed`` (:class:`gorilla.app.feed.Feed`), ``seats``
     (:class:`gorilla.app.players.Players`) and ``workers`` (:class:`gorilla.app.tasks.Workers`).
-    It holds no state: each controller makes its parts in its ``__init__``."""
+    It holds no state: each controller makes its parts in its ``__init__``. It also gives the
+    answers of a game without Swap2's seats, forbidden points or a winning line (Go's, the
+    stand-in's); Gomoku's controller overrides them."""
 
     @property
     def acting(self) -> int:

@@ -83,7 +83,7 @@ class GomokuGame:
 
     def five(self) -> list[int]:
         """The stones of the line that won the game (its last stone's row of five, more under
-        freestyle and for White under renju), in order along the line; [] if no five ended it."""
+        freestyle and for White under renju), in order along each line; [] if no five ended it."""
         if self.result is None or self.result.reason != "five" or not self.moves:
             return []
         p, c = self.moves[-1]
@@ -99,7 +99,7 @@ class GomokuGame:
                     x, y = x + sign * dx, y + sign * dy
             if len(run) == 5 or (longer and len(run) > 5):
                 out += [self.point(x, y) for x, y in sorted(run)]
-        return out
+        return list(dict.fromkeys(out))  # two fives through the last stone: it counts once
 
     def empty_points(self) -> list[int]:
         """The empty points of the board, in board order."""
