@@ -54,6 +54,18 @@ def test_two_fives_through_the_last_stone_are_both_the_winning_line():
     assert sorted(g.five()) == sorted({g.point(*s) for s in row + column})  # 9 stones, once each
 
 
+def test_caro_rings_only_the_five_that_wins():
+    row, column = line(3, 7, 1, 0, 5), line(5, 5, 0, 1, 5)  # they cross at (5, 7)
+    stones = [s for s in row + column if s != (5, 7)]
+    # White holds both ends of the row: under Caro only the column wins
+    g = position(stones, [(2, 7), (8, 7), (0, 14), (14, 14), (14, 0), (0, 13), (13, 0)], "caro")
+    assert g.play_xy(5, 7, R.BLACK).winner == R.BLACK
+    assert sorted(g.five()) == sorted(g.point(*s) for s in column)
+    g = position(stones, [(2, 7), (8, 7), (0, 14), (14, 14), (14, 0), (0, 13), (13, 0)], "freestyle")
+    assert g.play_xy(5, 7, R.BLACK).winner == R.BLACK
+    assert sorted(g.five()) == sorted({g.point(*s) for s in row + column})
+
+
 @pytest.mark.parametrize("rule", RULES)
 def test_five_at_the_edges_and_corners(rule):
     for stones in (line(0, 0, 1, 0, 5), line(14, 10, 0, 1, 5), line(10, 14, 1, -1, 5), line(0, 0, 1, 1, 5)):

@@ -83,7 +83,8 @@ class GomokuGame:
 
     def five(self) -> list[int]:
         """The stones of the line that won the game (its last stone's row of five, more under
-        freestyle and for White under renju), in order along each line; [] if no five ended it."""
+        freestyle and for White under renju; under Caro not one blocked at both ends), in order
+        along each line; [] if no five ended it."""
         if self.result is None or self.result.reason != "five" or not self.moves:
             return []
         p, c = self.moves[-1]
@@ -92,11 +93,16 @@ class GomokuGame:
         out: list[int] = []
         for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
             run = [(x0, y0)]
+            blocked = 0  # ends held by the opponent's stones (the edge blocks nothing)
             for sign in (1, -1):
                 x, y = x0 + sign * dx, y0 + sign * dy
                 while 0 <= x < self.size and 0 <= y < self.size and self.color_at(x, y) == c:
                     run.append((x, y))
                     x, y = x + sign * dx, y + sign * dy
+                if 0 <= x < self.size and 0 <= y < self.size and self.color_at(x, y) == 3 - c:
+                    blocked += 1
+            if self.rule == R.CARO and blocked == 2:
+                continue  # a five blocked at both ends does not win under Caro
             if len(run) == 5 or (longer and len(run) > 5):
                 out += [self.point(x, y) for x, y in sorted(run)]
         return list(dict.fromkeys(out))  # two fives through the last stone: it counts once
