@@ -74,6 +74,52 @@ def test_save_and_load_keep_the_game_and_bad_files_change_nothing(tmp_path: Path
     assert "GM[4]" in d.message and d.gomoku.diagram() == c.gomoku.diagram()
 
 
+def test_a_record_keeps_the_clock_and_how_the_game_ended(tmp_path: Path):
+    from test_controller_clock import FakeTime
+
+    from gorilla.app.clock import parse_clock
+    from gorilla.gomoku import sgf
+
+    c = GomokuController(GomokuGame(15), "human", "human", clock=parse_clock("5m"))
+    now = c.clocks.now = FakeTime()
+    for x, y, think in ((7, 7, 4), (8, 8, 10), (6, 6, 7)):
+        now.t += think
+        assert c.play(q(c, x, y)), c.message
+    now.t += 2
+    path = tmp_path / "g.sgf"
+    c.save(str(path))
+    text = path.read_text(encoding="utf-8")
+    # the first move starts the clocks (as Go's do): Black's first stone is free
+    assert "TM[300]" in text and ";B[hh]BL[300.0]" in text and ";W[ii]WL[290.0]" in text
+    assert ";B[gg]BL[293.0]" in text and "RE[" not in text  # the game goes on
+    d = GomokuController(GomokuGame(15), "human", "human")
+    d.clocks.now = now
+    d.load(str(path))
+    assert d.time_control.spec() == "5m" and d.new_game_choices()["clock"] == "5m"
+    views = d.clock_views()
+    assert views[R.BLACK].seconds == 293 and views[R.WHITE].seconds == 290
+    assert d.clocks.clock.running == R.WHITE and not d.over  # White to move: its clock runs
+    now.t += 300  # White's flag falls: the saved record says so and loads as a game lost on time
+    d.poll()
+    assert d.over and d.game.result == "B+T"
+    d.save(str(path))
+    assert "RE[B+T]" in path.read_text(encoding="utf-8")
+    e = GomokuController(GomokuGame(15), "human", "human")
+    e.load(str(path))
+    assert e.over and e.game.result == "B+T" and "(B+T)" in e.message
+    assert e.play(q(e, 0, 0)) is False and len(e.gomoku.moves) == 3  # over: no more moves
+    assert e.undo() is False  # lost on time: no taking back
+    # a resignation is kept too, and a record without TM leaves the form's clock
+    f = GomokuController(GomokuGame(15), "human", "human")
+    assert f.play(q(f, 7, 7)) and f.resign()  # White, to move, resigns
+    f.save(str(path))
+    g = GomokuController(GomokuGame(15), "human", "human", clock=parse_clock("1m"))
+    g.load(str(path))
+    assert g.over and g.game.result == "B+R" and g.time_control.spec() == "1m"
+    record = sgf.loads_record(path.read_text(encoding="utf-8"))
+    assert record.timing is None and record.loser == (R.WHITE, "R")
+
+
 def test_players_and_launcher_flags():
     assert parse_player("pvs+vct:2") == ("pvs+vct", 2.0)
     assert parse_player("human") == ("human", 0.0)

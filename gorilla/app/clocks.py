@@ -53,21 +53,28 @@ class Clocks:
             timing = read_timing(text)
         except Exception:
             return False
-        tc = from_sgf(timing.main, timing.overtime)
+        ongoing = bool(game.moves) and not game.over and not game.info.extra_result
+        return self.restore_timing(timing, [m.color for m in game.moves], ongoing, game.to_move)
+
+    def restore_timing(self, timing: Timing | None, colors: list[int], ongoing: bool, to_move: int) -> bool:
+        """The clock of a record (any game's): its time control, and each player's time left
+        after its last move listed (colors: the colour of each move, in order); to_move's
+        clock runs when the game goes on. False (nothing changed) without a readable TM/OT."""
+        tc = None if timing is None else from_sgf(timing.main, timing.overtime)
         if tc is None:
             return False
         self.time_control = tc
         self.new()
         self.times_left = dict(timing.left)
         last: dict[int, tuple[float, int]] = {}
-        for number, m in enumerate(game.moves, 1):
+        for number, color in enumerate(colors, 1):
             if number in timing.left:
-                last[m.color] = timing.left[number]
+                last[color] = timing.left[number]
         for color, (seconds, count) in last.items():
             self.clock.clocks[color].set_left(seconds, count)
-        if game.moves and not game.over and not game.info.extra_result:
+        if ongoing:
             self.started = True
-            self.clock.start(game.to_move, self.now())
+            self.clock.start(to_move, self.now())
         return True
 
     def tell(self, agents: dict[int, Any]) -> None:

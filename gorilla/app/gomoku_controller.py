@@ -872,21 +872,39 @@ class GomokuController(Shared, NeutralTable):
     def save(self, path: str) -> None:
         """Save the game as SGF (GM[4]); the message says where (or why not)."""
         try:
-            sgf.save(self.gomoku, path, self.players[R.BLACK], self.players[R.WHITE])
+            sgf.save(
+                self.gomoku,
+                path,
+                self.players[R.BLACK],
+                self.players[R.WHITE],
+                result=self.game.result,
+                timing=self.clocks.sgf_timing(len(self.gomoku.moves)),
+            )
         except OSError as e:
             self.say(f"Cannot save {path}: {e.strerror or e}")
             return
         self.say(f"Saved {path}")
 
     def load(self, path: str) -> None:
-        """Load a Gomoku SGF (GM[4]); a bad file is one message and changes nothing."""
+        """Load a Gomoku SGF (GM[4]); a bad file is one message and changes nothing. A record
+        that ended by resignation, time or forfeit (RE) is over; one on the clock (TM/OT) brings
+        its time control and the time left after its moves (BL/WL), as Go's records do."""
         try:
-            game = sgf.load(path)
+            record = sgf.load_record(path)
         except ValueError as e:
             self.say(str(e))
             return
-        self.load_game(game)
-        self.say(f"Loaded {path}")
+        self.load_game(record.game)
+        g = self.gomoku
+        if record.loser is not None:
+            self.game.lost = record.loser
+        ongoing = bool(g.moves) and not self.over
+        if self.clocks.restore_timing(record.timing, [c for _, c in g.moves], ongoing, self.acting):
+            if record.loser is not None and record.loser[1] == "T":
+                self.clocks.clock.clocks[record.loser[0]].flagged = True
+            self.version += 1
+        ended = f" ({self.game.result})" if self.over else ""
+        self.say(f"Loaded {path}{ended}")
 
     def load_game(self, game: GomokuGame) -> None:
         """Play on from game (same players, at the form's seats)."""

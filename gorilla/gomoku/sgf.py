@@ -1,16 +1,20 @@
 """SGF ``GM[4]`` (Gomoku/Renju) save and load: a small reader and writer of the main line.
 
 sgfmill knows only Go's GM[1], so this module has its own. Points are two letters
-``a``.. for x then y from the top-left; ``RU`` holds the rule's name. A bad file gives
-a ValueError with one line and no game.
+``a``.. for x then y from the top-left; ``RU`` holds the rule's name. As Go's records do,
+a game on the clock keeps ``TM``/``OT`` at the root and the time left after each move
+(``BL``/``WL``, ``OB``/``OW``), and ``RE`` says how the game ended (``W+T``: on time).
+A bad file gives a ValueError with one line and no game.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from gorilla.gomoku import rules as R
 from gorilla.gomoku.game import GomokuGame
+from gorilla.rules.sgf import Timing
 
 _PROP = re.compile(r"\s*([A-Za-z]+)((?:\s*\[(?:\\.|[^\]\\])*\])+)", re.S)
 _VAL = re.compile(r"\[((?:\\.|[^\]\\])*)\]", re.S)
@@ -22,9 +26,16 @@ def _esc(text: str) -> str:
 
 
 def dumps(
-    game: GomokuGame, black: str = "", white: str = "", result: str = "", comment: str = "", date: str = ""
+    game: GomokuGame,
+    black: str = "",
+    white: str = "",
+    result: str = "",
+    comment: str = "",
+    date: str = "",
+    timing: Timing | None = None,
 ) -> str:
-    """The game as SGF text (GM[4]); result (e.g. ``B+F`` for a forfeit) overrides the game's own."""
+    """The game as SGF text (GM[4]); result (e.g. ``B+F`` for a forfeit) overrides the game's
+    own; with timing, TM/OT at the root and the time left on the moves it lists."""
     head = f"(;GM[4]FF[4]CA[UTF-8]AP[Gorilla]SZ[{game.size}]RU[{R.RULE_NAMES[game.rule]}]"
     if black:
         head += f"PB[{_esc(black)}]"
@@ -36,10 +47,21 @@ def dumps(
         head += f"RE[{_esc(result or game.result.sgf())}]"
     if comment:
         head += f"GC[{_esc(comment)}]"
+    if timing is not None:
+        head += f"TM[{timing.main:g}]"
+        if timing.overtime:
+            head += f"OT[{_esc(timing.overtime)}]"
     nodes = []
-    for p, c in game.moves:
+    for number, (p, c) in enumerate(game.moves, 1):
         x, y = game.xy(p)
-        nodes.append(f";{'B' if c == R.BLACK else 'W'}[{LETTERS[x]}{LETTERS[y]}]")
+        letter = "B" if c == R.BLACK else "W"
+        node = f";{letter}[{LETTERS[x]}{LETTERS[y]}]"
+        left = timing.left.get(number) if timing is not None else None
+        if left is not None:
+            node += f"{letter}L[{left[0]:.1f}]"
+            if left[1]:
+                node += f"O{letter}[{int(left[1])}]"
+        nodes.append(node)
     return head + "".join(nodes) + ")\n"
 
 
@@ -72,9 +94,63 @@ def _nodes(text: str) -> list[dict[str, list[str]]]:
     raise ValueError("SGF file ends before the game tree is closed")
 
 
+@dataclass
+class Record:
+    """A Gomoku record as read: the game, the players' names, the result as written (``RE``:
+    ``W+T``, ``B+R``, ...) and the clock (None when the record has no ``TM``)."""
+
+    game: GomokuGame
+    black: str = ""
+    white: str = ""
+    result: str = ""
+    timing: Timing | None = None
+    loser: tuple[int, str] | None = field(default=None)  # (colour, R/T/F) of a result the board lacks
+
+
+def _timing(nodes: list[dict[str, list[str]]]) -> Timing | None:
+    """TM/OT and the BL/WL/OB/OW of the moves (unreadable values left out); None without TM."""
+    root = nodes[0]
+    try:
+        main = float(root.get("TM", [""])[0])
+    except ValueError:
+        return None
+    timing = Timing(main, root.get("OT", [""])[0].strip())
+    number = 0  # moves as the game numbers them: set-up stones (AB/AW) count as moves
+    for node in nodes:
+        number += len(node.get("AB", [])) + len(node.get("AW", []))
+        for letter in ("B", "W"):
+            if letter not in node:
+                continue
+            number += len(node[letter])
+            try:
+                seconds = float(node[f"{letter}L"][0])
+                count = int(float(node.get(f"O{letter}", ["0"])[0] or 0))
+            except (KeyError, ValueError):
+                continue
+            timing.left[number] = (seconds, count)
+    return timing
+
+
+def loads_record(text: str) -> Record:
+    """A record from SGF text (GM[4]): the game with its names, result and clock; ValueError
+    with one line if it is not a valid Gomoku SGF."""
+    nodes = _nodes(text)
+    game = _game(nodes)
+    root = nodes[0]
+    result = root.get("RE", [""])[0].strip()
+    record = Record(game, root.get("PB", [""])[0], root.get("PW", [""])[0], result, _timing(nodes))
+    m = re.fullmatch(r"([BW])\+([RTF])\w*", result, re.I)
+    if m and game.result is None:  # resigned, on time, forfeit: the board alone does not say so
+        record.loser = (R.WHITE if m.group(1).upper() == "B" else R.BLACK, m.group(2).upper())
+    return record
+
+
 def loads(text: str) -> GomokuGame:
     """A game from SGF text (GM[4]); ValueError with one line if it is not a valid Gomoku SGF."""
-    nodes = _nodes(text)
+    return _game(_nodes(text))
+
+
+def _game(nodes: list[dict[str, list[str]]]) -> GomokuGame:
     if not nodes:
         raise ValueError("SGF file has no nodes")
     root = nodes[0]
@@ -104,17 +180,33 @@ def loads(text: str) -> GomokuGame:
     return game
 
 
-def save(game: GomokuGame, path: str, black: str = "", white: str = "") -> None:
-    """Write game to path as SGF (GM[4])."""
+def save(
+    game: GomokuGame,
+    path: str,
+    black: str = "",
+    white: str = "",
+    result: str = "",
+    timing: Timing | None = None,
+) -> None:
+    """Write game to path as SGF (GM[4]) (result and timing as :func:`dumps` takes them)."""
     with open(path, "w", encoding="utf-8") as f:
-        f.write(dumps(game, black, white))
+        f.write(dumps(game, black, white, result=result, timing=timing))
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"cannot read {path}: {e}") from None
 
 
 def load(path: str) -> GomokuGame:
     """A game from an SGF file; ValueError (one line) if unreadable or invalid."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"cannot read {path}: {e}") from None
-    return loads(text)
+    return loads(_read(path))
+
+
+def load_record(path: str) -> Record:
+    """A record (game, names, result, clock) from an SGF file; ValueError (one line) if
+    unreadable or invalid."""
+    return loads_record(_read(path))
