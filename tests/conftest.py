@@ -18,6 +18,13 @@ from gorilla.match.gtp_client import GtpClient
 from gorilla.match.referee import gnugo_command
 
 
+@pytest.fixture(autouse=True)
+def _autosave_in_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test's default autosave (Go's and Gomoku's beside it) in a scratch folder, never
+    in the user's data folder."""
+    monkeypatch.setenv("GORILLA_AUTOSAVE", str(tmp_path_factory.mktemp("autosave") / "autosave.sgf"))
+
+
 @pytest.fixture(scope="session")
 def gnugo_path() -> str:
     """Path of GNU Go 3.8; skips with a clear message where it is not installed (CI installs it)."""

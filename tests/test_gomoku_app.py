@@ -3,6 +3,7 @@ evaluation, files, and the launcher's --game gomoku flags."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -168,6 +169,58 @@ def test_launcher_rejects_a_missing_gomoku_record_before_the_window(
     assert main(["--game", "gomoku", "--load", str(tmp_path / "none.sgf")]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "no such file" in err[0]
+
+
+def test_a_gomoku_game_autosaves_beside_gos_and_resume_plays_on(tmp_path, capsys):
+    from gorilla.app.files import default_autosave_path, gomoku_autosave_path
+    from gorilla.launcher.cli import _gomoku_controller
+
+    opts = parse_args(["--game", "gomoku", "--rule", "renju", "--clock", "5m"])
+    path = gomoku_autosave_path(default_autosave_path())
+    assert opts.autosave == path and path.endswith("autosave-gomoku.sgf")
+    c = _gomoku_controller(opts)
+    try:
+        assert c.autosave == path
+        for x, y in ((7, 7), (8, 8), (6, 6), (9, 9)):
+            assert c.play(q(c, x, y)), c.message
+        assert c.flush_autosave() and "RU[renju]" in Path(path).read_text(encoding="utf-8")
+        assert c.go_back(2) and c.reviewing  # moving back through the game: the record keeps it all
+        assert c.flush_autosave() and Path(path).read_text(encoding="utf-8").count(";B[") == 2
+        assert c.go_end()
+    finally:
+        c.close()
+    assert not os.path.exists(default_autosave_path())  # Go's autosave is not touched
+    d = _gomoku_controller(parse_args(["--game", "gomoku", "--resume"]))
+    try:
+        assert d.gomoku.diagram() == c.gomoku.diagram() and d.gomoku.rule == R.RENJU
+        assert d.time_control.spec() == "5m" and d.clocks.clock.running == R.BLACK
+        assert d.play(q(d, 5, 5)), d.message  # and play goes on
+    finally:
+        d.close()
+    for bad in (["--resume", "--no-autosave"], ["--resume", "--load", "x.sgf"]):
+        with pytest.raises(UsageError):
+            parse_args(["--game", "gomoku", *bad])
+    capsys.readouterr()
+    assert main(["--game", "gomoku", "--resume", "--autosave", str(tmp_path / "none.sgf")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no such file" in err[0]
+    assert parse_args(["--game", "gomoku", "--no-autosave"]).autosave is None
+
+
+def test_switching_games_in_the_window_keeps_each_games_autosave(tmp_path):
+    from gorilla.app.controller import Controller
+    from gorilla.app.game_kinds import controller_for
+    from gorilla.app.newgame import NewGame
+    from gorilla.rules.game import Game
+
+    go = Controller(Game.new(9), autosave=str(tmp_path / "auto.sgf"))
+    ng = NewGame(size=15, rules="gomoku freestyle", komi=0, black="human", white="human")
+    g = controller_for(go, ng)
+    assert g.autosave == str(tmp_path / "auto-gomoku.sgf")
+    back = controller_for(g, NewGame(size=9, rules="chinese", komi=7.5, black="human", white="human"))
+    assert back.autosave == str(tmp_path / "auto.sgf")
+    for c in (go, g, back):
+        c.close()
 
 
 def test_the_new_game_form_offers_gomoku_and_checks_its_players():

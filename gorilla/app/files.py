@@ -6,6 +6,7 @@ import contextlib
 import os
 import tempfile
 import threading
+from collections.abc import Callable
 
 from gorilla.rules import sgf
 from gorilla.rules.game import Game
@@ -21,6 +22,21 @@ def default_autosave_path() -> str:
     import platformdirs
 
     return os.path.join(platformdirs.user_data_dir("gorilla", appauthor=False), "autosave.sgf")
+
+
+def gomoku_autosave_path(path: str) -> str:
+    """The autosave of Gomoku games beside Go's at path (``autosave.sgf`` ->
+    ``autosave-gomoku.sgf``): a Gomoku game never overwrites the Go game that --resume
+    continues, nor the other way round."""
+    root, ext = os.path.splitext(path)
+    return path if root.endswith("-gomoku") else f"{root}-gomoku{ext or '.sgf'}"
+
+
+def go_autosave_path(path: str) -> str:
+    """Go's autosave beside a Gomoku autosave at path (the inverse of
+    :func:`gomoku_autosave_path`; any other path is Go's already)."""
+    root, ext = os.path.splitext(path)
+    return f"{root.removesuffix('-gomoku')}{ext}" if root.endswith("-gomoku") else path
 
 
 def game_to_sgf(game: Game | GameTree, timing: sgf.Timing | None = None) -> str:
@@ -84,17 +100,24 @@ class Autosaver:
         self.error: str | None = None
         self.writes = 0
         self._cond = threading.Condition()
-        self._pending: tuple[Game | GameTree, sgf.Timing | None] | None = None
+        self._pending: Callable[[], str] | None = None  # makes the text to write
         self._busy = False
         self._closed = False
         self._thread: threading.Thread | None = None
 
     def submit(self, game: Game | GameTree, timing: sgf.Timing | None = None) -> None:
         """Queue game or record (a copy the caller no longer changes) to be written; the newest wins."""
+        self._submit(lambda: game_to_sgf(game, timing))
+
+    def submit_text(self, text: str) -> None:
+        """Queue a record already written as SGF text (any game's: Gomoku's); the newest wins."""
+        self._submit(lambda: text)
+
+    def _submit(self, render: Callable[[], str]) -> None:
         with self._cond:
             if self._closed:
                 return
-            self._pending = (game, timing)
+            self._pending = render
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, daemon=True, name="gorilla-autosave")
                 self._thread.start()
@@ -107,11 +130,11 @@ class Autosaver:
                     self._cond.wait()
                 if self._pending is None:
                     return
-                game, self._pending = self._pending, None
+                render, self._pending = self._pending, None
                 self._busy = True
             error = None
             try:
-                write_atomic(self.path, game_to_sgf(*game))
+                write_atomic(self.path, render())
             except Exception as e:  # reported on the GUI thread
                 error = reason(e)
             with self._cond:

@@ -19,6 +19,7 @@ from gorilla.ai import warmup
 from gorilla.app.compiler import Compiler
 from gorilla.app.controller import Controller
 from gorilla.app.feed import Feed
+from gorilla.app.files import go_autosave_path, gomoku_autosave_path
 from gorilla.app.gomoku_controller import GomokuController, builtin_agents
 from gorilla.app.newgame import NewGame
 from gorilla.app.parts import Shared
@@ -41,6 +42,7 @@ class GomokuStart(NewGame):
 
     continuous: bool = False
     load: str | None = None
+    autosave: str | None = None  # the game's autosave (None: none)
 
 
 def gomoku_compiler(players: Iterable[str], running: Any = None) -> Compiler | None:
@@ -151,7 +153,7 @@ class GomokuLoading(NeutralTable, Shared):
         self.progress = self.evaluation = None
         self.show_eval = False
         self.continuous = start.continuous
-        self.autosave: str | None = None
+        self.autosave = start.autosave  # handed to the game when it starts
         self.over = False
 
     def status_lines(self) -> list[str]:
@@ -210,6 +212,10 @@ def controller_for(current: Any, ng: Any, compiler: Compiler | None = None) -> A
     if isinstance(current, GomokuController if gomoku else Controller):
         return current
     autosave = current.autosave
+    if autosave and gomoku and isinstance(current, Controller):
+        autosave = gomoku_autosave_path(autosave)  # Go's autosave stays Go's
+    elif autosave and not gomoku and not isinstance(current, Controller):
+        autosave = go_autosave_path(autosave)
     if gomoku:
         if compiler is None:
             ready_engine(builtin_agents([ng.black, ng.white]))

@@ -18,6 +18,11 @@ player ``pbrain:COMMAND`` is an external Gomocup engine
 (:class:`gorilla.app.pbrain_player.PbrainAgent`): its moves are played through Gorilla's
 rules, and an illegal move, a crash or a time-out forfeits the game (``B+F``) with one message.
 
+The record (:meth:`GomokuController.record_text`: SGF ``GM[4]`` with its result and clock) is
+what Ctrl+S saves and what the autosave thread (:class:`gorilla.app.files.Autosaver`) writes
+after each change, beside Go's autosave (``autosave-gomoku.sgf``): ``gorilla --game gomoku
+--resume`` plays on from it.
+
 On an empty cache the window starts the game as soon as the rules are compiled and hands
 the controller its :class:`gorilla.app.compiler.Compiler` (``compiler``), which goes on
 compiling the built-in agents' parts in a child process: a human plays meanwhile, and an
@@ -27,6 +32,7 @@ AI's first move (and its clock) waits until its parts are loaded, as in Go.
 from __future__ import annotations
 
 import math
+import os
 import threading
 import time
 from collections.abc import Iterable
@@ -39,6 +45,7 @@ from gorilla.ai.agent import Candidate, Progress
 from gorilla.app.clock import NO_CLOCK, ClockView, TimeControl
 from gorilla.app.clocks import Clocks
 from gorilla.app.feed import Feed
+from gorilla.app.files import Autosaver, reason, write_atomic
 from gorilla.app.gomoku_swap2 import ANSWERS, actor, choosing, opening, opening_answer, prompt, undo_floor
 from gorilla.app.gomoku_view import GomokuView, from_view, to_view
 from gorilla.app.parts import Shared
@@ -192,7 +199,8 @@ class GomokuController(Shared, NeutralTable):
         self.clocks = Clocks(clock or NO_CLOCK, now)  # Go's clocks (gorilla.app.clocks)
         self._set_game(game)
         self.continuous = continuous
-        self.autosave = autosave
+        self.autosave = autosave  # the autosave's path (None: none); may change
+        self._autosaver: Autosaver | None = None
         self.show_eval = True
         self.progress: Progress | None = None
         self.evaluation: EvaluationView | None = None
@@ -292,6 +300,7 @@ class GomokuController(Shared, NeutralTable):
         self.evaluation = None
         self.progress = None
         self.version += 1
+        self._autosave_now()
 
     def _cancel(self) -> None:
         self.workers.cancel_all()  # cancelled searches winding down share the agent's tables
@@ -331,6 +340,7 @@ class GomokuController(Shared, NeutralTable):
             self.say("Evaluated every move" + ("" if best is None else f": best {self._name(best)}"))
         self.workers.prune()
         self._watch_clock()
+        self._check_autosave()
         ai_turn = not self.over and not self.reviewing and not self.is_human(self.acting)
         stepped = not self.ai_vs_ai or self.continuous or self._stepped
         if ai_turn and stepped and not self.thinking and not self.workers.retired:
@@ -869,31 +879,64 @@ class GomokuController(Shared, NeutralTable):
         self.version += 1
 
     # --- files ----------------------------------------------------------------------------------
+    def record_text(self) -> str:
+        """The game as its SGF record (GM[4]): while moving through it (<-) the whole game, with
+        how it ended (RE) and, on the clock, TM/OT and the time left after each move."""
+        g = self.gomoku
+        if self.reviewing and self._redo:
+            g = g.copy()
+            for p, c in reversed(self._redo):
+                g.play(p, c)
+        result = self.game.result if self.game.lost is not None else ""  # else the board's own
+        timing = self.clocks.sgf_timing(len(g.moves))
+        return sgf.dumps(g, self.players[R.BLACK], self.players[R.WHITE], result=result, timing=timing)
+
     def save(self, path: str) -> None:
         """Save the game as SGF (GM[4]); the message says where (or why not)."""
         try:
-            sgf.save(
-                self.gomoku,
-                path,
-                self.players[R.BLACK],
-                self.players[R.WHITE],
-                result=self.game.result,
-                timing=self.clocks.sgf_timing(len(self.gomoku.moves)),
-            )
-        except OSError as e:
-            self.say(f"Cannot save {path}: {e.strerror or e}")
+            write_atomic(os.path.expanduser(path), self.record_text())
+        except Exception as e:
+            self.say(f"Cannot save {path}: {reason(e)}")
             return
         self.say(f"Saved {path}")
 
+    def _autosave_now(self) -> None:
+        """Hand the record to the autosave thread after a change (an empty board never
+        overwrites a saved game); ``gorilla --game gomoku --resume`` goes on from it."""
+        saver = self._autosaver
+        if saver is None or saver.path != self.autosave:
+            if saver is not None:
+                saver.close()
+            saver = self._autosaver = Autosaver(self.autosave) if self.autosave else None
+        if saver is None or not self.gomoku.moves:
+            return
+        saver.submit_text(self.record_text())
+
+    def flush_autosave(self, timeout: float | None = 10.0) -> bool:
+        """Wait until the autosave file holds the current game."""
+        return True if self._autosaver is None else self._autosaver.flush(timeout)
+
+    def _check_autosave(self) -> None:
+        """Every poll: a failed autosave is said in the panel (once)."""
+        saver = self._autosaver
+        if saver is not None and saver.error is not None:
+            self.say(f"Autosave failed: {saver.error}")
+            saver.error = None
+
     def load(self, path: str) -> None:
-        """Load a Gomoku SGF (GM[4]); a bad file is one message and changes nothing. A record
-        that ended by resignation, time or forfeit (RE) is over; one on the clock (TM/OT) brings
-        its time control and the time left after its moves (BL/WL), as Go's records do."""
+        """Load a Gomoku SGF (GM[4]); a bad file is one message and changes nothing
+        (:meth:`load_record` does the rest)."""
         try:
-            record = sgf.load_record(path)
+            record = sgf.load_record(os.path.expanduser(path))
         except ValueError as e:
             self.say(str(e))
             return
+        self.load_record(record, path)
+
+    def load_record(self, record: sgf.Record, path: str = "") -> None:
+        """Play on from a record (same players, at the form's seats). A record that ended by
+        resignation, time or forfeit (RE) is over; one on the clock (TM/OT) brings its time
+        control and the time left after its moves (BL/WL), as Go's records do."""
         self.load_game(record.game)
         g = self.gomoku
         if record.loser is not None:
@@ -904,7 +947,7 @@ class GomokuController(Shared, NeutralTable):
                 self.clocks.clock.clocks[record.loser[0]].flagged = True
             self.version += 1
         ended = f" ({self.game.result})" if self.over else ""
-        self.say(f"Loaded {path}{ended}")
+        self.say(f"Loaded {path or 'the record'}{ended}")
 
     def load_game(self, game: GomokuGame) -> None:
         """Play on from game (same players, at the form's seats)."""
@@ -915,8 +958,10 @@ class GomokuController(Shared, NeutralTable):
         self._changed()
 
     def close(self) -> None:
-        """Stop any search and the compile; end the Gomocup engines."""
+        """Stop any search and the compile; end the Gomocup engines; write what the autosave holds."""
         self._cancel()
+        if self._autosaver is not None:
+            self._autosaver.close()
         if self.compiler is not None:
             self.compiler.close()
         if self.seats is not None:

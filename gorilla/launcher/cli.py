@@ -99,6 +99,9 @@ Gomoku (five in a row, --game gomoku; in the window only):
   --swap2               open by Swap2: --black's player puts three stones, --white's
                         plays White, passes (p) to take Black or puts two more (2), and
                         then --black's chooses; each player's clock runs while it acts
+  --load FILE.sgf       play on from a Gomoku record (SGF GM[4]: its result and clock)
+  --resume              continue the autosaved Gomoku game (--autosave's file; by default
+                        autosave-gomoku.sgf beside Go's autosave.sgf)
   In the window: c the threat map (where a stone makes a four or a three: dark for
   Black, light for White), v the search's candidates and principal variation,
   e every move's value.
@@ -396,8 +399,12 @@ def _gomoku_options(opts: AppOptions, ns: argparse.Namespace) -> AppOptions:
 
     if not opts.gui:
         raise UsageError("Gomoku plays in the window (gorilla pbrain plays it on stdin/stdout)")
-    if ns.handicap or ns.komi is not None or ns.resume:
-        raise UsageError("--handicap, --komi and --resume are Go's, not Gomoku's")
+    if ns.handicap or ns.komi is not None:
+        raise UsageError("--handicap and --komi are Go's, not Gomoku's")
+    if ns.load and ns.resume:
+        raise UsageError("--load and --resume cannot be used together")
+    if ns.autosave is not None and ns.no_autosave:
+        raise UsageError("--autosave and --no-autosave cannot be used together")
     try:
         opts.rule = RULE_NAMES[rule_from_name(ns.rule or ns.rules or "freestyle")]
     except ValueError as e:
@@ -405,8 +412,20 @@ def _gomoku_options(opts: AppOptions, ns: argparse.Namespace) -> AppOptions:
     opts.size = ns.size or 15
     if not MIN_SIZE <= opts.size <= MAX_SIZE:
         raise UsageError(f"--size: a Gomoku board is {MIN_SIZE}..{MAX_SIZE}, got {opts.size}")
-    opts.load, opts.continuous, opts.autosave = ns.load, ns.continuous, None
-    if ns.swap2 and ns.load:
+    opts.load, opts.resume, opts.continuous = ns.load, ns.resume, ns.continuous
+    if ns.no_autosave:
+        opts.autosave = None
+    elif ns.autosave:
+        opts.autosave = os.path.expanduser(ns.autosave)
+    else:  # beside Go's: a Gomoku game never overwrites the Go game that --resume continues
+        from gorilla.app.files import default_autosave_path, gomoku_autosave_path
+
+        opts.autosave = gomoku_autosave_path(default_autosave_path())
+    if opts.resume and not opts.autosave:
+        raise UsageError("--resume needs an autosave file (not --no-autosave)")
+    if opts.resume:
+        opts.load = opts.autosave
+    if ns.swap2 and opts.load:
         raise UsageError("--swap2 opens a new game; a loaded record has its stones already")
     opts.opening = "swap2" if ns.swap2 else "free"
     return opts
@@ -530,6 +549,7 @@ def _gomoku_controller(opts: AppOptions):
             continuous=opts.continuous,
             load=os.path.expanduser(opts.load) if opts.load else None,
             opening=opts.opening,
+            autosave=opts.autosave,
         )
         return GomokuLoading(start, compiler)
     print(f"{PROG}: loading the Gomoku engine...", file=sys.stderr, flush=True)
@@ -542,15 +562,17 @@ def _gomoku_controller(opts: AppOptions):
             continuous=opts.continuous,
             clock=opts.clock,
             opening=opts.opening,
+            autosave=opts.autosave,
         )
     except ValueError as e:
         raise UsageError(str(e).splitlines()[0]) from None
     if opts.load:
         try:
-            game = sgf.load(os.path.expanduser(opts.load))
+            record = sgf.load_record(os.path.expanduser(opts.load))
         except ValueError as e:
+            c.close()
             raise LoadError(f"cannot load {opts.load}: {e}") from None
-        c.load_game(game)
+        c.load_record(record, opts.load)
     return c
 
 
