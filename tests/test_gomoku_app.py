@@ -323,3 +323,25 @@ def test_a_finished_game_is_reviewed_and_its_end_comes_back() -> None:
         assert c.go_end() and c.over and c.gomoku.result.winner == R.BLACK and not c.reviewing
     finally:
         c.close()
+
+
+def test_a_records_game_is_read_from_its_root(tmp_path: Path):
+    from gorilla.app.game_kinds import record_game
+
+    cases = {
+        "(;GM[4]SZ[20]RU[caro];B[aa])": ("gomoku", 20, "gomoku caro"),
+        "(;GM[4];B[aa])": ("gomoku", 15, "gomoku freestyle"),
+        "(;GM[4]SZ[15]RU[Renju])": ("gomoku", 15, "gomoku renju"),
+        "(;GM[4]SZ[15]RU[swap-gomoku])": ("gomoku", 15, "gomoku freestyle"),  # unknown: freestyle
+        "(;GM[1]FF[4]SZ[13];B[dd])": ("go", 13, None),
+        "(;FF[4];B[dd])": ("go", 19, None),  # no GM: Go, as SGF says
+    }
+    for text, (game, size, rules) in cases.items():
+        path = tmp_path / "r.sgf"
+        path.write_text(text, encoding="utf-8")
+        ng = record_game(str(path))
+        assert (ng.game, ng.size) == (game, size), text
+        assert ng.black == ng.white == "human"
+        if rules is not None:
+            assert ng.rules == rules and ng.load == str(path), text
+    assert record_game(str(tmp_path / "missing.sgf")) is None

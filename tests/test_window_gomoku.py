@@ -469,3 +469,46 @@ def test_left_and_right_move_through_the_game_on_the_board(gomoku):
     assert h.c.gomoku.moves == [] and abs(h.patch(vertex(h, 5, 5)).mean() - wood) < 30
     h.press(h.key.END)
     assert len(h.c.gomoku.moves) == 2 and not h.c.reviewing
+
+
+def test_ctrl_o_opens_a_record_of_either_game_whatever_the_board_shows(app_window, tmp_path):  # noqa: F811
+    from gorilla.app.files import game_to_sgf
+    from gorilla.gomoku import sgf
+    from gorilla.gomoku.game import GomokuGame
+    from gorilla.rules.coords import parse_vertex
+    from gorilla.rules.game import Game
+    from gorilla.rules.sgf import Timing
+
+    record = GomokuGame(15, R.RENJU)
+    for x, y in ((7, 7), (8, 8), (6, 6)):
+        record.play_xy(x, y)
+    gomoku_file = tmp_path / "five.sgf"
+    gomoku_file.write_text(sgf.dumps(record, timing=Timing(300, "", {2: (280.0, 0), 3: (290.0, 0)})))
+    h = app_window(9, 1000, 700)
+    assert isinstance(h.c, Controller)
+    h.press(h.key.O, h.key.MOD_CTRL)  # a Gomoku record while the board shows Go
+    h.type_text(str(gomoku_file))
+    h.press(h.key.RETURN)
+    wait_for(h, lambda: isinstance(h.w.controller, GomokuController) and h.w.controller.gomoku.moves, 300)
+    old, h.c = h.c, h.w.controller
+    old.close()
+    c: GomokuController = h.c
+    assert c.gomoku.rule == R.RENJU and c.gomoku.diagram() == record.diagram() and h.w.camera.size == 15
+    assert (
+        c.time_control.spec() == "5m" and 250 < c.clock_views()[R.WHITE].seconds <= 280
+    )  # White to move: its clock runs
+    assert c.is_human(R.BLACK) and c.is_human(R.WHITE) and c.message == f"Loaded {gomoku_file}"
+    h.frames(0.1)
+    assert stone(h, 8, 8) == R.WHITE
+    go = Game.new(9)
+    for v in ("D4", "E5"):
+        go.play(parse_vertex(v, 9))
+    go_file = tmp_path / "go.sgf"
+    go_file.write_text(game_to_sgf(go))
+    h.press(h.key.O, h.key.MOD_CTRL)  # and a Go record while the board shows Gomoku
+    h.type_text(str(go_file))
+    h.press(h.key.RETURN)
+    assert isinstance(h.w.controller, Controller)
+    old, h.c = h.c, h.w.controller
+    old.close()
+    assert h.c.game.size == 9 and len(h.c.game.moves) == 2 and h.c.message == f"Loaded {go_file}"

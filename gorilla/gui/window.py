@@ -918,6 +918,17 @@ class GorillaWindow(pyglet.window.Window):
         return m
 
     def _load_from(self, path: str) -> None:
+        """Load a record; one of the other game (a Gomoku record, GM[4], during a Go game, or a
+        Go record during a Gomoku game) starts a game of its kind between two humans first."""
+        from gorilla.app.game_kinds import game_of, record_game
+
+        ng = record_game(path)
+        if ng is not None and ng.game != game_of(self.controller):
+            if not self._start_new_game(ng):
+                return
+            if ng.game == "gomoku":  # it loads the record itself, once its rules are ready
+                remember_file(self.settings, path)
+                return
         self.controller.load(path)
         if self.controller.message.startswith("Loaded"):
             remember_file(self.settings, path)
