@@ -190,7 +190,9 @@ def test_a_gomoku_game_autosaves_beside_gos_and_resume_plays_on(tmp_path, capsys
     finally:
         c.close()
     assert not os.path.exists(default_autosave_path())  # Go's autosave is not touched
-    d = _gomoku_controller(parse_args(["--game", "gomoku", "--resume"]))
+    resume = parse_args(["--game", "gomoku", "--resume"])
+    assert (resume.rule, resume.size, resume.load) == ("renju", 15, path)  # the board shown while loading
+    d = _gomoku_controller(resume)
     try:
         assert d.gomoku.diagram() == c.gomoku.diagram() and d.gomoku.rule == R.RENJU
         assert d.time_control.spec() == "5m" and d.clocks.clock.running == R.BLACK
@@ -345,3 +347,14 @@ def test_a_records_game_is_read_from_its_root(tmp_path: Path):
         if rules is not None:
             assert ng.rules == rules and ng.load == str(path), text
     assert record_game(str(tmp_path / "missing.sgf")) is None
+
+
+def test_the_launcher_opens_a_gomoku_record_without_game_gomoku(tmp_path: Path):
+    path = tmp_path / "five.sgf"
+    path.write_text("(;GM[4]FF[4]SZ[15]RU[renju];B[hh];W[ii])", encoding="utf-8")
+    opts = parse_args(["--load", str(path)])
+    assert opts.game == "gomoku" and opts.load == str(path) and (opts.rule, opts.size) == ("renju", 15)
+    assert parse_args(["--load", str(path), "--game", "go"]).game == "go"  # as asked
+    go = tmp_path / "go.sgf"
+    go.write_text("(;GM[1]FF[4]SZ[9];B[ee])", encoding="utf-8")
+    assert parse_args(["--load", str(go)]).game == "go" and parse_args([]).game == "go"

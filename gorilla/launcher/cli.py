@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shlex
 import sys
 import textwrap
@@ -99,7 +100,8 @@ Gomoku (five in a row, --game gomoku; in the window only):
   --swap2               open by Swap2: --black's player puts three stones, --white's
                         plays White, passes (p) to take Black or puts two more (2), and
                         then --black's chooses; each player's clock runs while it acts
-  --load FILE.sgf       play on from a Gomoku record (SGF GM[4]: its result and clock)
+  --load FILE.sgf       play on from a Gomoku record (SGF GM[4]: its rule, result and
+                        clock); such a record opens Gomoku without --game gomoku
   --resume              continue the autosaved Gomoku game (--autosave's file; by default
                         autosave-gomoku.sgf beside Go's autosave.sgf)
   In the window: c the threat map (where a stone makes a four or a three: dark for
@@ -215,7 +217,7 @@ def _parser() -> _Parser:
     p.add_argument("--continuous", action="store_true")
     p.add_argument("--seed", type=_int_in(0, 2**63 - 1, "--seed"))
     p.add_argument("--eval-engine", choices=["net", "flat", "mcts"], default=None)
-    p.add_argument("--game", choices=["go", "gomoku"], default="go")
+    p.add_argument("--game", choices=["go", "gomoku"])  # default: the --load record's game, else go
     p.add_argument("--rule")
     p.add_argument("--swap2", action="store_true")
     catalog.add_options(p, "mcts players")
@@ -330,6 +332,8 @@ def parse_args(argv: Sequence[str]) -> AppOptions:
             rest.append(a)
         i += 1
     ns = _parser().parse_args(rest)
+    if ns.game is None:  # a Gomoku record (SGF GM[4]) opens Gomoku without --game gomoku
+        ns.game = "gomoku" if ns.load and _is_gomoku_record(ns.load) else "go"
     if ns.help:
         raise _Help()
     if ns.mc_list_patterns:
@@ -405,13 +409,6 @@ def _gomoku_options(opts: AppOptions, ns: argparse.Namespace) -> AppOptions:
         raise UsageError("--load and --resume cannot be used together")
     if ns.autosave is not None and ns.no_autosave:
         raise UsageError("--autosave and --no-autosave cannot be used together")
-    try:
-        opts.rule = RULE_NAMES[rule_from_name(ns.rule or ns.rules or "freestyle")]
-    except ValueError as e:
-        raise UsageError(f"--rule: {e}") from None
-    opts.size = ns.size or 15
-    if not MIN_SIZE <= opts.size <= MAX_SIZE:
-        raise UsageError(f"--size: a Gomoku board is {MIN_SIZE}..{MAX_SIZE}, got {opts.size}")
     opts.load, opts.resume, opts.continuous = ns.load, ns.resume, ns.continuous
     if ns.no_autosave:
         opts.autosave = None
@@ -425,10 +422,44 @@ def _gomoku_options(opts: AppOptions, ns: argparse.Namespace) -> AppOptions:
         raise UsageError("--resume needs an autosave file (not --no-autosave)")
     if opts.resume:
         opts.load = opts.autosave
+    record_rule, record_size = _record_root(opts.load) if opts.load else ("freestyle", 15)
+    try:
+        opts.rule = RULE_NAMES[rule_from_name(ns.rule or ns.rules or record_rule)]
+    except ValueError as e:
+        raise UsageError(f"--rule: {e}") from None
+    opts.size = ns.size or record_size
+    if not MIN_SIZE <= opts.size <= MAX_SIZE:
+        raise UsageError(f"--size: a Gomoku board is {MIN_SIZE}..{MAX_SIZE}, got {opts.size}")
     if ns.swap2 and opts.load:
         raise UsageError("--swap2 opens a new game; a loaded record has its stones already")
     opts.opening = "swap2" if ns.swap2 else "free"
     return opts
+
+
+def _is_gomoku_record(path: str) -> bool:
+    """Whether the file at path is an SGF record of Gomoku (its root says GM[4])."""
+    try:
+        with open(os.path.expanduser(path), encoding="utf-8", errors="replace") as f:
+            head = f.read(4096)
+    except OSError:
+        return False  # the load says why
+    return re.search(r"GM\s*\[\s*4\s*\]", head) is not None
+
+
+def _record_root(path: str) -> tuple[str, int]:
+    """The five-rule and size a Gomoku record's root gives (RU, SZ; freestyle and 15 when it
+    gives none or an unknown rule): what the window shows while its engine compiles."""
+    from gorilla.gomoku.rules import RULE_NAMES
+
+    try:
+        with open(os.path.expanduser(path), encoding="utf-8", errors="replace") as f:
+            head = f.read(4096)
+    except OSError:
+        return "freestyle", 15
+    ru = re.search(r"RU\s*\[([^\]]*)\]", head)
+    sz = re.search(r"SZ\s*\[\s*(\d+)", head)
+    rule = ru.group(1).strip().lower() if ru else "freestyle"
+    return (rule if rule in RULE_NAMES else "freestyle"), (int(sz.group(1)) if sz else 15)
 
 
 def _is_number(text: str) -> bool:
