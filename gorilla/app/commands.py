@@ -309,8 +309,9 @@ DOC_ROWS: tuple[HelpRow, ...] = (
         " of the save folder, sorted, the latest save selected. Up/Down (Page Up/Down, Home/End) choose, "
         "Enter opens a folder or loads the file, Backspace goes up a folder, typing a name or a path and "
         "Enter goes there; a click selects, a double click (or Open) loads, the wheel scrolls; Esc "
-        "cancels. A bad path is one line in the picker and nothing changes. Keys typed into it are not "
-        "commands",
+        "cancels. A bad path is one line in the picker and nothing changes. A record of the other game "
+        "(Gomoku's `GM[4]` during a Go game, or Go's during a Gomoku game) starts a game of its kind "
+        "between two humans with it. Keys typed into it are not commands",
         ("load",),
     ),
     HelpRow(
