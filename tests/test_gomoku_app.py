@@ -4,6 +4,7 @@ evaluation, files, and the launcher's --game gomoku flags."""
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -358,3 +359,27 @@ def test_the_launcher_opens_a_gomoku_record_without_game_gomoku(tmp_path: Path):
     go = tmp_path / "go.sgf"
     go.write_text("(;GM[1]FF[4]SZ[9];B[ee])", encoding="utf-8")
     assert parse_args(["--load", str(go)]).game == "go" and parse_args([]).game == "go"
+
+
+def test_e_values_the_best_candidates_by_the_search_with_their_lines():
+    from gorilla.app.gomoku_controller import EVAL_CANDIDATES, evaluate_moves
+    from gorilla.gomoku import search as S
+
+    g = GomokuGame(15)
+    # Black to move: (6, 3) makes a four along row 3 and another down column 6, a win in
+    # three moves that no one-ply value proves
+    black = [(3, 3), (4, 3), (5, 3), (6, 4), (6, 5), (6, 6)]
+    white = [(2, 3), (6, 7), (10, 10), (11, 10), (10, 11), (12, 12)]
+    for b, w in zip(black, white, strict=True):
+        g.play_xy(*b)
+        g.play_xy(*w)
+    one_ply = evaluate_moves(g)
+    assert one_ply.pvs == {} and all(v.score < S.WIN for v in one_ply.values.values())
+    ev = evaluate_moves(g, None, 1.0)
+    assert ev.best == to_view(g, g.point(6, 3)) and ev.values[ev.best].score >= S.MATE
+    assert ev.values[ev.best].winrate == 1.0
+    assert 1 < len(ev.values) <= EVAL_CANDIDATES and set(ev.values) <= set(one_ply.values)
+    assert all(ev.pvs[q][0] == q for q in ev.values)  # each candidate's line starts with it
+    cancel = threading.Event()
+    cancel.set()
+    assert evaluate_moves(g, cancel, 1.0).pvs == {}  # cancelled: the one-ply values, at once

@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from gorilla.ai import warmup
 from gorilla.ai.agent import Candidate, Progress
 from gorilla.app.clock import NO_CLOCK, ClockView, TimeControl
 from gorilla.app.clocks import Clocks
@@ -143,9 +144,47 @@ class EvaluationView:
     unit: str = "win rate"  # the labels' scale: the engine's scores are no points
 
 
-def evaluate_moves(game: GomokuGame) -> Evaluation:
+EVAL_CANDIDATES = 10  # e: the moves the search values (the best by the one-ply values)
+EVAL_SECONDS = 2.0  # e: the search's time for all of them together
+
+
+def evaluate_moves(
+    game: GomokuGame, cancel: threading.Event | None = None, search_seconds: float = 0.0
+) -> Evaluation:
     """The value of every candidate move of the side to move: its own five wins, a move that
-    leaves the opponent a five loses, else the static evaluation after it (from the mover's side)."""
+    leaves the opponent a five loses, else the static evaluation after it (from the mover's
+    side). With search_seconds, the best EVAL_CANDIDATES of them are then valued by the AI's
+    search (``pvs+vct``: the opponent's best answer searched in an equal share of the time),
+    each with its line, and only they are shown (as an analysis shows its candidates: a
+    one-ply value is no search's, and the two do not share a scale)."""
+    ev = _one_ply_values(game)
+    if search_seconds <= 0 or ev.best is None or ev.values[ev.best].score >= S.WIN:
+        return ev  # no search asked for, no move, or a five at once
+    ranked = sorted(ev.values, key=lambda q: -ev.values[q].score)[:EVAL_CANDIDATES]
+    share = search_seconds / len(ranked)
+    state = S.new_state()
+    c, o = game.to_move, 3 - game.to_move
+    searched: dict[int, MoveValue] = {}
+    for q in ranked:
+        if cancel is not None and cancel.is_set():
+            return ev
+        if ev.values[q].score <= -S.WIN:  # it leaves the opponent a five
+            searched[q] = ev.values[q]
+            continue
+        bd = R.copy_board(game.bd)
+        p = from_view(game, q)
+        R.place(bd, p, c)
+        r = S.search(bd, state, o, share, threats=True)
+        score = float(-r.score)
+        searched[q] = MoveValue(win_rate(int(score)), score)
+        ev.pvs[q] = [q] + [to_view(game, m) for m in r.pv if m >= 0]
+    ev.values = searched
+    ev.best = max(searched, key=lambda q: searched[q].score)
+    return ev
+
+
+def _one_ply_values(game: GomokuGame) -> Evaluation:
+    """Every candidate move's one-ply value (see :func:`evaluate_moves`)."""
     bd = R.copy_board(game.bd)
     c = game.to_move
     o = 3 - c
@@ -250,6 +289,16 @@ class GomokuController(Shared, NeutralTable):
     def acting(self) -> int:
         """The seat whose player acts now: the side to move, or the Swap2 opening's actor."""
         return actor(self.gomoku) if opening(self.gomoku) else self.gomoku.to_move
+
+    def _search_ready(self) -> bool:
+        """Whether the search's kernels (``pvs+vct``'s) can run at once: loaded here by the
+        compiler, or in the on-disk cache. A game between two humans on a first start has only
+        the rules: its e shows the one-ply values rather than compile for a minute."""
+        groups = engine_groups(["pvs+vct"])
+        c = self.compiler
+        if c is not None and all(g in c.groups for g in groups):
+            return all(c.ready(g) for g in groups)
+        return all(warmup.is_warm(g) for g in groups)
 
     def kernels_ready(self, *groups: str) -> bool:
         """Whether the kernel groups can run now: loaded by the compiler, or by the game's start
@@ -875,7 +924,9 @@ class GomokuController(Shared, NeutralTable):
             self.say("The game is over")
             return
         snapshot = self.gomoku.copy()
-        self.workers.launch(self.workers.task("eval", lambda cancel: evaluate_moves(snapshot)))
+        seconds = EVAL_SECONDS if self._search_ready() else 0.0  # else the one-ply values only
+        task = self.workers.task("eval", lambda cancel: evaluate_moves(snapshot, cancel, seconds))
+        self.workers.launch(task)
         self.version += 1
 
     # --- files ----------------------------------------------------------------------------------

@@ -106,7 +106,7 @@ Gomoku (five in a row, --game gomoku; in the window only):
                         autosave-gomoku.sgf beside Go's autosave.sgf)
   In the window: c the threat map (where a stone makes a four or a three: dark for
   Black, light for White), v the search's candidates and principal variation,
-  e every move's value.
+  e the search's values of the ten best candidates.
 
 Players (--black / --white SPEC):
   human                 you, with the mouse (or typing moves in the terminal)
