@@ -386,7 +386,8 @@ class GomokuController(Shared, NeutralTable):
         if task is not None and task.error is None and task.gen == self.workers.gen:
             self.evaluation = EvaluationView(task.result, None, len(self.gomoku.moves))
             best = task.result.best
-            self.say("Evaluated every move" + ("" if best is None else f": best {self._name(best)}"))
+            what = f"the {len(task.result.values)} best candidates" if task.result.pvs else "every move"
+            self.say(f"Evaluated {what}" + ("" if best is None else f": best {self._name(best)}"))
         self.workers.prune()
         self._watch_clock()
         self._check_autosave()

@@ -103,10 +103,11 @@ def eval_legend(values: dict, best: int | None, size: int, unit: str = "points")
         return ""
     b = values[best]
     lead = f", lead {b.score:+.1f}" if unit == "points" and b.score is not None else ""
-    scale = "points" if unit == "points" else "win rate in %"
+    points = unit == "points"
+    scale, example = ("points", "-1.5: 1.5 points worse") if points else ("win rate in %", "-20: 20% less")
     return (
         f"Evaluation: ringed {format_vertex(best, size)} is the best move (win {100 * b.winrate:.0f}%{lead});"
-        f" the numbers on other moves: {scale} against it (-1.5: 1.5 worse). e hides"
+        f" the numbers on other moves: {scale} against it ({example}). e hides"
     )
 
 
