@@ -383,3 +383,15 @@ def test_e_values_the_best_candidates_by_the_search_with_their_lines():
     cancel = threading.Event()
     cancel.set()
     assert evaluate_moves(g, cancel, 1.0).pvs == {}  # cancelled: the one-ply values, at once
+
+
+def test_the_evaluation_legend_speaks_each_games_unit():
+    from gorilla.app.gomoku_controller import MoveValue
+    from gorilla.gui.overlay import eval_legend
+
+    values = {40: MoveValue(0.62, 300.0), 41: MoveValue(0.5, 0.0)}
+    gomoku = eval_legend(values, 40, 15, unit="win rate")
+    assert "win rate in %" in gomoku and "-20: 20% less" in gomoku and "points" not in gomoku
+    go = eval_legend(values, 40, 15)
+    assert "-1.5: 1.5 points worse" in go and "lead +300.0" in go
+    assert eval_legend(values, None, 15) == ""
