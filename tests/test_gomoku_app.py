@@ -395,3 +395,37 @@ def test_the_evaluation_legend_speaks_each_games_unit():
     go = eval_legend(values, 40, 15)
     assert "-1.5: 1.5 points worse" in go and "lead +300.0" in go
     assert eval_legend(values, None, 15) == ""
+
+
+def test_a_loaded_records_names_and_root_properties_are_kept(tmp_path: Path):
+    path = tmp_path / "cup.sgf"
+    path.write_text(
+        "(;GM[4]FF[4]SZ[15]RU[freestyle]PB[Rapfi \\] 2024]PW[AIWine]EV[Gomocup]DT[2024-05-01]"
+        "GC[round 3]PC[Online];B[hh];W[ii])",
+        encoding="utf-8",
+    )
+    c = GomokuController(GomokuGame(15), "human", "human")
+    c.load(str(path))
+    assert c.record_names == {R.BLACK: "Rapfi ] 2024", R.WHITE: "AIWine"}
+    assert any(ln == "Record: Rapfi ] 2024 (Black) - AIWine (White)" for ln in c.status_lines())
+    assert c.play(q(c, 6, 6)), c.message
+    out = tmp_path / "saved.sgf"
+    c.save(str(out))
+    text = out.read_text(encoding="utf-8")
+    for prop in (
+        "PB[Rapfi \\] 2024]",
+        "PW[AIWine]",
+        "EV[Gomocup]",
+        "DT[2024-05-01]",
+        "GC[round 3]",
+        "PC[Online]",
+    ):
+        assert text.count(prop) == 1, (prop, text)
+    c.reset()  # a new game: the record's names go
+    assert c.record_names == {} and not any(ln.startswith("Record:") for ln in c.status_lines())
+    own = tmp_path / "own.sgf"  # Gorilla's own labels are no names to show
+    own.write_text("(;GM[4]SZ[15]PB[human]PW[pvs+vct 1s];B[hh])", encoding="utf-8")
+    c.load(str(own))
+    assert c.record_names[R.WHITE] == "pvs+vct 1s" and not any(
+        ln.startswith("Record:") for ln in c.status_lines()
+    )

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import threading
 import time
 from collections.abc import Iterable
@@ -253,6 +254,9 @@ class GomokuController(Shared, NeutralTable):
     # --- state --------------------------------------------------------------------------------
     def _set_game(self, game: GomokuGame) -> None:
         self.reviewing = False
+        # a loaded record's names (PB, PW) and other root properties, kept for its record
+        self.record_names: dict[int, str] = {}
+        self.record_extra: dict[str, list[str]] = {}
         self.gomoku = game
         self.game = GomokuView(game)
         if self.seats is not None:
@@ -941,7 +945,8 @@ class GomokuController(Shared, NeutralTable):
                 g.play(p, c)
         result = self.game.result if self.game.lost is not None else ""  # else the board's own
         timing = self.clocks.sgf_timing(len(g.moves))
-        return sgf.dumps(g, self.players[R.BLACK], self.players[R.WHITE], result=result, timing=timing)
+        black, white = (self.record_names.get(c) or self.players[c] for c in (R.BLACK, R.WHITE))
+        return sgf.dumps(g, black, white, result=result, timing=timing, extra=self.record_extra)
 
     def save(self, path: str) -> None:
         """Save the game as SGF (GM[4]); the message says where (or why not)."""
@@ -991,6 +996,9 @@ class GomokuController(Shared, NeutralTable):
         control and the time left after its moves (BL/WL), as Go's records do."""
         self.load_game(record.game)
         g = self.gomoku
+        self.record_names = {c: n for c, n in ((R.BLACK, record.black), (R.WHITE, record.white)) if n}
+        self.record_extra = dict(record.extra)
+        self._autosave_now()  # with the record's names and clock
         if record.loser is not None:
             self.game.lost = record.loser
         ongoing = bool(g.moves) and not self.over
@@ -1025,6 +1033,9 @@ class GomokuController(Shared, NeutralTable):
         g = self.gomoku
         kind = "  (AI vs AI)" if self.ai_vs_ai else ""
         lines = [f"Black: {self.players[R.BLACK]}  White: {self.players[R.WHITE]}{kind}"]
+        names = self.record_names
+        if any(not _made_label(n) for n in names.values()):
+            lines.append(f"Record: {names.get(R.BLACK, '?')} (Black) - {names.get(R.WHITE, '?')} (White)")
         lines.append(f"{g.size}x{g.size} Gomoku, {R.RULE_NAMES[g.rule]}")
         last = self.game.last_move
         lines.append(f"Move {len(g.moves)}" + (f", last {self._name(last.point)}" if last else ""))
@@ -1065,6 +1076,13 @@ def _make_agent(name: str) -> GomokuAgent | None:
     if name == "human":
         return None
     return PbrainAgent(name) if is_pbrain(name) else make_agent(name)
+
+
+def _made_label(name: str) -> bool:
+    """Whether a record's PB/PW is a label Gorilla wrote for a seat ('human', 'pvs+vct 1s',
+    'pbrain:pbrain-wine') rather than a name."""
+    n = name.strip()
+    return n.lower() == "human" or is_pbrain(n) or re.fullmatch(r"[a-z0-9+]+ [0-9.]+s", n) is not None
 
 
 def _player_label(name: str, seconds: float) -> str:

@@ -25,6 +25,15 @@ def _esc(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
+def _unesc(text: str) -> str:
+    """An SGF text value as written (escapes removed; a soft line break joins)."""
+    return re.sub(r"\\(.)", lambda m: "" if m.group(1) == "\n" else m.group(1), text, flags=re.S)
+
+
+# the root properties dumps makes itself; a record's others are written back as read
+MADE = frozenset({"GM", "FF", "CA", "AP", "SZ", "RU", "PB", "PW", "RE", "TM", "OT", "AB", "AW", "B", "W"})
+
+
 def dumps(
     game: GomokuGame,
     black: str = "",
@@ -33,9 +42,11 @@ def dumps(
     comment: str = "",
     date: str = "",
     timing: Timing | None = None,
+    extra: dict[str, list[str]] | None = None,
 ) -> str:
     """The game as SGF text (GM[4]); result (e.g. ``B+F`` for a forfeit) overrides the game's
-    own; with timing, TM/OT at the root and the time left on the moves it lists."""
+    own; with timing, TM/OT at the root and the time left on the moves it lists; extra: other
+    root properties, their values as a record held them (escaped), written back."""
     head = f"(;GM[4]FF[4]CA[UTF-8]AP[Gorilla]SZ[{game.size}]RU[{R.RULE_NAMES[game.rule]}]"
     if black:
         head += f"PB[{_esc(black)}]"
@@ -47,6 +58,11 @@ def dumps(
         head += f"RE[{_esc(result or game.result.sgf())}]"
     if comment:
         head += f"GC[{_esc(comment)}]"
+    given = {"DT"} if date else set()
+    given |= {"GC"} if comment else set()
+    for prop, values in (extra or {}).items():
+        if prop not in MADE and prop not in given and values:
+            head += prop + "".join(f"[{v}]" for v in values)
     if timing is not None:
         head += f"TM[{timing.main:g}]"
         if timing.overtime:
@@ -105,6 +121,7 @@ class Record:
     result: str = ""
     timing: Timing | None = None
     loser: tuple[int, str] | None = field(default=None)  # (colour, R/T/F) of a result the board lacks
+    extra: dict[str, list[str]] = field(default_factory=dict)  # the root's other properties, escaped
 
 
 def _timing(nodes: list[dict[str, list[str]]]) -> Timing | None:
@@ -138,7 +155,9 @@ def loads_record(text: str) -> Record:
     game = _game(nodes)
     root = nodes[0]
     result = root.get("RE", [""])[0].strip()
-    record = Record(game, root.get("PB", [""])[0], root.get("PW", [""])[0], result, _timing(nodes))
+    names = (_unesc(root.get("PB", [""])[0]).strip(), _unesc(root.get("PW", [""])[0]).strip())
+    record = Record(game, *names, result, _timing(nodes))
+    record.extra = {k: v for k, v in root.items() if k not in MADE}
     m = re.fullmatch(r"([BW])\+([RTF])\w*", result, re.I)
     if m and game.result is None:  # resigned, on time, forfeit: the board alone does not say so
         record.loser = (R.WHITE if m.group(1).upper() == "B" else R.BLACK, m.group(2).upper())
