@@ -87,6 +87,24 @@ def reason(e: BaseException) -> str:
     return msg
 
 
+def autosaver_for(saver: Autosaver | None, path: str | None) -> Autosaver | None:
+    """The autosave thread for path: saver when it writes there, else a new one (the old one
+    writes what it holds and stops); None without a path."""
+    if saver is not None and saver.path == path:
+        return saver
+    if saver is not None:
+        saver.close()
+    return Autosaver(path) if path else None
+
+
+def autosave_failure(saver: Autosaver | None) -> str | None:
+    """The panel's line for a failed autosave, once (None when none failed since)."""
+    if saver is None or saver.error is None:
+        return None
+    error, saver.error = saver.error, None
+    return f"Autosave failed: {error}"
+
+
 class Autosaver:
     """Writes the newest snapshot of the game to one SGF file on a background thread.
 

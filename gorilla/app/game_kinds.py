@@ -9,8 +9,6 @@ draws: from the dialog over the game on the board, from the command line over
 
 from __future__ import annotations
 
-import os
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -28,9 +26,9 @@ from gorilla.app.parts import Shared
 from gorilla.app.players import Players
 from gorilla.app.table import NeutralTable
 from gorilla.app.tasks import Workers
+from gorilla.gomoku import sgf
 from gorilla.gomoku.agents import engine_groups, ready_engine
 from gorilla.gomoku.game import GomokuGame
-from gorilla.gomoku.rules import RULE_NAMES
 from gorilla.rules.board import BLACK, EMPTY, WHITE
 from gorilla.rules.coords import to_index
 from gorilla.rules.game import Game
@@ -206,24 +204,17 @@ class GomokuLoading(NeutralTable, Shared):
 
 
 def record_game(path: str) -> NewGame | None:
-    """The game a record at path holds, read from its root alone (no move is played): a
-    :class:`GomokuStart` that loads it for SGF ``GM[4]`` (its ``SZ`` and ``RU``), a Go
+    """The game a record at path holds, read from its root alone (:func:`gorilla.gomoku.sgf.peek`):
+    a :class:`GomokuStart` that loads it for SGF ``GM[4]`` (its ``SZ`` and ``RU``), a Go
     :class:`NewGame` for any other; both between two humans. None when the file cannot be read
     (the controller's load says why)."""
-    try:
-        with open(os.path.expanduser(path), encoding="utf-8", errors="replace") as f:
-            head = f.read(4096)
-    except OSError:
+    root = sgf.peek(path)
+    if root is None:
         return None
-    gm = re.search(r"GM\s*\[\s*(\d+)\s*\]", head)
-    sz = re.search(r"SZ\s*\[\s*(\d+)", head)
-    size = int(sz.group(1)) if sz else None
-    if gm is None or gm.group(1) != "4":
-        return NewGame(size=size or 19, black="human", white="human")
-    ru = re.search(r"RU\s*\[([^\]]*)\]", head)
-    rule = ru.group(1).strip().lower() if ru else "freestyle"
-    rule = rule if rule in RULE_NAMES else "freestyle"
-    return GomokuStart(size=size or 15, rules=GOMOKU_PREFIX + rule, black="human", white="human", load=path)
+    if not root.gomoku:
+        return NewGame(size=root.size or 19, black="human", white="human")
+    rules = GOMOKU_PREFIX + root.rule
+    return GomokuStart(size=root.size or 15, rules=rules, black="human", white="human", load=path)
 
 
 def game_of(table: Any) -> str:

@@ -47,7 +47,7 @@ from gorilla.ai.agent import Candidate, Progress
 from gorilla.app.clock import NO_CLOCK, ClockView, TimeControl
 from gorilla.app.clocks import Clocks
 from gorilla.app.feed import Feed
-from gorilla.app.files import Autosaver, reason, write_atomic
+from gorilla.app.files import Autosaver, autosave_failure, autosaver_for, reason, write_atomic
 from gorilla.app.gomoku_swap2 import ANSWERS, actor, choosing, opening, opening_answer, prompt, undo_floor
 from gorilla.app.gomoku_view import GomokuView, from_view, to_view
 from gorilla.app.parts import Shared
@@ -960,11 +960,7 @@ class GomokuController(Shared, NeutralTable):
     def _autosave_now(self) -> None:
         """Hand the record to the autosave thread after a change (an empty board never
         overwrites a saved game); ``gorilla --game gomoku --resume`` goes on from it."""
-        saver = self._autosaver
-        if saver is None or saver.path != self.autosave:
-            if saver is not None:
-                saver.close()
-            saver = self._autosaver = Autosaver(self.autosave) if self.autosave else None
+        saver = self._autosaver = autosaver_for(self._autosaver, self.autosave)
         if saver is None or not self.gomoku.moves:
             return
         saver.submit_text(self.record_text())
@@ -975,10 +971,9 @@ class GomokuController(Shared, NeutralTable):
 
     def _check_autosave(self) -> None:
         """Every poll: a failed autosave is said in the panel (once)."""
-        saver = self._autosaver
-        if saver is not None and saver.error is not None:
-            self.say(f"Autosave failed: {saver.error}")
-            saver.error = None
+        failure = autosave_failure(self._autosaver)
+        if failure is not None:
+            self.say(failure)
 
     def load(self, path: str) -> None:
         """Load a Gomoku SGF (GM[4]); a bad file is one message and changes nothing

@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable
 
 from gorilla.app.feed import Feed
-from gorilla.app.files import Autosaver, game_to_sgf, reason, write_atomic
+from gorilla.app.files import Autosaver, autosave_failure, autosaver_for, game_to_sgf, reason, write_atomic
 from gorilla.app.record import Record
 from gorilla.rules.sgf import Timing
 
@@ -28,9 +28,7 @@ class RecordFiles:
     def autosave_now(self) -> None:
         """Hand a snapshot of the record to the autosave thread (an empty board never overwrites a
         saved game); its main line is the current line, so a resume goes on where play was."""
-        saver = self._autosaver
-        if saver is None or saver.path != self.autosave:
-            saver = self._autosaver = Autosaver(self.autosave) if self.autosave else None
+        saver = self._autosaver = autosaver_for(self._autosaver, self.autosave)
         tree, game = self.record.tree, self.record.game
         if saver is None or not (tree.root.children or game.setup):
             return
@@ -45,10 +43,9 @@ class RecordFiles:
 
     def check(self) -> None:
         """Every frame: a failed autosave is said in the panel (once)."""
-        saver = self._autosaver
-        if saver is not None and saver.error is not None:
-            self.feed.say(f"Autosave failed: {saver.error}")
-            saver.error = None
+        failure = autosave_failure(self._autosaver)
+        if failure is not None:
+            self.feed.say(failure)
 
     def save(self, path: str) -> None:
         """Save the game as SGF; a failure becomes the message, nothing else changes."""

@@ -9,6 +9,7 @@ A bad file gives a ValueError with one line and no game.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -197,6 +198,36 @@ def _game(nodes: list[dict[str, list[str]]]) -> GomokuGame:
                 except ValueError as e:
                     raise ValueError(f"illegal SGF move {prop}[{v}] in node {k}: {e}") from None
     return game
+
+
+@dataclass(frozen=True)
+class Peek:
+    """What a record's root says of its game, read without playing a move: ``gomoku``
+    (``GM[4]``), its size (``SZ``, None when not given) and five-rule (``RU``; freestyle when
+    not given or unknown)."""
+
+    gomoku: bool
+    size: int | None
+    rule: str
+
+
+def peek(path: str) -> Peek | None:
+    """The root of the SGF file at path (its first 4 KB), or None when it cannot be read (the
+    load says why)."""
+    try:
+        with open(os.path.expanduser(path), encoding="utf-8", errors="replace") as f:
+            head = f.read(4096)
+    except OSError:
+        return None
+    gm = re.search(r"GM\s*\[\s*(\d+)\s*\]", head)
+    sz = re.search(r"SZ\s*\[\s*(\d+)", head)
+    ru = re.search(r"RU\s*\[([^\]]*)\]", head)
+    rule = ru.group(1).strip().lower() if ru else ""
+    return Peek(
+        gm is not None and gm.group(1) == "4",
+        int(sz.group(1)) if sz else None,
+        rule if rule in R.RULE_NAMES else "freestyle",
+    )
 
 
 def save(

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import shlex
 import sys
 import textwrap
@@ -438,28 +437,19 @@ def _gomoku_options(opts: AppOptions, ns: argparse.Namespace) -> AppOptions:
 
 def _is_gomoku_record(path: str) -> bool:
     """Whether the file at path is an SGF record of Gomoku (its root says GM[4])."""
-    try:
-        with open(os.path.expanduser(path), encoding="utf-8", errors="replace") as f:
-            head = f.read(4096)
-    except OSError:
-        return False  # the load says why
-    return re.search(r"GM\s*\[\s*4\s*\]", head) is not None
+    from gorilla.gomoku.sgf import peek
+
+    root = peek(path)
+    return root is not None and root.gomoku
 
 
 def _record_root(path: str) -> tuple[str, int]:
-    """The five-rule and size a Gomoku record's root gives (RU, SZ; freestyle and 15 when it
-    gives none or an unknown rule): what the window shows while its engine compiles."""
-    from gorilla.gomoku.rules import RULE_NAMES
+    """The five-rule and size a Gomoku record's root gives (freestyle and 15 when it gives
+    none): what the window shows while its engine compiles."""
+    from gorilla.gomoku.sgf import peek
 
-    try:
-        with open(os.path.expanduser(path), encoding="utf-8", errors="replace") as f:
-            head = f.read(4096)
-    except OSError:
-        return "freestyle", 15
-    ru = re.search(r"RU\s*\[([^\]]*)\]", head)
-    sz = re.search(r"SZ\s*\[\s*(\d+)", head)
-    rule = ru.group(1).strip().lower() if ru else "freestyle"
-    return (rule if rule in RULE_NAMES else "freestyle"), (int(sz.group(1)) if sz else 15)
+    root = peek(path)
+    return ("freestyle", 15) if root is None else (root.rule, root.size or 15)
 
 
 def _is_number(text: str) -> bool:
