@@ -512,3 +512,29 @@ def test_ctrl_o_opens_a_record_of_either_game_whatever_the_board_shows(app_windo
     old, h.c = h.c, h.w.controller
     old.close()
     assert h.c.game.size == 9 and len(h.c.game.moves) == 2 and h.c.message == f"Loaded {go_file}"
+
+
+def test_with_move_numbers_the_last_move_shows_its_number_in_red_and_no_ring(gomoku):
+    from gorilla.gui.meshes import STONE_HALF_HEIGHT
+    from gorilla.gui.scene import build_scene
+
+    h = gomoku(15)
+    for x, y in ((7, 7), (8, 8)):
+        h.click_point(vertex(h, x, y))
+    h.frames(0.1)
+    last = h.c.game.last_move.point
+
+    def red_pixels() -> int:  # strongly red pixels on the last stone's top
+        img = h.screen()
+        x, y = h.screen_of(vertex(h, 8, 8), 2 * STONE_HALF_HEIGHT)
+        box = img[y - 12 : y + 13, x - 12 : x + 13].reshape(-1, 3).astype(int)
+        return int(((box[:, 0] > 150) & (box[:, 1] < 100) & (box[:, 2] < 100)).sum())
+
+    assert not h.w._last_numbered() and red_pixels() == 0  # numbers off: the ring, no red
+    while h.w.move_numbers != "all":
+        h.press(h.key.I)
+    h.frames(0.1)
+    assert h.w._last_numbered() and red_pixels() > 5  # its number in red
+    # the last move's ring is left out of the scene
+    assert len(build_scene(h.c).over) == len(build_scene(h.c, numbered_last=True).over) + 1
+    assert last in h.w.shown_numbers()

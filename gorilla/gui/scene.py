@@ -133,8 +133,9 @@ def _overlays(controller: Table, under: list, over: list) -> tuple[np.ndarray | 
     return overlay, labels, notice
 
 
-def _board_marks(game, dead_pts: list[int], under: list, over: list) -> None:
-    """The ko, the last move's ring; after two passes the dead stones' crosses and the territory."""
+def _board_marks(game, dead_pts: list[int], under: list, over: list, ring_last: bool = True) -> None:
+    """The ko, the last move's ring (unless ring_last is False: its number shows it); after two
+    passes the dead stones' crosses and the territory."""
     size, pos, over_game = game.size, game.position, game.over
     dead = set(dead_pts)
     ko = pos.ko
@@ -142,7 +143,7 @@ def _board_marks(game, dead_pts: list[int], under: list, over: list) -> None:
         under.append(ov.marker(ko, size, SURFACE, 0.30, (0.12, 0.08, 0.05, 0.95), ov.SQUARE))
 
     last = game.last_move
-    if last is not None and last.point >= 0 and pos.color_at(last.point) in (BLACK, WHITE):
+    if ring_last and last is not None and last.point >= 0 and pos.color_at(last.point) in (BLACK, WHITE):
         on_black = pos.color_at(last.point) == BLACK
         rgba = (0.95, 0.95, 0.95, 0.95) if on_black else (0.08, 0.08, 0.08, 0.95)
         over.append(ov.marker(last.point, size, STONE_TOP + 0.003, 0.22, rgba, ov.RING))
@@ -170,9 +171,16 @@ def flash_marker(point: int, size: int) -> list[float]:
     return ov.marker(point, size, STONE_TOP + 0.006, 0.46, (0.92, 0.1, 0.08, 0.95), ov.THICK_RING)
 
 
-def build_scene(controller: Table, hover: int | None = None, extra: list[list[float]] | None = None) -> Scene:
+def build_scene(
+    controller: Table,
+    hover: int | None = None,
+    extra: list[list[float]] | None = None,
+    numbered_last: bool = False,
+) -> Scene:
     """The frame's scene from the controller's state, the point under the mouse and extra
-    markers the window adds over the stones (the red mark of a click on a stone)."""
+    markers the window adds over the stones (the red mark of a click on a stone);
+    numbered_last: the last move's stone shows its number (in the last move's colour), so no
+    ring is drawn under it."""
     game = controller.game
     size = game.size
     live_pts, live_cols, dead_pts, dead_cols = _split_stones(game)
@@ -185,7 +193,7 @@ def build_scene(controller: Table, hover: int | None = None, extra: list[list[fl
     under: list[list[float]] = []
     over: list[list[float]] = []
     overlay, labels, notice = _overlays(controller, under, over)
-    _board_marks(game, dead_pts, under, over)
+    _board_marks(game, dead_pts, under, over, ring_last=not numbered_last)
     for p in controller.forbidden_points():  # renju: where Black may not play, a red cross
         under.append(ov.marker(p, size, SURFACE, 0.34, FORBIDDEN_INK, ov.CROSS))
     for p in controller.winning_line():  # Gomoku: the five that won, ringed in gold

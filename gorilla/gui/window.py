@@ -54,6 +54,7 @@ MARK_GLYPHS = {"TR": "\u25b3", "SQ": "\u25a1", "CR": "\u25cb", "MA": "\u00d7"}  
 MARK_INK = (200, 20, 20, 255)  # markup on an empty point: red against the wood and its lines
 MARK_SIZE = 14  # points
 VARIATION_INK = (30, 90, 230, 255)  # the letters of the variations' next moves
+LAST_NUMBER_INK = (235, 40, 30, 255)  # the last move's number (it stands for the ring): red on either stone
 FLASH_SECONDS = 0.6  # the red mark on an occupied point that was clicked
 TREE_HEIGHT = 150  # the game tree's box (w), at most
 M = TypeVar("M", bound="Modal")
@@ -301,7 +302,7 @@ class GorillaWindow(pyglet.window.Window):
         self._last_draw = time.monotonic()
         self._follow_board()  # pyglet may draw before the tick has seen a new board
         c = self.controller
-        scene = build_scene(c, self.hover, self._flash_marks())
+        scene = build_scene(c, self.hover, self._flash_marks(), numbered_last=self._last_numbered())
         self.renderer.upload(scene)
         fw, fh = self.get_framebuffer_size()
         scale = fw / max(1, self.width)
@@ -750,15 +751,24 @@ class GorillaWindow(pyglet.window.Window):
             if pos.color_at(point) in (1, 2) and not (self.move_numbers == "last10" and number <= n - 10)
         }
 
+    def _last_numbered(self) -> bool:
+        """Whether the last move's stone shows its number (then in LAST_NUMBER_INK, no ring)."""
+        last = self.controller.game.last_move
+        return last is not None and last.point >= 0 and last.point in self.shown_numbers()
+
     def _move_number_items(self) -> list[tuple[float, float, str, tuple]]:
-        """(x, y, text, colour) of the move numbers shown on the stones (off, the last 10, all)."""
+        """(x, y, text, colour) of the move numbers shown on the stones (off, the last 10, all);
+        the last move's number in LAST_NUMBER_INK (it stands for the last move's ring)."""
         game = self.controller.game
         pos = game.position
+        last = game.last_move
         out = []
         for point, number in self.shown_numbers().items():
             color = pos.color_at(point)
             x, y = self.camera.point_to_screen(point, STONE_HALF_HEIGHT * 2)
             ink = (255, 255, 255, 255) if color == 1 else (20, 20, 20, 255)
+            if last is not None and point == last.point:
+                ink = LAST_NUMBER_INK
             out.append((x, y, str(number + game.move_offset), ink))
         return out
 
