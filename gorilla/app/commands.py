@@ -245,7 +245,11 @@ DOC_ROWS: tuple[HelpRow, ...] = (
         "pause the clocks, and go on (only between two humans); moves wait while paused",
         ("pause",),
     ),
-    HelpRow("", "move numbers on the stones: off, the last 10, all (remembered)", ("move_numbers",)),
+    HelpRow(
+        "",
+        "move numbers on the stones: off, the last 10, all (remembered); the last move's in red",
+        ("move_numbers",),
+    ),
     HelpRow(
         "",
         "analyse every move of the current line in the background (the net's search, 256 visits a position;"
