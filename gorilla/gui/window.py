@@ -752,9 +752,17 @@ class GorillaWindow(pyglet.window.Window):
         }
 
     def _last_numbered(self) -> bool:
-        """Whether the last move's stone shows its number (then in LAST_NUMBER_INK, no ring)."""
-        last = self.controller.game.last_move
-        return last is not None and last.point >= 0 and last.point in self.shown_numbers()
+        """Whether the last move's stone shows its number (then in LAST_NUMBER_INK, no ring): the
+        numbers are on (the last 10 hold it) and its stone stands; once a frame, so no walk
+        through the moves."""
+        game = self.controller.game
+        last = game.last_move
+        return (
+            self.move_numbers != "off"
+            and last is not None
+            and last.point >= 0
+            and game.position.color_at(last.point) in (1, 2)
+        )
 
     def _move_number_items(self) -> list[tuple[float, float, str, tuple]]:
         """(x, y, text, colour) of the move numbers shown on the stones (off, the last 10, all);

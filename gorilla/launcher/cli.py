@@ -358,6 +358,10 @@ def parse_args(argv: Sequence[str]) -> AppOptions:
             raise UsageError(f"--clock: {e}") from None
     if ns.no_gui:
         opts.gui = False
+    if ns.load and ns.resume:
+        raise UsageError("--load and --resume cannot be used together")
+    if ns.autosave is not None and ns.no_autosave:
+        raise UsageError("--autosave and --no-autosave cannot be used together")
     opts.game = ns.game
     if ns.game == "gomoku":
         return _gomoku_options(opts, ns)
@@ -379,10 +383,6 @@ def parse_args(argv: Sequence[str]) -> AppOptions:
             fixed_handicap_points(size, opts.handicap)
         except ValueError as e:
             raise UsageError(f"--handicap: {e}") from None
-    if ns.load and ns.resume:
-        raise UsageError("--load and --resume cannot be used together")
-    if ns.autosave is not None and ns.no_autosave:
-        raise UsageError("--autosave and --no-autosave cannot be used together")
     opts.load, opts.resume, opts.threads = ns.load, ns.resume, ns.threads
     opts.continuous, opts.seed = ns.continuous, ns.seed
     # the net evaluates unless named otherwise; -eval G T (the flat evaluator's numbers) picks flat
@@ -404,10 +404,6 @@ def _gomoku_options(opts: AppOptions, ns: argparse.Namespace) -> AppOptions:
         raise UsageError("Gomoku plays in the window (gorilla pbrain plays it on stdin/stdout)")
     if ns.handicap or ns.komi is not None:
         raise UsageError("--handicap and --komi are Go's, not Gomoku's")
-    if ns.load and ns.resume:
-        raise UsageError("--load and --resume cannot be used together")
-    if ns.autosave is not None and ns.no_autosave:
-        raise UsageError("--autosave and --no-autosave cannot be used together")
     opts.load, opts.resume, opts.continuous = ns.load, ns.resume, ns.continuous
     if ns.no_autosave:
         opts.autosave = None
