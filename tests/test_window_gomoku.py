@@ -514,6 +514,32 @@ def test_ctrl_o_opens_a_record_of_either_game_whatever_the_board_shows(app_windo
     assert h.c.game.size == 9 and len(h.c.game.moves) == 2 and h.c.message == f"Loaded {go_file}"
 
 
+def test_ctrl_o_lists_and_opens_a_piskvork_record_and_ctrl_s_writes_one(app_window, tmp_path):  # noqa: F811
+    from test_gomoku_psq import CUP
+
+    cup = tmp_path / "cup.psq"
+    cup.write_text(CUP)
+    h = app_window(9, 1000, 700)
+    h.press(h.key.O, h.key.MOD_CTRL)
+    assert "cup.psq" in [e.name for e in h.w.picker.browser.entries]
+    h.type_text(str(cup))
+    h.press(h.key.RETURN)
+    wait_for(h, lambda: isinstance(h.w.controller, GomokuController) and h.w.controller.gomoku.moves, 300)
+    old, h.c = h.c, h.w.controller
+    old.close()
+    c: GomokuController = h.c
+    assert c.gomoku.size == 20 and h.w.camera.size == 20 and len(c.gomoku.moves) == 9 and c.over
+    h.frames(0.1)
+    assert stone(h, 9, 9) == R.BLACK and stone(h, 9, 10) == R.WHITE  # Piskvork's 10,10 and 10,11
+    h.press(h.key.S, h.key.MOD_CTRL)
+    for _ in range(len(h.w.prompt)):
+        h.press(h.key.BACKSPACE)
+    h.type_text(str(tmp_path / "again.psq"))
+    h.press(h.key.RETURN)
+    saved = (tmp_path / "again.psq").read_text().splitlines()
+    assert saved[1:10] == CUP.splitlines()[1:10] and c.message == f"Saved {tmp_path / 'again.psq'}"
+
+
 def test_with_move_numbers_the_last_move_shows_its_number_in_red_and_no_ring(gomoku):
     from gorilla.gui.meshes import STONE_HALF_HEIGHT
     from gorilla.gui.scene import build_scene

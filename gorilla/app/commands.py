@@ -304,12 +304,14 @@ DOC_ROWS: tuple[HelpRow, ...] = (
         "save the game as SGF: the file picker opens in the autosave file's folder with a time-stamped "
         "name typed in (`gorilla-YYYYMMDD-HHMMSS.sgf`); Enter saves, or type another name (`.sgf` is "
         "added), pick a folder or a file; an existing file is replaced after a second Enter. The panel "
-        "says where",
+        "says where. A Gomoku game saved to a name ending in `.psq` is written as Piskvork's record "
+        "(Gomocup's archives)",
         ("save",),
     ),
     HelpRow(
         "",
         "load an SGF: the file picker: the recent files first, then `..`, the folders and the `.sgf` files"
+        " (and Piskvork's `.psq` Gomoku records)"
         " of the save folder, sorted, the latest save selected. Up/Down (Page Up/Down, Home/End) choose, "
         "Enter opens a folder or loads the file, Backspace goes up a folder, typing a name or a path and "
         "Enter goes there; a click selects, a double click (or Open) loads, the wheel scrolls; Esc "

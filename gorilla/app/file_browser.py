@@ -1,4 +1,5 @@
-"""The file picker's model, headless: a folder's listing (``..``, folders, ``.sgf`` files, sorted),
+"""The file picker's model, headless: a folder's listing (``..``, folders, the records: ``.sgf``
+files and Piskvork's ``.psq`` Gomoku records, sorted),
 the recent files, a selection, a typed name, and what Enter does (open a folder, pick a file,
 or for Save a new name). The window's picker (:mod:`gorilla.gui.file_picker`) draws it and
 forwards keys and clicks. A bad path or an unreadable folder is one line in ``error`` and
@@ -12,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 RECENT = 8  # recent files remembered and listed
-EXT = ".sgf"
+EXT = ".sgf"  # added to a name saved without one
+LISTED = (".sgf", ".psq")  # the records a folder lists
 
 
 @dataclass(frozen=True)
@@ -93,7 +95,7 @@ class FileBrowser:
             path = os.path.join(self.folder, n)
             if os.path.isdir(path):
                 dirs.append(n)
-            elif n.lower().endswith(EXT) and os.path.isfile(path):
+            elif n.lower().endswith(LISTED) and os.path.isfile(path):
                 files.append(n)
         entries = [Entry(os.path.basename(p), p, "recent") for p in self.recent]
         parent = os.path.dirname(self.folder)

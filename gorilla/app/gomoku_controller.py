@@ -19,9 +19,10 @@ player ``pbrain:COMMAND`` is an external Gomocup engine
 rules, and an illegal move, a crash or a time-out forfeits the game (``B+F``) with one message.
 
 The record (:meth:`GomokuController.record_text`: SGF ``GM[4]`` with its result and clock) is
-what Ctrl+S saves and what the autosave thread (:class:`gorilla.app.files.Autosaver`) writes
-after each change, beside Go's autosave (``autosave-gomoku.sgf``): ``gorilla --game gomoku
---resume`` plays on from it.
+what Ctrl+S saves (to a name ending in ``.psq``: Piskvork's record, as Gomocup archives games)
+and what the autosave thread (:class:`gorilla.app.files.Autosaver`) writes after each change,
+beside Go's autosave (``autosave-gomoku.sgf``): ``gorilla --game gomoku --resume`` plays on
+from it.
 
 On an empty cache the window starts the game as soon as the rules are compiled and hands
 the controller its :class:`gorilla.app.compiler.Compiler` (``compiler``), which goes on
@@ -53,11 +54,12 @@ from gorilla.app.gomoku_view import GomokuView, from_view, to_view
 from gorilla.app.parts import Shared
 from gorilla.app.pbrain_player import EngineForfeit, PbrainAgent, is_pbrain
 from gorilla.app.players import Players
+from gorilla.app.status_text import COMMENT_SHOWN
 from gorilla.app.table import NeutralTable
 from gorilla.app.tasks import Task, Workers
+from gorilla.gomoku import psq, sgf
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
-from gorilla.gomoku import sgf
 from gorilla.gomoku.agents import AGENTS, GomokuAgent, engine_groups, make_agent, ready_engine
 from gorilla.gomoku.game import SWAP2_CHOOSE, GomokuGame
 from gorilla.gomoku.patterns import P_33, P_43, P_F4, P_FIVE, P_FORBID, P_FOUR, P_THREE
@@ -257,6 +259,11 @@ class GomokuController(Shared, NeutralTable):
         # a loaded record's names (PB, PW) and other root properties, kept for its record
         self.record_names: dict[int, str] = {}
         self.record_extra: dict[str, list[str]] = {}
+        # its moves, and their comments (C) and thinking times (a .psq's), kept while the game
+        # follows the record (:meth:`_record_prefix`)
+        self._record_moves: list[int] = []
+        self._record_comments: dict[int, str] = {}
+        self._record_times: list[int] = []
         self.gomoku = game
         self.game = GomokuView(game)
         if self.seats is not None:
@@ -938,20 +945,51 @@ class GomokuController(Shared, NeutralTable):
     def record_text(self) -> str:
         """The game as its SGF record (GM[4]): while moving through it (<-) the whole game, with
         how it ended (RE) and, on the clock, TM/OT and the time left after each move."""
+        g = self._whole_game()
+        result = self.game.result if self.game.lost is not None else ""  # else the board's own
+        timing = self.clocks.sgf_timing(len(g.moves))
+        black, white = self._record_players()
+        same = self._record_prefix(g)
+        comments = {n: c for n, c in self._record_comments.items() if n <= same}
+        extra = self.record_extra
+        return sgf.dumps(g, black, white, result=result, timing=timing, extra=extra, comments=comments)
+
+    def _whole_game(self) -> GomokuGame:
+        """The game with the moves taken back while moving through it (<-)."""
         g = self.gomoku
         if self.reviewing and self._redo:
             g = g.copy()
             for p, c in reversed(self._redo):
                 g.play(p, c)
-        result = self.game.result if self.game.lost is not None else ""  # else the board's own
-        timing = self.clocks.sgf_timing(len(g.moves))
-        black, white = (self.record_names.get(c) or self.players[c] for c in (R.BLACK, R.WHITE))
-        return sgf.dumps(g, black, white, result=result, timing=timing, extra=self.record_extra)
+        return g
+
+    def _record_players(self) -> tuple[str, str]:
+        """Black's and White's names as the record gives them, else the seats' labels."""
+        return tuple(self.record_names.get(c) or self.players[c] for c in (R.BLACK, R.WHITE))  # type: ignore[return-value]
+
+    def _record_prefix(self, g: GomokuGame) -> int:
+        """How many of g's first moves are the loaded record's own (its comments and times
+        hold for those only)."""
+        n = 0
+        for (p, _), q in zip(g.moves, self._record_moves, strict=False):
+            if p != q:
+                break
+            n += 1
+        return n
+
+    def psq_text(self) -> str:
+        """The whole game as Piskvork's record (``.psq``): its moves, a loaded record's
+        thinking times for the moves it holds (0 for the others) and the players' names."""
+        g = self._whole_game()
+        times = self._record_times[: self._record_prefix(g)]
+        return psq.dumps(g, *self._record_players(), times_ms=times)
 
     def save(self, path: str) -> None:
-        """Save the game as SGF (GM[4]); the message says where (or why not)."""
+        """Save the game as SGF (GM[4]), or as Piskvork's record when path ends in ``.psq``;
+        the message says where (or why not)."""
+        text = self.psq_text() if path.lower().endswith(".psq") else self.record_text()
         try:
-            write_atomic(os.path.expanduser(path), self.record_text())
+            write_atomic(os.path.expanduser(path), text)
         except Exception as e:
             self.say(f"Cannot save {path}: {reason(e)}")
             return
@@ -993,6 +1031,9 @@ class GomokuController(Shared, NeutralTable):
         g = self.gomoku
         self.record_names = {c: n for c, n in ((R.BLACK, record.black), (R.WHITE, record.white)) if n}
         self.record_extra = dict(record.extra)
+        self._record_moves = [p for p, _ in g.moves]
+        self._record_comments = dict(record.comments)
+        self._record_times = list(record.times_ms)
         self._autosave_now()  # with the record's names and clock
         if record.loser is not None:
             self.game.lost = record.loser
@@ -1034,6 +1075,9 @@ class GomokuController(Shared, NeutralTable):
         lines.append(f"{g.size}x{g.size} Gomoku, {R.RULE_NAMES[g.rule]}")
         last = self.game.last_move
         lines.append(f"Move {len(g.moves)}" + (f", last {self._name(last.point)}" if last else ""))
+        note = self._record_comments.get(len(g.moves), "").strip()
+        if note and self._record_prefix(g) == len(g.moves):  # the record's comment on this move
+            lines.append("Comment: " + (note if len(note) <= COMMENT_SHOWN else note[:COMMENT_SHOWN] + "..."))
         views = self.clock_views()
         if views is not None:
             paused = "  (paused)" if self.clocks.clock.paused else ""

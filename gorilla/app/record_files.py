@@ -48,7 +48,11 @@ class RecordFiles:
             self.feed.say(failure)
 
     def save(self, path: str) -> None:
-        """Save the game as SGF; a failure becomes the message, nothing else changes."""
+        """Save the game as SGF; a failure becomes the message, nothing else changes (a name
+        ending in ``.psq``, Piskvork's Gomoku record, is refused: a Go game is saved as SGF)."""
+        if path.lower().endswith(".psq"):
+            self.feed.say(f"Cannot save {path}: .psq holds Gomoku games; save a Go game as .sgf")
+            return
         try:
             write_atomic(os.path.expanduser(path), game_to_sgf(self.record.tree, self.timing()))
         except Exception as e:

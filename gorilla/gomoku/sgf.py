@@ -4,7 +4,9 @@ sgfmill knows only Go's GM[1], so this module has its own. Points are two letter
 ``a``.. for x then y from the top-left; ``RU`` holds the rule's name. As Go's records do,
 a game on the clock keeps ``TM``/``OT`` at the root and the time left after each move
 (``BL``/``WL``, ``OB``/``OW``), and ``RE`` says how the game ended (``W+T``: on time).
-A bad file gives a ValueError with one line and no game.
+A move's comment (``C``) is kept. A bad file gives a ValueError with one line and no game.
+:func:`load_record`, :func:`loads_record` and :func:`peek` also read Piskvork's ``.psq``
+records (Gomocup's archives: :mod:`gorilla.gomoku.psq`), told apart by their first line.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from gorilla.gomoku import psq
 from gorilla.gomoku import rules as R
 from gorilla.gomoku.game import GomokuGame
 from gorilla.rules.sgf import Timing
@@ -44,10 +47,12 @@ def dumps(
     date: str = "",
     timing: Timing | None = None,
     extra: dict[str, list[str]] | None = None,
+    comments: dict[int, str] | None = None,
 ) -> str:
     """The game as SGF text (GM[4]); result (e.g. ``B+F`` for a forfeit) overrides the game's
     own; with timing, TM/OT at the root and the time left on the moves it lists; extra: other
-    root properties, their values as a record held them (escaped), written back."""
+    root properties, their values as a record held them (escaped), written back; comments: a
+    move's comment (``C``) by its number (1: the first move)."""
     head = f"(;GM[4]FF[4]CA[UTF-8]AP[Gorilla]SZ[{game.size}]RU[{R.RULE_NAMES[game.rule]}]"
     if black:
         head += f"PB[{_esc(black)}]"
@@ -78,6 +83,9 @@ def dumps(
             node += f"{letter}L[{left[0]:.1f}]"
             if left[1]:
                 node += f"O{letter}[{int(left[1])}]"
+        note = (comments or {}).get(number)
+        if note:
+            node += f"C[{_esc(note)}]"
         nodes.append(node)
     return head + "".join(nodes) + ")\n"
 
@@ -123,6 +131,8 @@ class Record:
     timing: Timing | None = None
     loser: tuple[int, str] | None = field(default=None)  # (colour, R/T/F) of a result the board lacks
     extra: dict[str, list[str]] = field(default_factory=dict)  # the root's other properties, escaped
+    comments: dict[int, str] = field(default_factory=dict)  # a move's comment (C) by its number
+    times_ms: list[int] = field(default_factory=list)  # a Piskvork record's thinking time a move
 
 
 def _timing(nodes: list[dict[str, list[str]]]) -> Timing | None:
@@ -149,9 +159,28 @@ def _timing(nodes: list[dict[str, list[str]]]) -> Timing | None:
     return timing
 
 
+def _comments(nodes: list[dict[str, list[str]]]) -> dict[int, str]:
+    """The comments (C) of the nodes after the root, by the number of the move they follow
+    (set-up stones count as moves, as in :func:`_timing`); a node without a move adds its
+    comment to the last move's."""
+    out: dict[int, str] = {}
+    number = 0
+    for node in nodes[1:]:
+        number += sum(len(node.get(p, [])) for p in ("AB", "AW", "B", "W"))
+        text = "\n".join(_unesc(v).strip() for v in node.get("C", []) if v.strip())
+        if text and number > 0:
+            out[number] = f"{out[number]}\n{text}" if number in out else text
+    return out
+
+
 def loads_record(text: str) -> Record:
-    """A record from SGF text (GM[4]): the game with its names, result and clock; ValueError
-    with one line if it is not a valid Gomoku SGF."""
+    """A record from SGF text (GM[4]), or a Piskvork record (``.psq``): the game with its
+    names, result, clock and comments; ValueError with one line if it is neither."""
+    if psq.looks_like(text):
+        held = psq.parse(text)
+        record = Record(psq.game_of(held), held.black, held.white)
+        record.times_ms = [ms for _, _, ms in held.moves]
+        return record
     nodes = _nodes(text)
     game = _game(nodes)
     root = nodes[0]
@@ -159,6 +188,7 @@ def loads_record(text: str) -> Record:
     names = (_unesc(root.get("PB", [""])[0]).strip(), _unesc(root.get("PW", [""])[0]).strip())
     record = Record(game, *names, result, _timing(nodes))
     record.extra = {k: v for k, v in root.items() if k not in MADE}
+    record.comments = _comments(nodes)
     m = re.fullmatch(r"([BW])\+([RTF])\w*", result, re.I)
     if m and game.result is None:  # resigned, on time, forfeit: the board alone does not say so
         record.loser = (R.WHITE if m.group(1).upper() == "B" else R.BLACK, m.group(2).upper())
@@ -166,8 +196,9 @@ def loads_record(text: str) -> Record:
 
 
 def loads(text: str) -> GomokuGame:
-    """A game from SGF text (GM[4]); ValueError with one line if it is not a valid Gomoku SGF."""
-    return _game(_nodes(text))
+    """A game from SGF text (GM[4]) or a Piskvork record; ValueError with one line if it is
+    neither."""
+    return loads_record(text).game
 
 
 def _game(nodes: list[dict[str, list[str]]]) -> GomokuGame:
@@ -203,8 +234,8 @@ def _game(nodes: list[dict[str, list[str]]]) -> GomokuGame:
 @dataclass(frozen=True)
 class Peek:
     """What a record's root says of its game, read without playing a move: ``gomoku``
-    (``GM[4]``), its size (``SZ``, None when not given) and five-rule (``RU``; freestyle when
-    not given or unknown)."""
+    (``GM[4]``, or a Piskvork record), its size (``SZ``, None when not given) and five-rule
+    (``RU``; freestyle when not given or unknown, and for a Piskvork record)."""
 
     gomoku: bool
     size: int | None
@@ -219,6 +250,9 @@ def peek(path: str) -> Peek | None:
             head = f.read(4096)
     except OSError:
         return None
+    head_psq = psq.HEADER.match(head)
+    if head_psq is not None:
+        return Peek(True, int(head_psq.group(1)), "freestyle")
     gm = re.search(r"GM\s*\[\s*(\d+)\s*\]", head)
     sz = re.search(r"SZ\s*\[\s*(\d+)", head)
     ru = re.search(r"RU\s*\[([^\]]*)\]", head)
@@ -252,11 +286,11 @@ def _read(path: str) -> str:
 
 
 def load(path: str) -> GomokuGame:
-    """A game from an SGF file; ValueError (one line) if unreadable or invalid."""
+    """A game from an SGF (or Piskvork) file; ValueError (one line) if unreadable or invalid."""
     return loads(_read(path))
 
 
 def load_record(path: str) -> Record:
-    """A record (game, names, result, clock) from an SGF file; ValueError (one line) if
-    unreadable or invalid."""
+    """A record (game, names, result, clock, comments) from an SGF file or a Piskvork record
+    (``.psq``); ValueError (one line) if unreadable or invalid."""
     return loads_record(_read(path))

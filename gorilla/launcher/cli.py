@@ -100,7 +100,8 @@ Gomoku (five in a row, --game gomoku; in the window only):
                         plays White, passes (p) to take Black or puts two more (2), and
                         then --black's chooses; each player's clock runs while it acts
   --load FILE.sgf       play on from a Gomoku record (SGF GM[4]: its rule, result and
-                        clock); such a record opens Gomoku without --game gomoku
+                        clock, or Piskvork's FILE.psq as Gomocup archives games); such a
+                        record opens Gomoku without --game gomoku
   --resume              continue the autosaved Gomoku game (--autosave's file; by default
                         autosave-gomoku.sgf beside Go's autosave.sgf)
   In the window: c the threat map (where a stone makes a four or a three: dark for
@@ -432,7 +433,7 @@ def _gomoku_options(opts: AppOptions, ns: argparse.Namespace) -> AppOptions:
 
 
 def _is_gomoku_record(path: str) -> bool:
-    """Whether the file at path is an SGF record of Gomoku (its root says GM[4])."""
+    """Whether the file at path is a record of Gomoku (an SGF root with GM[4], or Piskvork's)."""
     from gorilla.gomoku.sgf import peek
 
     root = peek(path)
