@@ -61,6 +61,19 @@ def test_threat_map_and_evaluation_see_the_open_three():
     assert all(v.winrate <= ev.values[ev.best].winrate for v in ev.values.values())
 
 
+def test_the_one_ply_values_do_not_call_a_blockable_three_a_certain_win():
+    from gorilla.app.gomoku_controller import _one_ply_values
+
+    g = GomokuGame(15)
+    for x, y in ((7, 7), (7, 8), (8, 7), (9, 9)):
+        g.play_xy(x, y)
+    ev = _one_ply_values(g)  # Black to move: 6,7 or 9,7 makes an open three, which White blocks
+    three = to_view(g, g.point(6, 7))
+    ranked = sorted(ev.values, key=lambda q: -ev.values[q].score)
+    assert three in ranked[:2] and 0.8 < ev.values[three].winrate < 0.99  # was 99.99995%
+    assert not any(v.winrate > 0.99 for v in ev.values.values())
+
+
 def test_save_and_load_keep_the_game_and_bad_files_change_nothing(tmp_path: Path):
     c = GomokuController(GomokuGame(15, R.RENJU), "human", "human")
     for x, y in ((7, 7), (8, 8), (6, 6)):

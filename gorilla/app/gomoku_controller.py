@@ -70,7 +70,10 @@ COLOR_NAME = {R.BLACK: "Black", R.WHITE: "White"}
 DEFAULT_SECONDS = 1.0
 # the threat map: how strongly a point class shows (five and open four darkest)
 THREAT_SHADE = {P_FIVE: 1.0, P_F4: 0.9, P_43: 0.8, P_33: 0.65, P_FOUR: 0.5, P_THREE: 0.3}
-SCORE_SCALE = 400.0  # search score -> win rate: 1 / (1 + exp(-score / SCORE_SCALE))
+# search score -> win rate: 1 / (1 + exp(-score / SCORE_SCALE)); 1/K of the logistic fit of game
+# results on the evaluation (K 0.00165: 7,308 quiet positions of 600 games against AIWine,
+# ``benchmarks/gomoku_texel.py RUNS --free w_one``; 400 before)
+SCORE_SCALE = 600.0
 
 
 def parse_player(spec: str) -> tuple[str, float]:
@@ -186,6 +189,13 @@ def evaluate_moves(
     return ev
 
 
+def _leaf_value(bd: tuple, c: int) -> int:
+    """The static value for c to move as the PVS values a leaf: facing the opponent's open
+    three, c blocks one of its four-making points with its very move (``search.F4_OFFSET``)."""
+    v = int(S.evaluate(bd, c))
+    return v + S.F4_OFFSET if R.class_count(bd, 3 - c, P_F4) > 0 else v
+
+
 def _one_ply_values(game: GomokuGame) -> Evaluation:
     """Every candidate move's one-ply value (see :func:`evaluate_moves`)."""
     bd = R.copy_board(game.bd)
@@ -203,7 +213,7 @@ def _one_ply_values(game: GomokuGame) -> Evaluation:
             score = float(S.WIN)
         else:
             R.place(bd, p, c)
-            score = float(-S.WIN) if S.five_points(bd, o, fives) > 0 else float(-S.evaluate(bd, o))
+            score = float(-S.WIN) if S.five_points(bd, o, fives) > 0 else float(-_leaf_value(bd, o))
             R.remove(bd, p)
         q = to_view(game, p)
         ev.values[q] = MoveValue(win_rate(int(score)), score)
