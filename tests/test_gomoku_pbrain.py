@@ -1,5 +1,6 @@
 """The Gomocup protocol: in-process state checks, a full game script through a pipe with every
-command, malformed lines, an out-of-range BOARD, END exiting at once even while thinking,
+command, malformed lines, an out-of-range BOARD, END exiting at once while thinking (after
+answering the commands before it otherwise),
 and matches between built-in agents (and broken engines) through the referee."""
 
 from __future__ import annotations
@@ -164,6 +165,25 @@ def test_full_game_script_through_a_pipe():
         assert time.monotonic() - t0 < 2.0
     finally:
         e.close()
+
+
+def test_a_script_ending_with_end_gets_every_answer_before_it_and_no_search_starts():
+    import io
+
+    from gorilla.gomoku.pbrain import serve
+
+    class SlowStart(Brain):  # START compiles the kernels on a first start: END comes meanwhile
+        def cmd_start(self, arg: str) -> None:
+            time.sleep(0.5)
+            super().cmd_start(arg)
+
+    out: list[str] = []
+    b = SlowStart("threat1", out=out.append)
+    script = "START 15\nINFO rule 1\nABOUT\nTAKEBACK 3,3\nFOO\nBEGIN\nTURN 7,7\nEND\nABOUT\n"
+    assert serve(b, io.StringIO(script)) == 0
+    assert out[0] == "OK" and out[1] == ABOUT and out[2].startswith("ERROR") and out[3].startswith("UNKNOWN")
+    assert len(out) == 4  # END came before BEGIN's search: no move; nothing after END is read
+    assert b.game.rule == R.STANDARD and b.game.moves == [(b.game.point(7, 7), R.BLACK)]
 
 
 def test_match_between_built_in_agents_through_the_protocol():

@@ -4,7 +4,8 @@ The manager sends one command a line; coordinates are 0-based ``x,y`` from the t
 START, RECTSTART (square only), BEGIN, TURN, BOARD..DONE (fields 1 own, 2 opponent,
 3 a stone of the continuous game, counted as own), INFO (timeout_turn, timeout_match,
 time_left, max_memory, game_type, rule bitmask 1 exactly five / 2 continuous / 4 renju /
-8 caro, evaluate, folder), END (exits at once, even while thinking), ABOUT, RESTART,
+8 caro, evaluate, folder), END (exits at once while thinking; otherwise after answering
+the commands before it, without starting to think on any), ABOUT, RESTART,
 TAKEBACK, SWAP2BOARD..DONE. A malformed or impossible command is answered ``ERROR``
 and changes nothing; an unknown one ``UNKNOWN``. The kernels are compiled at START,
 before the first timed turn.
@@ -65,6 +66,18 @@ class Brain:
         self.compiled = False
         self._block: str | None = None  # BOARD or SWAP2BOARD while collecting lines
         self._lines: list[str] = []
+        # END has come (``serve``'s reader sets it): no search starts; the reader exits the
+        # process at once when END comes during a search (``thinking``)
+        self.ending = False
+        self.thinking = False
+
+    def _search(self, think: Callable[[], object]) -> object | None:
+        """think() as the brain's search (``thinking`` while it runs), or None once END has come."""
+        self.thinking = True
+        try:
+            return None if self.ending else think()
+        finally:
+            self.thinking = False
 
     # --- the brain's move --------------------------------------------------------------------
     def _think(self) -> int:
@@ -81,7 +94,9 @@ class Brain:
         if g.over:
             self.out("ERROR the game is over")
             return
-        p = self._think()
+        p = self._search(self._think)
+        if p is None:
+            return
         g.play(p)
         x, y = g.xy(p)
         self.out(f"{x},{y}")
@@ -235,14 +250,19 @@ class Brain:
         assert self.game is not None
         seconds = S.time_budget(self.timeout_turn, self.time_left, len(g.moves), g.size * g.size)
         if not coords:
-            opening = swap2.place_three(self.agent, g, seconds, seed=int.from_bytes(os.urandom(4), "little"))
+            seed = int.from_bytes(os.urandom(4), "little")
+            opening = self._search(lambda: swap2.place_three(self.agent, g, seconds, seed=seed))
+            if opening is None:
+                return
             for x, y in opening:
                 g.play_xy(x, y)
             self.game = g
             self.out(" ".join(f"{x},{y}" for x, y in opening))
             return
         self.game = g
-        move = swap2.choose(self.agent, g, seconds)
+        if self.ending:
+            return
+        move = self._search(lambda: swap2.choose(self.agent, g, seconds))
         if move is None:
             self.out("SWAP")
             return
@@ -286,16 +306,20 @@ class Brain:
 
 
 def serve(brain: Brain, stream=None) -> int:
-    """Read commands until END or end of input. A reader thread exits the process at once
-    on END, even while the brain is thinking."""
+    """Read commands until END or end of input. A reader thread takes END at once: during a
+    search it exits the process there and then; otherwise the commands before END are
+    answered (no search starts: ``Brain.ending``) and serve returns."""
     src = stream or sys.stdin
     lines: queue.Queue[str | None] = queue.Queue()
 
     def reader() -> None:
         for line in src:
             if line.strip().upper() == "END":
-                sys.stdout.flush()
-                os._exit(0)
+                brain.ending = True  # before looking at thinking: a search starting now sees it
+                if brain.thinking:
+                    sys.stdout.flush()
+                    os._exit(0)
+                break
             lines.put(line)
         lines.put(None)
 
