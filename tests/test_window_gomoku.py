@@ -540,6 +540,29 @@ def test_ctrl_o_lists_and_opens_a_piskvork_record_and_ctrl_s_writes_one(app_wind
     assert saved[1:10] == CUP.splitlines()[1:10] and c.message == f"Saved {tmp_path / 'again.psq'}"
 
 
+def test_gomoku_columns_are_lettered_with_i_as_gomoku_programs_do_and_go_skips_it(gomoku, app_window):  # noqa: F811
+    from gorilla.gui.camera import board_to_world
+
+    def label_crop(h: Harness, column: int) -> np.ndarray:
+        """The pixels of a column's letter on the board's near edge."""
+        wx, wz = board_to_world(column, 0, 15)
+        x, y = (round(v) for v in h.w.camera.world_to_screen((wx, 0.0, wz + 0.78)))
+        h.frames(0.1)
+        return h.screen()[y - 7 : y + 8, x - 7 : x + 8].astype(int)
+
+    g = gomoku(15)
+    g.click_point(vertex(g, 8, 7))
+    assert "Move 1, last I8" in g.c.status_lines()  # column 8 from 0 is I
+    gomoku_a, gomoku_i = label_crop(g, 0), label_crop(g, 8)
+    g.w.set_visible(False)  # one window on the display at a time: the pixels read are its own
+    go = app_window(15, 900, 700)
+    assert g.w.camera.viewport == go.w.camera.viewport
+    # pixels that differ clearly (by more than 40 in a channel)
+    same = int((np.abs(gomoku_a - label_crop(go, 0)).max(axis=2) > 40).sum())  # A on both boards
+    differ = int((np.abs(gomoku_i - label_crop(go, 8)).max(axis=2) > 40).sum())  # I against Go's J
+    assert same <= 2 and differ >= 8, (same, differ)
+
+
 def test_with_move_numbers_the_last_move_shows_its_number_in_red_and_no_ring(gomoku):
     from gorilla.gui.meshes import STONE_HALF_HEIGHT
     from gorilla.gui.scene import build_scene

@@ -56,6 +56,7 @@ from gorilla.app.review import engine_for as review_engine
 from gorilla.app.status_text import go_status_lines
 from gorilla.app.tasks import Workers
 from gorilla.rules.board import BLACK, WHITE
+from gorilla.rules.coords import GTP_LETTERS
 from gorilla.rules.game import Game
 from gorilla.rules.gametree import GameTree
 from gorilla.rules.position import IllegalMove
@@ -83,6 +84,7 @@ class Controller(Shared):
     threading rules). A :class:`gorilla.app.table.Table`."""
 
     shows_captures = True  # the panel counts each side's captures
+    column_letters = GTP_LETTERS  # Go's columns skip I
     gomoku_wait = None  # only the stand-in for a compiling Gomoku game waits for one
     # every other name the window reads or asks is a part's (@hands above, gorilla.app.parts)
 

@@ -421,7 +421,8 @@ class GomokuController(Shared, NeutralTable):
             self._start_ai()
 
     def _name(self, q: int) -> str:
-        return format_vertex(q, self.gomoku.size) if from_view(self.gomoku, q) is not None else "?"
+        g = self.gomoku
+        return format_vertex(q, g.size, self.column_letters) if from_view(g, q) is not None else "?"
 
     def _start_ai(self) -> None:
         if self._opening():

@@ -23,6 +23,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from gorilla.rules.coords import GOMOKU_LETTERS
+
 
 class BoardPosition(Protocol):
     """The stones on the board as the window draws them."""
@@ -90,6 +92,7 @@ class Table(Protocol):
     show_policy: bool
     continuous: bool
     shows_captures: bool  # False: the panel shows no capture counts (Gomoku)
+    column_letters: str  # the columns' letters on the board and in move names (Gomoku's include I)
     compiler: Any  # the kernels compiling in a child process (.compiling, .fraction, .status()) or None
     review: Any  # whole-game analysis (gorilla.app.review.Review) or None
     tree: Any  # the record as a tree (gorilla.rules.gametree.GameTree) or None
@@ -265,6 +268,7 @@ class NeutralTable:
     NO_COMMANDS: frozenset[str] = frozenset()  # commands the game has not (dimmed buttons)
 
     shows_captures = False
+    column_letters = GOMOKU_LETTERS  # the tables without Go's parts are Gomoku's
     compiler: Any = None
     review: Any = None
     tree: Any = None

@@ -188,7 +188,8 @@ class Hud:
         cand = ""
         p = controller.progress
         if controller.show_thinking and p is not None and p.candidates:
-            cand = "move   win   visits  pv\n" + "\n".join(candidate_lines(p.candidates, game.size))
+            rows = candidate_lines(p.candidates, game.size, letters=controller.column_letters)
+            cand = "move   win   visits  pv\n" + "\n".join(rows)
         elif controller.show_thinking:
             cand = "Thinking view on (v): shows the AI's candidates while it searches"
         self.cands.position = (self._x0 + self._pad, y, 0)
@@ -284,7 +285,7 @@ class Hud:
         text = ""
         if controller.show_eval and ev is not None:
             e = ev.evaluation
-            text = eval_legend(e.values, e.best, controller.game.size, ev.unit)
+            text = eval_legend(e.values, e.best, controller.game.size, ev.unit, controller.column_letters)
         self.legend.position = (self._x0 + self._pad, y, 0)
         self._set(self.legend, text)
         return y - self.legend.content_height - 8 if text else y
@@ -321,7 +322,8 @@ class Hud:
                 ai = f"{c} ({players.get(to_move, 'AI')}) thinking"
                 if p is not None and p.best_move is not None:
                     ai += (
-                        f"\nbest {format_vertex(p.best_move, game.size)}   win {100 * p.winrate:.1f}%"
+                        f"\nbest {format_vertex(p.best_move, game.size, controller.column_letters)}"
+                        f"   win {100 * p.winrate:.1f}%"
                         f"   {p.playouts} playouts   {p.elapsed:.1f}s"
                     )
             elif compiling:

@@ -15,7 +15,7 @@ import numpy as np
 
 from gorilla.gui.camera import board_to_world
 from gorilla.gui.meshes import colour_field
-from gorilla.rules.coords import format_vertex, to_xy
+from gorilla.rules.coords import GTP_LETTERS, format_vertex, to_xy
 
 DISC, RING, SQUARE, CROSS, SHADOW, FILLED_SQUARE, THICK_RING = range(7)
 MARKER_WIDTH = 9
@@ -97,16 +97,20 @@ def heat_markers(values: dict, best: int | None, size: int, y: float,
     return out, labels
 
 
-def eval_legend(values: dict, best: int | None, size: int, unit: str = "points") -> str:
-    """The panel's key to the evaluation's labels (empty without a best move)."""
+def eval_legend(
+    values: dict, best: int | None, size: int, unit: str = "points", letters: str = GTP_LETTERS
+) -> str:
+    """The panel's key to the evaluation's labels (empty without a best move; letters: the
+    columns', as the table names them)."""
     if best is None or best not in values:
         return ""
     b = values[best]
     lead = f", lead {b.score:+.1f}" if unit == "points" and b.score is not None else ""
     points = unit == "points"
     scale, example = ("points", "-1.5: 1.5 points worse") if points else ("win rate in %", "-20: 20% less")
+    ringed = format_vertex(best, size, letters)
     return (
-        f"Evaluation: ringed {format_vertex(best, size)} is the best move (win {100 * b.winrate:.0f}%{lead});"
+        f"Evaluation: ringed {ringed} is the best move (win {100 * b.winrate:.0f}%{lead});"
         f" the numbers on other moves: {scale} against it ({example}). e hides"
     )
 
@@ -213,11 +217,12 @@ def candidate_line(candidates: Iterable, point: int) -> list[int]:
     return []
 
 
-def candidate_lines(candidates: Iterable, size: int, limit: int = 5) -> list[str]:
-    """Top candidates as HUD lines: 'D4  57.1%  1234 v  pv D4 Q16 ...'."""
+def candidate_lines(candidates: Iterable, size: int, limit: int = 5, letters: str = GTP_LETTERS) -> list[str]:
+    """Top candidates as HUD lines: 'D4  57.1%  1234 v  pv D4 Q16 ...' (letters: the columns')."""
     cands = sorted((c for c in candidates if c.move is not None), key=lambda c: -c.visits)[:limit]
     lines = []
     for c in cands:
-        pv = " ".join(format_vertex(m, size) for m in list(c.pv or [])[:5])
-        lines.append(f"{format_vertex(c.move, size):>4} {100 * c.winrate:5.1f}% {c.visits:6d}v  {pv}")
+        pv = " ".join(format_vertex(m, size, letters) for m in list(c.pv or [])[:5])
+        move = format_vertex(c.move, size, letters)
+        lines.append(f"{move:>4} {100 * c.winrate:5.1f}% {c.visits:6d}v  {pv}")
     return lines

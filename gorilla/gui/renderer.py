@@ -160,9 +160,9 @@ def update_texture(tex: gl.GLuint, image: np.ndarray) -> None:
 class CoordinateLabels:
     """Column letters and row numbers lying on the board margin, drawn from pyglet's glyph atlas."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, letters: str = GTP_LETTERS) -> None:
         self.font = pyglet.font.load(["DejaVu Sans", "Arial", "Helvetica"], 36, weight="bold")
-        chars = GTP_LETTERS[:size] + "0123456789"
+        chars = "".join(sorted(set(letters[:size] + "0123456789")))
         glyphs, _ = self.font.get_glyphs(chars)
         self.glyph = dict(zip(chars, glyphs, strict=True))
         height = 0.34  # of a grid spacing
@@ -173,7 +173,7 @@ class CoordinateLabels:
         for i in range(size):
             wx, _ = board_to_world(i, 0, size)
             _, wz = board_to_world(0, i, size)
-            for text, cx, cz in ((GTP_LETTERS[i], wx, off), (GTP_LETTERS[i], wx, -off)):
+            for text, cx, cz in ((letters[i], wx, off), (letters[i], wx, -off)):
                 self._add(quads, text, cx, cz)
             for text, cx, cz in ((str(i + 1), -off, wz), (str(i + 1), off, wz)):
                 self._add(quads, text, cx, cz)
@@ -238,13 +238,20 @@ class Renderer:
         gl.glTexParameteri(gl.GL_TEXTURE_2D, gl.GL_TEXTURE_WRAP_T, gl.GL_CLAMP_TO_BORDER)
         self._overlay_key: object = None
         self.size = 0
+        self.letters = GTP_LETTERS
         self.board = self.sides = self.labels = None
         self.show_coordinates = True  # the letters and numbers along the edges
         self.set_size(size)
 
-    def set_size(self, size: int) -> None:
-        """Rebuild the board, its sides, the labels and the baked surface for a new board size."""
+    def set_size(self, size: int, letters: str = GTP_LETTERS) -> None:
+        """Rebuild the board, its sides, the labels and the baked surface for a new board size
+        (only the labels for new column letters: Go's skip I, Gomoku's do not)."""
+        if size == self.size and letters == self.letters:
+            return
         if size == self.size:
+            self.labels.delete()
+            self.letters = letters
+            self.labels = CoordinateLabels(size, letters)
             return
         for m in (self.board, self.sides, self.labels):
             if m is not None:
@@ -253,7 +260,8 @@ class Renderer:
         layout = [(0, 3), (1, 3), (2, 2)]
         self.board = Mesh(*meshes.board_mesh(size, top_only=True), layout)
         self.sides = Mesh(*meshes.board_mesh(size), layout)
-        self.labels = CoordinateLabels(size)
+        self.letters = letters
+        self.labels = CoordinateLabels(size, letters)
         self.board_prog.use()
         self.board_prog["u_size"] = float(size)
         self._bake(size)
@@ -304,7 +312,7 @@ class Renderer:
 
     def upload(self, scene: Scene) -> None:
         """Send a scene's instance data (and overlay texture) to the GPU."""
-        self.set_size(scene.size)
+        self.set_size(scene.size, scene.letters)
         self.stones.set_instances(scene.stones)
         self.ghosts.set_instances(scene.ghosts)
         self.under.set_instances(scene.under)

@@ -38,6 +38,7 @@ class Scene:
     """One frame as arrays: stone and marker instance rows, the overlay texture, labels (see each field)."""
 
     size: int
+    letters: str  # the columns' letters along the edges (the table's column_letters)
     stones: np.ndarray  # (n, 7) float32: centre xyz, rgba (opaque stones)
     ghosts: np.ndarray  # (m, 7) translucent stones: dead stones, the hover preview
     under: np.ndarray  # (k, 9) markers drawn on the wood before the stones (shadows, heat map, ko)
@@ -219,6 +220,7 @@ def build_scene(
 
     return Scene(
         size=size,
+        letters=controller.column_letters,
         stones=stones,
         ghosts=np.concatenate(ghosts) if ghosts else np.zeros((0, 7), np.float32),
         under=_markers(under),

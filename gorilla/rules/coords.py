@@ -2,7 +2,7 @@
 
 ``(x, y)``: x is the column from the left (0 = A), y the row from the bottom
 (0 = row 1), as GTP counts. Flat index: see :mod:`gorilla.rules.board`.
-GTP letters skip I.
+GTP letters skip I; Gomoku's (Renju notation, as Gomoku programs label the board) do not.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 from gorilla.rules.board import MAX_SIZE, PASS, RESIGN
 
 GTP_LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+GOMOKU_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXY"  # columns A-O on 15x15, I included
 
 
 def to_index(x: int, y: int, size: int) -> int:
@@ -47,14 +48,15 @@ def parse_vertex(text: str, size: int) -> int:
     return to_index(x, y, size)
 
 
-def format_vertex(p: int, size: int) -> str:
-    """A flat index, PASS or RESIGN as GTP writes it: 'D4', 'pass', 'resign'."""
+def format_vertex(p: int, size: int, letters: str = GTP_LETTERS) -> str:
+    """A flat index, PASS or RESIGN as GTP writes it: 'D4', 'pass', 'resign' (with letters:
+    the columns' letters, :data:`GOMOKU_LETTERS` for Gomoku)."""
     if p == PASS:
         return "pass"
     if p == RESIGN:
         return "resign"
     x, y = to_xy(p, size)
-    return f"{GTP_LETTERS[x]}{y + 1}"
+    return f"{letters[x]}{y + 1}"
 
 
 def check_size(size: int) -> int:
