@@ -35,6 +35,15 @@ def _xdotool(*args: str, timeout: float = 10) -> str:
     return r.stdout.strip() if r.returncode == 0 else ""
 
 
+def _release_keys() -> None:
+    """Release Ctrl and Q at the X server. xdotool types into a focused window by XTEST, and
+    when the window closes on the press (Ctrl+Q), its next request on that window fails
+    (BadWindow) and it exits with both keys still down: the server's autorepeat then types
+    Ctrl+Q into the next window that takes the focus (the next test's gorilla quit at once)."""
+    _xdotool("keyup", "q")
+    _xdotool("keyup", "ctrl")
+
+
 def _wait_for(cond, timeout: float, what: str, proc: subprocess.Popen):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -116,6 +125,8 @@ def test_click_d4_right_click_pass_and_read_the_autosave(tmp_path):
             proc.wait(20)
         except subprocess.TimeoutExpired:
             pytest.fail("gorilla did not quit on Ctrl+Q")
+        finally:
+            _release_keys()
         assert proc.returncode == 0, proc.stderr.read()
         assert _moves(autosave) == [(BLACK, d4), (WHITE, PASS)]
     finally:
@@ -131,6 +142,7 @@ def test_cold_start_window_draws_while_compiling_and_the_ai_waits_for_its_kernel
     _need("xdotool")
     if not os.environ.get("DISPLAY"):
         pytest.skip("no X display (run under Xvfb: pytest-xvfb or xvfb-run)")
+    _release_keys()  # none held from an earlier test (see _release_keys)
     autosave, frames = tmp_path / "autosave.sgf", tmp_path / "frames.txt"
     env = dict(
         os.environ,
