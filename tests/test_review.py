@@ -221,7 +221,12 @@ def test_gorilla_analyze_keeps_a_latin1_comment(tmp_path, capsys) -> None:
 
 @pytest.mark.parametrize(
     "content, why",
-    [(b"", "empty"), (b"(;GM[4]SZ[15];B[hh])", "not a Go game"), (b"(;SZ[9];B[ee];W[ee])", "illegal move")],
+    [
+        (b"", "empty"),
+        (b"(;GM[4]SZ[15];B[hh];W[hh])", "illegal SGF move"),  # a Gomoku record, its move illegal
+        (b"(;GM[7]SZ[8];B[dd])", "not a Go game"),
+        (b"(;SZ[9];B[ee];W[ee])", "illegal move"),
+    ],
 )
 def test_gorilla_analyze_refuses_a_bad_file_in_one_line(tmp_path, capsys, content, why) -> None:
     src = tmp_path / "bad.sgf"

@@ -9,7 +9,11 @@ PV, points lost; ``BM[2]`` on a blunder, ``BM[1]`` on a mistake, ``DO`` on an
 inaccuracy) and the report in the root comment; every other node and
 variation is written back as read. The report goes to stdout; ``--png`` draws
 the graph (Black's win rate and score lead over the move number, mistakes
-marked). A bad or unsupported file: one line on stderr and exit status 1.
+marked). A Gomoku record (SGF ``GM[4]`` or Piskvork's ``.psq``) is analysed by the
+Gomoku AI's search (:mod:`gorilla.app.gomoku_analysis`: ``--time`` seconds a position, 1 by
+default) and written as a Gomoku SGF, its moves' comments giving the win rates, the best
+move and its line, and the win rate lost; the graph is Black's win rate. A bad or
+unsupported file: one line on stderr and exit status 1.
 """
 
 from __future__ import annotations
@@ -33,7 +37,9 @@ BAR = 30
 
 def _parser() -> Parser:
     p = Parser(
-        prog=PROG, description="Analyse every move of an SGF game's main line with the net (or the MCTS)."
+        prog=PROG,
+        description="Analyse every move of an SGF game's main line with the net (or the MCTS); a Gomoku"
+        " record (SGF GM[4] or .psq) with the Gomoku AI's search.",
     )
     p.add_argument("game", help="the SGF file to analyse")
     p.add_argument("-o", "--output", help="the annotated SGF (default: GAME-analyzed.sgf)")
@@ -98,13 +104,24 @@ def annotate(tree: GameTree, revs: list[review.MoveReview], report: str) -> None
 def graph_png(revs: list[review.MoveReview], path: str, width: int = 900, height: int = 420) -> None:
     """Black's win rate (blue, 0..100%) and score lead (orange, symmetric scale) over the move
     number, moves that lost MISTAKE points or more marked red, as a PNG."""
+    marks = [(r.number, r.points_lost >= review.BLUNDER) for r in revs if r.points_lost >= review.MISTAKE]
+    _graph(revs, marks, path, width, height, scores=True)
+
+
+def _graph(
+    revs: list, marks: list[tuple[int, bool]], path: str, width: int, height: int, scores: bool
+) -> None:
+    """The graph of revs (number, winrate_before/after and, with scores, score_before/after):
+    marks are (move number, blunder) drawn as red lines."""
     from gorilla.match.plot import Canvas
 
     c = Canvas(width, height)
     left, right, top, bottom = 60, width - 20, 30, height - 40
     c.rect(left, top, right, bottom, (248, 248, 248))
     n = max(1, max((r.number for r in revs), default=1))
-    span = max(1.0, max((abs(x) for r in revs for x in (r.score_before, r.score_after)), default=1.0))
+    span = 1.0
+    if scores:
+        span = max(1.0, max((abs(x) for r in revs for x in (r.score_before, r.score_after)), default=1.0))
 
     def px(k: float) -> float:
         return left + (right - left) * k / n
@@ -114,19 +131,19 @@ def graph_png(revs: list[review.MoveReview], path: str, width: int = 900, height
 
     c.hline(left, right, int(py(0.5)), (160, 160, 160), dashed=True)
     wr = [(px(0), py(revs[0].winrate_before))] if revs else []
-    sc = [(px(0), py(0.5 + 0.5 * revs[0].score_before / span))] if revs else []
+    sc = [(px(0), py(0.5 + 0.5 * revs[0].score_before / span))] if revs and scores else []
     for r in revs:
         wr.append((px(r.number), py(r.winrate_after)))
-        sc.append((px(r.number), py(0.5 + 0.5 * r.score_after / span)))
+        if scores:
+            sc.append((px(r.number), py(0.5 + 0.5 * r.score_after / span)))
     if len(sc) > 1:
         c.polyline(sc, (230, 140, 30))
     if len(wr) > 1:
         c.polyline(wr, (40, 100, 220))
-    for r in revs:
-        if r.points_lost >= review.MISTAKE:
-            x = int(px(r.number))
-            c.vline(x, top, bottom, (220, 60, 50) if r.points_lost >= review.BLUNDER else (240, 170, 160))
-    c.text(left, 8, f"WIN RATE (BLUE) AND SCORE (ORANGE, +-{span:.0f}) FOR BLACK", (40, 40, 40))
+    for number, blunder in marks:
+        c.vline(int(px(number)), top, bottom, (220, 60, 50) if blunder else (240, 170, 160))
+    title = f"WIN RATE (BLUE) AND SCORE (ORANGE, +-{span:.0f}) FOR BLACK" if scores else "WIN RATE FOR BLACK"
+    c.text(left, 8, title, (40, 40, 40))
     c.text(left - 40, top, "100%", (40, 40, 40))
     c.text(left - 30, bottom - 14, "0%", (40, 40, 40))
     c.text(left, bottom + 12, "MOVE 0", (40, 40, 40))
@@ -135,9 +152,66 @@ def graph_png(revs: list[review.MoveReview], path: str, width: int = 900, height
     c.save(path)
 
 
+GOMOKU_MARKS = {"blunder": "BM[2]", "mistake": "BM[1]", "inaccuracy": "DO[]"}
+
+
+def run_gomoku(args, src: Path) -> int:
+    """A Gomoku record analysed by the Gomoku AI's search (see the module docstring); the
+    exit status."""
+    from gorilla.app import gomoku_analysis as ga
+    from gorilla.gomoku import sgf as gsgf
+    from gorilla.gomoku.agents import ready_engine
+
+    try:
+        record = gsgf.load_record(str(src))
+    except ValueError as e:
+        print(f"{PROG}: {args.game}: {e}", file=sys.stderr)
+        return 1
+    if args.playouts is not None or args.engine is not None or args.threads != 1:
+        raise _UsageError("a Gomoku record is analysed by its pvs+vct search: --time S only")
+    seconds = args.time or ga.SECONDS
+    game = record.game
+    out = args.output or str(src.with_name(src.stem + "-analyzed.sgf"))
+    print(f"{PROG}: loading the Gomoku engine...", file=sys.stderr, flush=True)
+    ready_engine(["pvs+vct"])
+    started = time.perf_counter()
+    revs = ga.analyse(game, seconds, progress=lambda d, t: _bar(d, t, started))
+    names = {BLACK: record.black, WHITE: record.white}
+    report = ga.report_text(revs, game, names, seconds)
+    notes = dict(record.comments)
+    for number, text in ga.comments(revs, game).items():
+        notes[number] = f"{notes[number]}\n\n{text}" if notes.get(number) else text
+    marks = {r.number: GOMOKU_MARKS[r.grade] for r in revs if r.grade}
+    extra = dict(record.extra)
+    root = "\n\n".join(v for v in (*extra.get("C", []), gsgf.escape(report)) if v)
+    extra["C"] = [root]
+    text = gsgf.dumps(
+        game, record.black, record.white, result=record.result, timing=record.timing, extra=extra,
+        comments=notes, marks=marks,
+    )  # fmt: skip
+    try:
+        write_atomic(out, text)
+        if args.png:
+            lines = [(r.number, r.grade == "blunder") for r in revs if r.grade in ("mistake", "blunder")]
+            _graph(revs, lines, args.png, 900, 420, scores=False)
+    except OSError as e:
+        print(f"{PROG}: cannot write: {e.strerror or e}", file=sys.stderr)
+        return 1
+    print(report)
+    print(f"Wrote {out}" + (f" and {args.png}" if args.png else ""))
+    return 0
+
+
 def run(args) -> int:
     """Analyse, annotate, write; the exit status."""
     src = Path(args.game)
+    from gorilla.gomoku.sgf import peek
+
+    head = peek(str(src))
+    if head is not None and head.gomoku:
+        if args.time is not None and args.time <= 0:
+            raise _UsageError("--playouts and --time must be positive")
+        return run_gomoku(args, src)
     try:
         data = src.read_bytes()
     except OSError as e:

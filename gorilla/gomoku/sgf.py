@@ -25,8 +25,12 @@ _VAL = re.compile(r"\[((?:\\.|[^\]\\])*)\]", re.S)
 LETTERS = "abcdefghijklmnopqrstuvwxy"
 
 
-def _esc(text: str) -> str:
+def escape(text: str) -> str:
+    """text as an SGF value (backslashes and ] escaped)."""
     return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+_esc = escape
 
 
 def _unesc(text: str) -> str:
@@ -48,11 +52,13 @@ def dumps(
     timing: Timing | None = None,
     extra: dict[str, list[str]] | None = None,
     comments: dict[int, str] | None = None,
+    marks: dict[int, str] | None = None,
 ) -> str:
     """The game as SGF text (GM[4]); result (e.g. ``B+F`` for a forfeit) overrides the game's
     own; with timing, TM/OT at the root and the time left on the moves it lists; extra: other
     root properties, their values as a record held them (escaped), written back; comments: a
-    move's comment (``C``) by its number (1: the first move)."""
+    move's comment (``C``) by its number (1: the first move); marks: SGF properties written as
+    given on a move, by its number (``BM[1]``, ``DO[]``: an analysis's grades)."""
     head = f"(;GM[4]FF[4]CA[UTF-8]AP[Gorilla]SZ[{game.size}]RU[{R.RULE_NAMES[game.rule]}]"
     if black:
         head += f"PB[{_esc(black)}]"
@@ -86,6 +92,7 @@ def dumps(
         note = (comments or {}).get(number)
         if note:
             node += f"C[{_esc(note)}]"
+        node += (marks or {}).get(number, "")
         nodes.append(node)
     return head + "".join(nodes) + ")\n"
 

@@ -1,0 +1,81 @@
+"""``gorilla analyze`` on a Gomoku record: every move valued by the pvs+vct search, a move
+that lets the opponent win graded a blunder, the comments written into the record (and shown
+by the window at their move), the record's own comments and root properties kept; options
+that do not apply to Gomoku are one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gorilla.app import gomoku_analysis as ga
+from gorilla.app.analyze_cli import main
+from gorilla.app.gomoku_controller import GomokuController
+from gorilla.gomoku import rules as R
+from gorilla.gomoku import sgf
+from gorilla.gomoku.game import GomokuGame
+
+# Black makes an open three in column 7 (moves 1, 5, 7); White's eighth move looks away, so
+# Black makes an open four (move 9) and five (move 11)
+MOVES = [(7, 7), (8, 8), (8, 7), (6, 7), (7, 8), (9, 6), (7, 9), (14, 14), (7, 10), (0, 0), (7, 11)]
+
+
+def game() -> GomokuGame:
+    g = GomokuGame(15)
+    for x, y in MOVES:
+        g.play_xy(x, y)
+    return g
+
+
+def test_each_move_is_valued_and_the_move_that_ignores_an_open_three_is_a_blunder():
+    g = game()
+    seen: list[tuple[int, int]] = []
+    revs = ga.analyse(g, 0.2, progress=lambda d, t: seen.append((d, t)))
+    assert [r.number for r in revs] == list(range(1, 12)) and seen[-1] == (12, 12)
+    away = revs[7]
+    assert away.color == R.WHITE and away.grade == "blunder" and away.lost > 0.2
+    assert away.winrate_after == 1.0  # Black's open four comes: a proven win
+    assert away.best in (g.point(7, 6), g.point(7, 10))  # a block of the three
+    assert revs[-1].winrate_after == 1.0 and revs[-1].lost == 0.0  # five
+    assert all(0.0 <= r.lost <= 1.0 for r in revs)
+    assert all(r.lost == 0.0 for r in revs if r.move == r.best)
+    text = ga.report_text(revs, g, {R.BLACK: "Ann", R.WHITE: "Bob"}, 0.2)
+    assert "White (Bob): 5 moves" in text and "8. O1 -" in text  # column 14 is O, with I counted
+
+
+def test_gorilla_analyze_writes_the_comments_into_the_gomoku_record(tmp_path: Path, capsys):
+    src = tmp_path / "five.sgf"
+    text = sgf.dumps(game(), "Ann", "Bob", extra={"EV": ["club"]}, comments={2: "a corner?"})
+    src.write_text(text, encoding="utf-8")
+    out = tmp_path / "five-analyzed.sgf"
+    png = tmp_path / "graph.png"
+    assert main([str(src), "--time", "0.2", "--png", str(png)]) == 0
+    printed = capsys.readouterr().out
+    assert "Analysis by Gorilla" in printed and f"Wrote {out} and {png}" in printed
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    record = sgf.load_record(str(out))
+    assert record.game.moves == game().moves and record.black == "Ann" and record.extra["EV"] == ["club"]
+    assert record.comments[2].startswith("a corner?\n\nGorilla: White I7")  # the record's own first
+    assert "(blunder)" in record.comments[8] and "BM[2]" in out.read_text(encoding="utf-8")
+    assert "Analysis by Gorilla" in sgf._unesc(record.extra["C"][0])
+    c = GomokuController(GomokuGame(15), "human", "human")
+    try:
+        c.load(str(out))
+        for _ in range(3):
+            c.undo()
+        assert any(ln.startswith("Comment: Gorilla: White O1") for ln in c.status_lines())  # move 8
+    finally:
+        c.close()
+
+
+@pytest.mark.parametrize(
+    "flags", [["--playouts", "50"], ["--engine", "net"], ["--threads", "2"], ["--time", "0"]]
+)
+def test_options_for_go_only_are_one_line_for_a_gomoku_record(tmp_path: Path, capsys, flags):
+    src = tmp_path / "five.sgf"
+    src.write_text(sgf.dumps(game()), encoding="utf-8")
+    assert main([str(src), *flags]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("gorilla analyze:") and "\n" not in err
+    assert not (tmp_path / "five-analyzed.sgf").exists()
