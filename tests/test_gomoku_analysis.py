@@ -59,6 +59,10 @@ def test_gorilla_analyze_writes_the_comments_into_the_gomoku_record(tmp_path: Pa
     assert record.comments[2].startswith("a corner?\n\nGorilla: White I7")  # the record's own first
     assert "(blunder)" in record.comments[8] and "BM[2]" in out.read_text(encoding="utf-8")
     assert "Analysis by Gorilla" in sgf._unesc(record.extra["C"][0])
+    assert record.marks[8] == {"BM": ["2"]}
+    again = tmp_path / "again.sgf"  # analysed again: the grades are replaced, not doubled
+    assert main([str(out), "--time", "0.2", "-o", str(again)]) == 0
+    assert sgf.load_record(str(again)).marks[8] == {"BM": ["2"]}
     c = GomokuController(GomokuGame(15), "human", "human")
     try:
         c.load(str(out))

@@ -152,11 +152,13 @@ def test_a_go_game_is_not_saved_as_psq(tmp_path: Path):
 def test_sgf_move_comments_are_shown_at_their_move_and_kept(tmp_path: Path):
     path = tmp_path / "notes.sgf"
     path.write_text(
-        "(;GM[4]FF[4]SZ[15]C[the game];B[hh]C[centre];W[ii];B[gg]C[a three \\] at last];W[jj])",
+        "(;GM[4]FF[4]SZ[15]C[the game];B[hh]C[centre]TE[1];W[ii]BM[1]LB[ii:A]"
+        ";B[gg]C[a three \\] at last];W[jj])",
         encoding="utf-8",
     )
     record = sgf.load_record(str(path))
     assert record.comments == {1: "centre", 3: "a three ] at last"} and record.extra["C"] == ["the game"]
+    assert record.marks == {1: {"TE": ["1"]}, 2: {"BM": ["1"], "LB": ["ii:A"]}}
     c = GomokuController(GomokuGame(15), "human", "human")
     try:
         c.load(str(path))
@@ -165,13 +167,14 @@ def test_sgf_move_comments_are_shown_at_their_move_and_kept(tmp_path: Path):
         assert "Comment: a three ] at last" in c.status_lines()
         c.save(str(tmp_path / "out.sgf"))
         text = (tmp_path / "out.sgf").read_text(encoding="utf-8")
-        assert "B[hh]C[centre]" in text and "C[a three \\] at last]" in text and "C[the game]" in text
+        assert "B[hh]C[centre]TE[1]" in text and "C[a three \\] at last]" in text and "C[the game]" in text
+        assert "W[ii]BM[1]LB[ii:A]" in text  # a move's other properties are kept
         c.undo()
         c.undo()
         assert "Comment: centre" in c.status_lines()
         assert c.play(q(c, 3, 3)), c.message  # another second move: the later comments go
         c.save(str(tmp_path / "out.sgf"))
         text = (tmp_path / "out.sgf").read_text(encoding="utf-8")
-        assert "C[centre]" in text and "a three" not in text
+        assert "C[centre]TE[1]" in text and "a three" not in text and "BM[1]" not in text
     finally:
         c.close()

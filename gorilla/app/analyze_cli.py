@@ -152,7 +152,8 @@ def _graph(
     c.save(path)
 
 
-GOMOKU_MARKS = {"blunder": "BM[2]", "mistake": "BM[1]", "inaccuracy": "DO[]"}
+GOMOKU_MARKS = {"blunder": ("BM", "2"), "mistake": ("BM", "1"), "inaccuracy": ("DO", "")}
+MOVE_GRADES = ("BM", "DO", "IT", "TE")  # SGF's move annotations: an earlier analysis's are replaced
 
 
 def run_gomoku(args, src: Path) -> int:
@@ -181,7 +182,11 @@ def run_gomoku(args, src: Path) -> int:
     notes = dict(record.comments)
     for number, text in ga.comments(revs, game).items():
         notes[number] = f"{notes[number]}\n\n{text}" if notes.get(number) else text
-    marks = {r.number: GOMOKU_MARKS[r.grade] for r in revs if r.grade}
+    marks = {n: {k: v for k, v in m.items() if k not in MOVE_GRADES} for n, m in record.marks.items()}
+    for r in revs:
+        if r.grade:
+            prop, value = GOMOKU_MARKS[r.grade]
+            marks.setdefault(r.number, {})[prop] = [value]
     extra = dict(record.extra)
     root = "\n\n".join(v for v in (*extra.get("C", []), gsgf.escape(report)) if v)
     extra["C"] = [root]

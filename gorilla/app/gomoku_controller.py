@@ -273,6 +273,7 @@ class GomokuController(Shared, NeutralTable):
         # follows the record (:meth:`_record_prefix`)
         self._record_moves: list[int] = []
         self._record_comments: dict[int, str] = {}
+        self._record_marks: dict[int, dict[str, list[str]]] = {}
         self._record_times: list[int] = []
         self.gomoku = game
         self.game = GomokuView(game)
@@ -962,8 +963,11 @@ class GomokuController(Shared, NeutralTable):
         black, white = self._record_players()
         same = self._record_prefix(g)
         comments = {n: c for n, c in self._record_comments.items() if n <= same}
+        marks = {n: m for n, m in self._record_marks.items() if n <= same}
         extra = self.record_extra
-        return sgf.dumps(g, black, white, result=result, timing=timing, extra=extra, comments=comments)
+        return sgf.dumps(
+            g, black, white, result=result, timing=timing, extra=extra, comments=comments, marks=marks
+        )
 
     def _whole_game(self) -> GomokuGame:
         """The game with the moves taken back while moving through it (<-)."""
@@ -1044,6 +1048,7 @@ class GomokuController(Shared, NeutralTable):
         self.record_extra = dict(record.extra)
         self._record_moves = [p for p, _ in g.moves]
         self._record_comments = dict(record.comments)
+        self._record_marks = dict(record.marks)
         self._record_times = list(record.times_ms)
         self._autosave_now()  # with the record's names and clock
         if record.loser is not None:

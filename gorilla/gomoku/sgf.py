@@ -52,13 +52,13 @@ def dumps(
     timing: Timing | None = None,
     extra: dict[str, list[str]] | None = None,
     comments: dict[int, str] | None = None,
-    marks: dict[int, str] | None = None,
+    marks: dict[int, dict[str, list[str]]] | None = None,
 ) -> str:
     """The game as SGF text (GM[4]); result (e.g. ``B+F`` for a forfeit) overrides the game's
     own; with timing, TM/OT at the root and the time left on the moves it lists; extra: other
     root properties, their values as a record held them (escaped), written back; comments: a
-    move's comment (``C``) by its number (1: the first move); marks: SGF properties written as
-    given on a move, by its number (``BM[1]``, ``DO[]``: an analysis's grades)."""
+    move's comment (``C``) by its number (1: the first move); marks: a move's other properties by
+    its number, their values escaped (``{"BM": ["1"]}``: an analysis's grades)."""
     head = f"(;GM[4]FF[4]CA[UTF-8]AP[Gorilla]SZ[{game.size}]RU[{R.RULE_NAMES[game.rule]}]"
     if black:
         head += f"PB[{_esc(black)}]"
@@ -92,7 +92,9 @@ def dumps(
         note = (comments or {}).get(number)
         if note:
             node += f"C[{_esc(note)}]"
-        node += (marks or {}).get(number, "")
+        for prop, values in (marks or {}).get(number, {}).items():
+            if prop not in _NODE_MADE and values:
+                node += prop + "".join(f"[{v}]" for v in values)
         nodes.append(node)
     return head + "".join(nodes) + ")\n"
 
@@ -140,6 +142,7 @@ class Record:
     extra: dict[str, list[str]] = field(default_factory=dict)  # the root's other properties, escaped
     comments: dict[int, str] = field(default_factory=dict)  # a move's comment (C) by its number
     times_ms: list[int] = field(default_factory=list)  # a Piskvork record's thinking time a move
+    marks: dict[int, dict[str, list[str]]] = field(default_factory=dict)  # a move's other properties
 
 
 def _timing(nodes: list[dict[str, list[str]]]) -> Timing | None:
@@ -180,6 +183,25 @@ def _comments(nodes: list[dict[str, list[str]]]) -> dict[int, str]:
     return out
 
 
+# a move node's properties the writer makes itself (its others are kept as the move's marks)
+_NODE_MADE = frozenset({"B", "W", "AB", "AW", "C", "BL", "WL", "OB", "OW"})
+
+
+def _marks(nodes: list[dict[str, list[str]]]) -> dict[int, dict[str, list[str]]]:
+    """The other properties of the nodes after the root (annotations such as BM, DO, TE or LB;
+    values escaped, as read) by the number of the move they follow; set-up stones count as
+    moves, as in :func:`_timing`."""
+    out: dict[int, dict[str, list[str]]] = {}
+    number = 0
+    for node in nodes[1:]:
+        number += sum(len(node.get(p, [])) for p in ("AB", "AW", "B", "W"))
+        if number > 0:
+            for k, vals in node.items():
+                if k not in _NODE_MADE:
+                    out.setdefault(number, {}).setdefault(k, []).extend(vals)
+    return out
+
+
 def loads_record(text: str) -> Record:
     """A record from SGF text (GM[4]), or a Piskvork record (``.psq``): the game with its
     names, result, clock and comments; ValueError with one line if it is neither."""
@@ -196,6 +218,7 @@ def loads_record(text: str) -> Record:
     record = Record(game, *names, result, _timing(nodes))
     record.extra = {k: v for k, v in root.items() if k not in MADE}
     record.comments = _comments(nodes)
+    record.marks = _marks(nodes)
     m = re.fullmatch(r"([BW])\+([RTF])\w*", result, re.I)
     if m and game.result is None:  # resigned, on time, forfeit: the board alone does not say so
         record.loser = (R.WHITE if m.group(1).upper() == "B" else R.BLACK, m.group(2).upper())
