@@ -193,7 +193,7 @@ def _leaf_value(bd: tuple, c: int) -> int:
     """The static value for c to move as the PVS values a leaf: facing the opponent's open
     three, c blocks one of its four-making points with its very move (``search.F4_OFFSET``)."""
     v = int(S.evaluate(bd, c))
-    return v + S.F4_OFFSET if R.class_count(bd, 3 - c, P_F4) > 0 else v
+    return v + S.F4_OFFSET if R.count_of(bd, 3 - c, P_F4) > 0 else v
 
 
 def _one_ply_values(game: GomokuGame) -> Evaluation:

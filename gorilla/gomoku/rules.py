@@ -172,6 +172,12 @@ def class_count(bd, c: int, pc: int) -> int:
     return bd[6][_count_slot(c, pc)]
 
 
+def count_of(bd, c: int, pc: int) -> int:
+    """:func:`class_count` for Python callers: the same slot read without calling a kernel (a
+    kernel called from Python with a signature no warm-up gave it compiles at that call)."""
+    return int(bd[6][S_COUNT + (c - 1) * NPCLASSES + pc])
+
+
 @njit(cache=True, nogil=True)
 def dirs(w: int) -> tuple[int, int, int, int]:
     """The four line steps: horizontal, vertical, diagonal, anti-diagonal."""
