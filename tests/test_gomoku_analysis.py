@@ -12,6 +12,7 @@ import pytest
 from gorilla.app import gomoku_analysis as ga
 from gorilla.app.analyze_cli import main
 from gorilla.app.gomoku_controller import GomokuController
+from gorilla.app.gomoku_view import to_view
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import sgf
 from gorilla.gomoku.game import GomokuGame
@@ -83,3 +84,47 @@ def test_options_for_go_only_are_one_line_for_a_gomoku_record(tmp_path: Path, ca
     err = capsys.readouterr().err.strip()
     assert err.startswith("gorilla analyze:") and "\n" not in err
     assert not (tmp_path / "five-analyzed.sgf").exists()
+
+
+def test_g_in_the_window_analyses_the_game_n_finds_the_blunder_and_the_notes_are_saved(tmp_path: Path):
+    import time
+
+    from gorilla.gomoku.agents import ready_engine
+
+    ready_engine(["pvs+vct"])
+    c = GomokuController(GomokuGame(15), "human", "human")
+    try:
+        c.load_game(game())
+        c.game_review.seconds = 0.2
+        c.toggle_analysis()
+        assert c.game_review.running and "Analysing the game" in c.message
+        end = time.monotonic() + 120
+        while c.game_review.running:
+            assert time.monotonic() < end, "the analysis did not end"
+            c.poll()
+            time.sleep(0.05)
+        c.poll()
+        assert c.message.startswith("Analysed 11 moves")
+        assert any(ln.startswith("Gorilla: Black H4") for ln in c.status_lines())  # move 11's note
+        c.go_start()
+        seen = []
+        while c.next_mistake(1):
+            seen.append(len(c.gomoku.moves))
+        assert 8 in seen and c.reviewing  # the blunder is among the mistakes n visits
+        c.goto_move(8)
+        assert any(ln.startswith("Gorilla: White O1") for ln in c.status_lines())
+        c.save(str(tmp_path / "analysed.sgf"))
+        record = sgf.load_record(str(tmp_path / "analysed.sgf"))
+        assert "(blunder)" in record.comments[8] and record.marks[8] == {"BM": ["2"]}
+        assert "Analysis by Gorilla" in sgf._unesc(record.extra["C"][0])
+        c.goto_move(7)
+        assert c.play(to_view(c.gomoku, c.gomoku.point(7, 6))), c.message  # White blocks instead
+        assert not any(ln.startswith("Gorilla:") for ln in c.status_lines())  # another line now
+        c.save(str(tmp_path / "other.sgf"))
+        other = sgf.load_record(str(tmp_path / "other.sgf"))
+        assert 8 not in other.comments and 7 in other.comments  # the shared moves keep theirs
+        c.toggle_analysis()
+        c.toggle_analysis()
+        assert c.message == "Cancelled the analysis" and not c.game_review.running
+    finally:
+        c.close()

@@ -259,12 +259,15 @@ DOC_ROWS: tuple[HelpRow, ...] = (
         "the bottom, a legend above), moves that lost the threshold or more marked red, the current move as"
         " a white line with dots on the curves; a "
         "click on the graph shows that move. Above it: the current move's points lost, win rate, score "
-        "and the engine's best line",
+        "and the engine's best line. In Gomoku: every move searched by the AI's search (1 s a position), "
+        "each move's win rates, best move and line and win rate lost shown in the panel at that move and "
+        "saved with the record (Ctrl+S), as `gorilla analyze` writes them",
         ("analyse",),
     ),
     HelpRow(
         "",
-        "the next / previous analysed move that lost the threshold or more (3 points at first)",
+        "the next / previous analysed move that lost the threshold or more (3 points at first; in Gomoku:"
+        " the next mistake or blunder, 10% or 20% of win rate lost)",
         ("next_mistake", "previous_mistake"),
     ),
     HelpRow("", "the mistake threshold: 1, 2, 3, 5, 10 points lost", ("mistake_threshold",)),

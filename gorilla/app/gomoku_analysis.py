@@ -4,31 +4,44 @@ Every position of the record is searched by the AI's search (``pvs+vct``: the PV
 threat solvers, :func:`gorilla.gomoku.search.search`) for a fixed time, one transposition
 table kept through the game. A move's value is the mover's win rate before it (the best the
 search finds) against after it (the opponent's search of the next position, turned round),
-on the scale the window's values use (:func:`gorilla.app.gomoku_controller.win_rate`: a
-proven win 100%). The win rate a move loses (none for the search's own choice) grades it:
-an inaccuracy, a mistake or a blunder.
-:func:`comments` gives each move's comment and :func:`report_text` the summary that
-``gorilla analyze`` writes into the record (and the window shows at each move, as any
-record's comments).
+on the scale the window's values use (:func:`win_rate`: a proven win 100%). The win rate a
+move loses (none for the search's own choice) grades it: an inaccuracy, a mistake or a
+blunder. :func:`comments` gives each move's comment and :func:`report_text` the summary that
+``gorilla analyze`` writes into the record; the window's ``g`` runs the same analysis
+(:mod:`gorilla.app.gomoku_review`).
 """
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from gorilla.app.gomoku_controller import win_rate
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
 from gorilla.gomoku.game import GomokuGame
 from gorilla.rules.coords import GOMOKU_LETTERS
 
 SECONDS = 1.0  # the search's time a position, by default
+# search score -> win rate: 1 / (1 + exp(-score / SCORE_SCALE)); 1/K of the logistic fit of game
+# results on the evaluation (K 0.00165: 7,308 quiet positions of 600 games against AIWine,
+# ``benchmarks/gomoku_texel.py RUNS --free w_one``; 400 before). The window's values (e, the
+# live view) use it too.
+SCORE_SCALE = 600.0
 INACCURACY = 0.05  # win rate lost (the mover's) from which a move is an inaccuracy
 MISTAKE = 0.10  # ... a mistake
 BLUNDER = 0.20  # ... a blunder
 COLOR_NAME = {R.BLACK: "Black", R.WHITE: "White"}
+
+
+def win_rate(score: int) -> float:
+    """A search score for the side to move as a win rate (a proven win 1, a proven loss 0)."""
+    if score >= S.MATE:
+        return 1.0
+    if score <= -S.MATE:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-score / SCORE_SCALE))
 
 
 def point_name(game: GomokuGame, p: int) -> str:

@@ -49,6 +49,8 @@ from gorilla.app.clock import NO_CLOCK, ClockView, TimeControl
 from gorilla.app.clocks import Clocks
 from gorilla.app.feed import Feed
 from gorilla.app.files import Autosaver, autosave_failure, autosaver_for, reason, write_atomic
+from gorilla.app.gomoku_analysis import win_rate
+from gorilla.app.gomoku_review import GomokuReview
 from gorilla.app.gomoku_swap2 import ANSWERS, actor, choosing, opening, opening_answer, prompt, undo_floor
 from gorilla.app.gomoku_view import GomokuView, from_view, to_view
 from gorilla.app.parts import Shared
@@ -70,10 +72,6 @@ COLOR_NAME = {R.BLACK: "Black", R.WHITE: "White"}
 DEFAULT_SECONDS = 1.0
 # the threat map: how strongly a point class shows (five and open four darkest)
 THREAT_SHADE = {P_FIVE: 1.0, P_F4: 0.9, P_43: 0.8, P_33: 0.65, P_FOUR: 0.5, P_THREE: 0.3}
-# search score -> win rate: 1 / (1 + exp(-score / SCORE_SCALE)); 1/K of the logistic fit of game
-# results on the evaluation (K 0.00165: 7,308 quiet positions of 600 games against AIWine,
-# ``benchmarks/gomoku_texel.py RUNS --free w_one``; 400 before)
-SCORE_SCALE = 600.0
 
 
 def parse_player(spec: str) -> tuple[str, float]:
@@ -112,15 +110,6 @@ def builtin_agents(players: Iterable[str]) -> list[str]:
         if name != "human" and not is_pbrain(name):
             agents.append(name)
     return agents
-
-
-def win_rate(score: int) -> float:
-    """A search score for the side to move as a win rate (a proven win 1, a proven loss 0)."""
-    if score >= S.MATE:
-        return 1.0
-    if score <= -S.MATE:
-        return 0.0
-    return 1.0 / (1.0 + math.exp(-score / SCORE_SCALE))
 
 
 @dataclass
@@ -275,6 +264,9 @@ class GomokuController(Shared, NeutralTable):
         self._record_comments: dict[int, str] = {}
         self._record_marks: dict[int, dict[str, list[str]]] = {}
         self._record_times: list[int] = []
+        if getattr(self, "game_review", None) is not None:
+            self.game_review.cancel()
+        self.game_review = GomokuReview()  # g: the whole game's analysis (its notes follow its line)
         self.gomoku = game
         self.game = GomokuView(game)
         if self.seats is not None:
@@ -404,6 +396,9 @@ class GomokuController(Shared, NeutralTable):
         task = self.workers.finished("ai")
         if task is not None:
             self._finish_ai(task)
+        done = self.game_review.poll()
+        if done is not None:
+            self.say(done)
         task = self.workers.finished("eval")
         if task is not None and task.error is None and task.gen == self.workers.gen:
             self.evaluation = EvaluationView(task.result, None, len(self.gomoku.moves))
@@ -420,6 +415,39 @@ class GomokuController(Shared, NeutralTable):
                 return
             self._stepped = False
             self._start_ai()
+
+    # --- whole-game analysis (g, n) ------------------------------------------------------------
+    def toggle_analysis(self) -> None:
+        """Analyse every move of the game (g; again: cancel): its notes show at each move and
+        are saved with the record (:mod:`gorilla.app.gomoku_review`)."""
+        rv = self.game_review
+        if rv.running:
+            rv.cancel()
+            self.say("Cancelled the analysis")
+            return
+        if not self.gomoku.moves:
+            self.say("No moves to analyse")
+            return
+        if not self._search_ready():
+            self.say("The analysis waits for the search's parts (they are compiling)")
+            return
+        g = self._whole_game()
+        rv.start(g, {c: self.record_names.get(c) or self.players[c] for c in (R.BLACK, R.WHITE)})
+        self.say(f"Analysing the game ({rv.seconds:g} s a position; g cancels)")
+
+    def next_mistake(self, step: int = 1) -> bool:
+        """Show the next (step 1) or previous (-1) analysed mistake or blunder (n, Shift+n)."""
+        g = self.gomoku
+        moves = [p for p, _ in self._whole_game().moves]
+        r = self.game_review.next_mistake(moves, len(g.moves), step)
+        if r is None:
+            way = "after" if step > 0 else "before"
+            self.say(f"No analysed mistake {way} this move (g analyses the game)")
+            return False
+        self.goto_move(r.number)
+        best = self._name(to_view(g, r.best))
+        self.say(f"Move {r.number}: lost {100 * r.lost:.0f}% ({r.grade}), best {best}")
+        return True
 
     def _name(self, q: int) -> str:
         g = self.gomoku
@@ -964,7 +992,15 @@ class GomokuController(Shared, NeutralTable):
         same = self._record_prefix(g)
         comments = {n: c for n, c in self._record_comments.items() if n <= same}
         marks = {n: m for n, m in self._record_marks.items() if n <= same}
-        extra = self.record_extra
+        line = [p for p, _ in g.moves]
+        for n, note in self.game_review.notes(g, line).items():  # the analysis after the record's own
+            comments[n] = f"{comments[n]}\n\n{note}" if comments.get(n) else note
+        for n, grade in self.game_review.marks(line).items():
+            kept = {k: v for k, v in marks.get(n, {}).items() if k not in ("BM", "DO", "IT", "TE")}
+            marks[n] = {**kept, **grade}
+        extra = dict(self.record_extra)
+        if self.game_review.report and self.game_review.notes(g, line):
+            extra["C"] = ["\n\n".join([*extra.get("C", []), sgf.escape(self.game_review.report)])]
         return sgf.dumps(
             g, black, white, result=result, timing=timing, extra=extra, comments=comments, marks=marks
         )
@@ -1072,6 +1108,7 @@ class GomokuController(Shared, NeutralTable):
     def close(self) -> None:
         """Stop any search and the compile; end the Gomocup engines; write what the autosave holds."""
         self._cancel()
+        self.game_review.cancel()
         if self._autosaver is not None:
             self._autosaver.close()
         if self.compiler is not None:
@@ -1094,6 +1131,12 @@ class GomokuController(Shared, NeutralTable):
         note = self._record_comments.get(len(g.moves), "").strip()
         if note and self._record_prefix(g) == len(g.moves):  # the record's comment on this move
             lines.append("Comment: " + (note if len(note) <= COMMENT_SHOWN else note[:COMMENT_SHOWN] + "..."))
+        analysed = self.game_review.notes(g, [p for p, _ in g.moves]).get(len(g.moves))
+        if analysed:  # the analysis (g) of this move
+            lines += analysed.split("\n")
+        if self.game_review.running:
+            done, total = self.game_review.progress
+            lines.append(f"Analysing the game: {done}/{total} positions (g cancels)")
         views = self.clock_views()
         if views is not None:
             paused = "  (paused)" if self.clocks.clock.paused else ""

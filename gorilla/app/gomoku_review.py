@@ -1,0 +1,106 @@
+"""Whole-game analysis in the Gomoku window, as a part: ``g`` analyses every move of the game
+(:func:`gorilla.app.gomoku_analysis.analyse`, on a thread of its own: moving through the game
+does not stop it) and ``n`` / Shift+``n`` jump to the next or previous mistake.
+
+The results belong to the line analysed: a move's note (its win rates, the best move and line,
+the win rate lost) shows and is saved only while the game on the board follows that line up to
+the move, as a loaded record's comments do.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from gorilla.app import gomoku_analysis as ga
+from gorilla.app.tasks import Task
+from gorilla.gomoku.game import GomokuGame
+
+GRADE_MARKS = {"blunder": ("BM", "2"), "mistake": ("BM", "1"), "inaccuracy": ("DO", "")}
+SECONDS = 1.0  # the search's time a position
+
+
+class GomokuReview:
+    """The analysis of one line of a Gomoku game and its results (see the module docstring)."""
+
+    def __init__(self, seconds: float = SECONDS) -> None:
+        self.seconds = seconds
+        self.task: Task | None = None
+        self.progress = (0, 0)  # positions done, positions in all
+        self._lock = threading.Lock()
+        self.moves: list[int] = []  # the analysed line's points
+        self.reviews: list[ga.MoveReview] = []
+        self.report = ""
+
+    @property
+    def running(self) -> bool:
+        """Whether an analysis runs."""
+        return self.task is not None and not self.task.done.is_set()
+
+    def start(self, game: GomokuGame, names: dict[int, str]) -> None:
+        """Analyse game's moves (a copy is taken) on a thread; :meth:`poll` takes the results."""
+        line = game.copy()
+        self.progress = (0, len(line.moves) + 1)
+
+        def step(done: int, total: int) -> None:
+            with self._lock:
+                self.progress = (done, total)
+
+        def run(cancel: threading.Event) -> tuple:
+            revs = ga.analyse(line, self.seconds, progress=step, cancel=cancel)
+            return line, revs, ga.report_text(revs, line, names, self.seconds)
+
+        self.task = Task("analyse", 0, run).start()
+
+    def cancel(self) -> None:
+        """Stop the analysis (the results of an earlier one stay)."""
+        if self.task is not None:
+            self.task.cancel.set()
+            self.task = None
+
+    def poll(self) -> str | None:
+        """Take a finished analysis's results; a line for the panel then, else None."""
+        task = self.task
+        if task is None or not task.done.is_set():
+            return None
+        self.task = None
+        if task.error is not None:
+            return f"The analysis failed: {task.error}"
+        if task.cancel.is_set():
+            return None
+        line, self.reviews, self.report = task.result
+        self.moves = [p for p, _ in line.moves]
+        bad = [r for r in self.reviews if r.grade in ("mistake", "blunder")]
+        return f"Analysed {len(self.reviews)} moves: {len(bad)} mistakes or blunders (n: the next one)"
+
+    def _follows(self, moves: list[int]) -> int:
+        """How many of moves' first points are the analysed line's."""
+        n = 0
+        for p, q in zip(moves, self.moves, strict=False):
+            if p != q:
+                break
+            n += 1
+        return n
+
+    def notes(self, game: GomokuGame, moves: list[int]) -> dict[int, str]:
+        """The analysed moves' comments, by number, for the moves that follow the line."""
+        same = self._follows(moves)
+        return {r.number: r.comment(game) for r in self.reviews if r.number <= same}
+
+    def marks(self, moves: list[int]) -> dict[int, dict[str, list[str]]]:
+        """The grades as SGF move annotations (BM, DO), for the moves that follow the line."""
+        same = self._follows(moves)
+        out: dict[int, dict[str, list[str]]] = {}
+        for r in self.reviews:
+            if r.grade and r.number <= same:
+                prop, value = GRADE_MARKS[r.grade]
+                out[r.number] = {prop: [value]}
+        return out
+
+    def next_mistake(self, moves: list[int], current: int, step: int) -> ga.MoveReview | None:
+        """The next (step 1) or previous (-1) mistake or blunder of the line from move current,
+        among the moves that moves shares with the line (moves: the whole game's points)."""
+        same = self._follows(moves)
+        bad = [r for r in self.reviews if r.grade in ("mistake", "blunder") and r.number <= same]
+        if step > 0:
+            return next((r for r in bad if r.number > current), None)
+        return next((r for r in reversed(bad) if r.number < current), None)
