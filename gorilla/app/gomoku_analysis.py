@@ -146,14 +146,15 @@ def report_text(reviews: list[MoveReview], game: GomokuGame, names: dict[int, st
         own = [r for r in reviews if r.color == color]
         if not own:
             continue
-        name = names.get(color) or COLOR_NAME[color]
+        name = names.get(color)
+        who = f"{COLOR_NAME[color]} ({name})" if name else COLOR_NAME[color]
         mean = 100 * sum(r.lost for r in own) / len(own)
         count = {g: sum(1 for r in own if r.grade == g) for g in ("mistake", "blunder")}
         worst = sorted((r for r in own if r.lost >= INACCURACY), key=lambda r: -r.lost)[:5]
         shown = ", ".join(f"{r.number}. {point_name(game, r.move)} -{100 * r.lost:.0f}%" for r in worst)
         worst_text = f"; worst: {shown}" if shown else ""
         lines.append(
-            f"{COLOR_NAME[color]} ({name}): {len(own)} moves, {mean:.1f}% lost a move on average,"
+            f"{who}: {len(own)} moves, {mean:.1f}% lost a move on average,"
             f" {count['mistake']} mistakes, {count['blunder']} blunders{worst_text}"
         )
     return "\n".join(lines)
