@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from gorilla.ai.agent import Budget
@@ -152,10 +153,6 @@ def _graph(
     c.save(path)
 
 
-GOMOKU_MARKS = {"blunder": ("BM", "2"), "mistake": ("BM", "1"), "inaccuracy": ("DO", "")}
-MOVE_GRADES = ("BM", "DO", "IT", "TE")  # SGF's move annotations: an earlier analysis's are replaced
-
-
 def run_gomoku(args, src: Path) -> int:
     """A Gomoku record analysed by the Gomoku AI's search (see the module docstring); the
     exit status."""
@@ -179,14 +176,7 @@ def run_gomoku(args, src: Path) -> int:
     revs = ga.analyse(game, seconds, progress=lambda d, t: _bar(d, t, started))
     names = {BLACK: record.black, WHITE: record.white}
     report = ga.report_text(revs, game, names, seconds)
-    notes = dict(record.comments)
-    for number, text in ga.comments(revs, game).items():
-        notes[number] = f"{notes[number]}\n\n{text}" if notes.get(number) else text
-    marks = {n: {k: v for k, v in m.items() if k not in MOVE_GRADES} for n, m in record.marks.items()}
-    for r in revs:
-        if r.grade:
-            prop, value = GOMOKU_MARKS[r.grade]
-            marks.setdefault(r.number, {})[prop] = [value]
+    notes, marks = ga.annotate(record.comments, record.marks, ga.comments(revs, game), ga.grades(revs))
     extra = dict(record.extra)
     root = "\n\n".join(v for v in (*extra.get("C", []), gsgf.escape(report)) if v)
     extra["C"] = [root]
@@ -194,11 +184,17 @@ def run_gomoku(args, src: Path) -> int:
         game, record.black, record.white, result=record.result, timing=record.timing, extra=extra,
         comments=notes, marks=marks,
     )  # fmt: skip
+    lines = [(r.number, r.grade == "blunder") for r in revs if r.grade in ("mistake", "blunder")]
+    return _write(args, out, text, report, lambda png: _graph(revs, lines, png, 900, 420, scores=False))
+
+
+def _write(args, out: str, text: str, report: str, draw: Callable[[str], None]) -> int:
+    """Write the annotated record (and with --png the graph: draw(path)), print the report and
+    where they went; the exit status."""
     try:
         write_atomic(out, text)
         if args.png:
-            lines = [(r.number, r.grade == "blunder") for r in revs if r.grade in ("mistake", "blunder")]
-            _graph(revs, lines, args.png, 900, 420, scores=False)
+            draw(args.png)
     except OSError as e:
         print(f"{PROG}: cannot write: {e.strerror or e}", file=sys.stderr)
         return 1
@@ -260,16 +256,7 @@ def run(args) -> int:
     except (UnicodeError, ValueError) as e:
         print(f"{PROG}: {args.game}: text not valid in its charset ({e})", file=sys.stderr)
         return 1
-    try:
-        write_atomic(out, sgf_text)
-        if args.png:
-            graph_png(revs, args.png)
-    except OSError as e:
-        print(f"{PROG}: cannot write: {e.strerror or e}", file=sys.stderr)
-        return 1
-    print(report)
-    print(f"Wrote {out}" + (f" and {args.png}" if args.png else ""))
-    return 0
+    return _write(args, out, sgf_text, report, lambda png: graph_png(revs, png))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -33,6 +33,8 @@ INACCURACY = 0.05  # win rate lost (the mover's) from which a move is an inaccur
 MISTAKE = 0.10  # ... a mistake
 BLUNDER = 0.20  # ... a blunder
 COLOR_NAME = {R.BLACK: "Black", R.WHITE: "White"}
+GRADE_MARKS = {"blunder": ("BM", "2"), "mistake": ("BM", "1"), "inaccuracy": ("DO", "")}  # as SGF
+MOVE_GRADES = ("BM", "DO", "IT", "TE")  # SGF's move annotations: an earlier analysis's are replaced
 
 
 def win_rate(score: int) -> float:
@@ -133,6 +135,33 @@ def analyse(
 def comments(reviews: list[MoveReview], game: GomokuGame) -> dict[int, str]:
     """Each analysed move's comment by its number."""
     return {r.number: r.comment(game) for r in reviews}
+
+
+def grades(reviews: list[MoveReview]) -> dict[int, dict[str, list[str]]]:
+    """The graded moves' SGF annotations (BM, DO) by number."""
+    out: dict[int, dict[str, list[str]]] = {}
+    for r in reviews:
+        if r.grade:
+            prop, value = GRADE_MARKS[r.grade]
+            out[r.number] = {prop: [value]}
+    return out
+
+
+def annotate(
+    comments: dict[int, str],
+    marks: dict[int, dict[str, list[str]]],
+    notes: dict[int, str],
+    graded: dict[int, dict[str, list[str]]],
+) -> tuple[dict[int, str], dict[int, dict[str, list[str]]]]:
+    """A record's comments and marks with an analysis in: its notes after the record's own
+    comments, its grades in place of any earlier move annotations (new dicts)."""
+    out_c = dict(comments)
+    for n, note in notes.items():
+        out_c[n] = f"{out_c[n]}\n\n{note}" if out_c.get(n) else note
+    out_m = {n: {k: v for k, v in m.items() if k not in MOVE_GRADES} for n, m in marks.items()}
+    for n, grade in graded.items():
+        out_m[n] = {**out_m.get(n, {}), **grade}
+    return out_c, out_m
 
 
 def report_text(reviews: list[MoveReview], game: GomokuGame, names: dict[int, str], seconds: float) -> str:

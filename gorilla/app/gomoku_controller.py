@@ -50,7 +50,7 @@ from gorilla.app.clocks import Clocks
 from gorilla.app.feed import Feed
 from gorilla.app.files import Autosaver, autosave_failure, autosaver_for, reason, write_atomic
 from gorilla.app.gomoku_analysis import win_rate
-from gorilla.app.gomoku_review import GomokuReview
+from gorilla.app.gomoku_review import GomokuReview, shared_moves
 from gorilla.app.gomoku_swap2 import ANSWERS, actor, choosing, opening, opening_answer, prompt, undo_floor
 from gorilla.app.gomoku_view import GomokuView, from_view, to_view
 from gorilla.app.parts import Shared
@@ -992,15 +992,10 @@ class GomokuController(Shared, NeutralTable):
         same = self._record_prefix(g)
         comments = {n: c for n, c in self._record_comments.items() if n <= same}
         marks = {n: m for n, m in self._record_marks.items() if n <= same}
-        line = [p for p, _ in g.moves]
-        for n, note in self.game_review.notes(g, line).items():  # the analysis after the record's own
-            comments[n] = f"{comments[n]}\n\n{note}" if comments.get(n) else note
-        for n, grade in self.game_review.marks(line).items():
-            kept = {k: v for k, v in marks.get(n, {}).items() if k not in ("BM", "DO", "IT", "TE")}
-            marks[n] = {**kept, **grade}
+        comments, marks, report = self.game_review.annotate(g, comments, marks)  # g's analysis
         extra = dict(self.record_extra)
-        if self.game_review.report and self.game_review.notes(g, line):
-            extra["C"] = ["\n\n".join([*extra.get("C", []), sgf.escape(self.game_review.report)])]
+        if report:
+            extra["C"] = ["\n\n".join([*extra.get("C", []), sgf.escape(report)])]
         return sgf.dumps(
             g, black, white, result=result, timing=timing, extra=extra, comments=comments, marks=marks
         )
@@ -1021,12 +1016,7 @@ class GomokuController(Shared, NeutralTable):
     def _record_prefix(self, g: GomokuGame) -> int:
         """How many of g's first moves are the loaded record's own (its comments and times
         hold for those only)."""
-        n = 0
-        for (p, _), q in zip(g.moves, self._record_moves, strict=False):
-            if p != q:
-                break
-            n += 1
-        return n
+        return shared_moves([p for p, _ in g.moves], self._record_moves)
 
     def psq_text(self) -> str:
         """The whole game as Piskvork's record (``.psq``): its moves, a loaded record's
@@ -1131,7 +1121,7 @@ class GomokuController(Shared, NeutralTable):
         note = self._record_comments.get(len(g.moves), "").strip()
         if note and self._record_prefix(g) == len(g.moves):  # the record's comment on this move
             lines.append("Comment: " + (note if len(note) <= COMMENT_SHOWN else note[:COMMENT_SHOWN] + "..."))
-        analysed = self.game_review.notes(g, [p for p, _ in g.moves]).get(len(g.moves))
+        analysed = self.game_review.note(g, [p for p, _ in g.moves])
         if analysed:  # the analysis (g) of this move
             lines += analysed.split("\n")
         if self.game_review.running:

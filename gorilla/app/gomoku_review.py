@@ -15,7 +15,17 @@ from gorilla.app import gomoku_analysis as ga
 from gorilla.app.tasks import Task
 from gorilla.gomoku.game import GomokuGame
 
-GRADE_MARKS = {"blunder": ("BM", "2"), "mistake": ("BM", "1"), "inaccuracy": ("DO", "")}
+
+def shared_moves(a: list[int], b: list[int]) -> int:
+    """How many first points two lines of moves have in common."""
+    n = 0
+    for p, q in zip(a, b, strict=False):
+        if p != q:
+            break
+        n += 1
+    return n
+
+
 SECONDS = 1.0  # the search's time a position
 
 
@@ -74,27 +84,30 @@ class GomokuReview:
 
     def _follows(self, moves: list[int]) -> int:
         """How many of moves' first points are the analysed line's."""
-        n = 0
-        for p, q in zip(moves, self.moves, strict=False):
-            if p != q:
-                break
-            n += 1
-        return n
+        return shared_moves(moves, self.moves)
 
-    def notes(self, game: GomokuGame, moves: list[int]) -> dict[int, str]:
-        """The analysed moves' comments, by number, for the moves that follow the line."""
+    def _shared(self, moves: list[int]) -> list[ga.MoveReview]:
+        """The analysed moves that moves (a game's points) shares with the line."""
         same = self._follows(moves)
-        return {r.number: r.comment(game) for r in self.reviews if r.number <= same}
+        return [r for r in self.reviews if r.number <= same]
 
-    def marks(self, moves: list[int]) -> dict[int, dict[str, list[str]]]:
-        """The grades as SGF move annotations (BM, DO), for the moves that follow the line."""
-        same = self._follows(moves)
-        out: dict[int, dict[str, list[str]]] = {}
-        for r in self.reviews:
-            if r.grade and r.number <= same:
-                prop, value = GRADE_MARKS[r.grade]
-                out[r.number] = {prop: [value]}
-        return out
+    def note(self, game: GomokuGame, moves: list[int]) -> str:
+        """The analysis of moves' last move when moves follows the line ('' otherwise)."""
+        n = len(moves)
+        if n == 0 or n > len(self.reviews) or self._follows(moves) < n:
+            return ""
+        return self.reviews[n - 1].comment(game)
+
+    def annotate(
+        self, game: GomokuGame, comments: dict[int, str], marks: dict[int, dict[str, list[str]]]
+    ) -> tuple[dict[int, str], dict[int, dict[str, list[str]]], str]:
+        """A record's comments and marks with the analysis of the moves game shares with the
+        line (:func:`gorilla.app.gomoku_analysis.annotate`), and the report ('' when none)."""
+        shared = self._shared([p for p, _ in game.moves])
+        if not shared:
+            return comments, marks, ""
+        notes, graded = ga.comments(shared, game), ga.grades(shared)
+        return (*ga.annotate(comments, marks, notes, graded), self.report)
 
     def next_mistake(self, moves: list[int], current: int, step: int) -> ga.MoveReview | None:
         """The next (step 1) or previous (-1) mistake or blunder of the line from move current,
