@@ -563,6 +563,33 @@ def test_gomoku_columns_are_lettered_with_i_as_gomoku_programs_do_and_go_skips_i
     assert same <= 2 and differ >= 8, (same, differ)
 
 
+def test_g_draws_the_gomoku_analysis_graph_and_a_click_on_it_shows_that_move(gomoku):
+    from test_gomoku_analysis import game
+
+    from gorilla.gui.graph import SCORE, WINRATE
+
+    h = gomoku(15)
+    c: GomokuController = h.c
+    c.load_game(game())
+    c.game_review.seconds = 0.1
+    h.frames(0.1)
+    gx, gy, w, hh = (int(v) for v in h.w.graph.rect)
+
+    def plot_pixels(colour: tuple) -> int:  # pixels of the plot within 40 of a curve's colour
+        img = h.screen()[gy + 2 : gy + hh - 2, gx + 2 : gx + w - 2].astype(int)
+        return int((np.abs(img - np.array(colour[:3])).max(axis=2) < 40).sum())
+
+    assert plot_pixels(WINRATE) < 20  # before: no curve
+    h.press(h.key.G)
+    wait_for(h, lambda: not c.game_review.running and c.game_review.reviews, 120)
+    h.frames(0.2)
+    assert h.w.graph.total == 11 and c.message.startswith("Analysed 11 moves")
+    assert plot_pixels(WINRATE) > 100 and plot_pixels(SCORE) < 20  # the win rate, no score lead
+    h.click(round(gx + w * 8 / 11), round(gy + hh / 2))  # move 8, the blunder
+    assert len(c.gomoku.moves) == 8 and c.reviewing
+    assert any(ln.startswith("Gorilla: White O1") for ln in c.status_lines())
+
+
 def test_with_move_numbers_the_last_move_shows_its_number_in_red_and_no_ring(gomoku):
     from gorilla.gui.meshes import STONE_HALF_HEIGHT
     from gorilla.gui.scene import build_scene

@@ -260,8 +260,9 @@ DOC_ROWS: tuple[HelpRow, ...] = (
         " a white line with dots on the curves; a "
         "click on the graph shows that move. Above it: the current move's points lost, win rate, score "
         "and the engine's best line. In Gomoku: every move searched by the AI's search (1 s a position), "
-        "each move's win rates, best move and line and win rate lost shown in the panel at that move and "
-        "saved with the record (Ctrl+S), as `gorilla analyze` writes them",
+        "the graph of Black's win rate (mistakes from 10% lost, blunders from 20%), each move's win rates,"
+        " best move and line and win rate lost shown in the panel at that move and saved with the record "
+        "(Ctrl+S), as `gorilla analyze` writes them",
         ("analyse",),
     ),
     HelpRow(

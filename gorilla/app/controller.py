@@ -85,6 +85,11 @@ class Controller(Shared):
 
     shows_captures = True  # the panel counts each side's captures
     column_letters = GTP_LETTERS  # Go's columns skip I
+
+    def analysis_graph(self) -> None:
+        """None: Go's graph reads ``review`` (:func:`gorilla.gui.graph.graph_data`)."""
+        return None
+
     gomoku_wait = None  # only the stand-in for a compiling Gomoku game waits for one
     # every other name the window reads or asks is a part's (@hands above, gorilla.app.parts)
 

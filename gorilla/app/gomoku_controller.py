@@ -50,7 +50,7 @@ from gorilla.app.clocks import Clocks
 from gorilla.app.feed import Feed
 from gorilla.app.files import Autosaver, autosave_failure, autosaver_for, reason, write_atomic
 from gorilla.app.gomoku_analysis import win_rate
-from gorilla.app.gomoku_review import GomokuReview, shared_moves
+from gorilla.app.gomoku_review import Curve, GomokuReview, shared_moves
 from gorilla.app.gomoku_swap2 import ANSWERS, actor, choosing, opening, opening_answer, prompt, undo_floor
 from gorilla.app.gomoku_view import GomokuView, from_view, to_view
 from gorilla.app.parts import Shared
@@ -435,11 +435,18 @@ class GomokuController(Shared, NeutralTable):
         rv.start(g, {c: self.record_names.get(c) or self.players[c] for c in (R.BLACK, R.WHITE)})
         self.say(f"Analysing the game ({rv.seconds:g} s a position; g cancels)")
 
+    def _whole_moves(self) -> list[int]:
+        """The whole game's points, with the moves taken back while moving through it."""
+        return [p for p, _ in self.gomoku.moves] + [p for p, _ in reversed(self._redo)]
+
+    def analysis_graph(self) -> Curve:
+        """The analysis graph's values (the window draws them as Go's)."""
+        return self.game_review.curve(self.gomoku, self._whole_moves())
+
     def next_mistake(self, step: int = 1) -> bool:
         """Show the next (step 1) or previous (-1) analysed mistake or blunder (n, Shift+n)."""
         g = self.gomoku
-        moves = [p for p, _ in self._whole_game().moves]
-        r = self.game_review.next_mistake(moves, len(g.moves), step)
+        r = self.game_review.next_mistake(self._whole_moves(), len(g.moves), step)
         if r is None:
             way = "after" if step > 0 else "before"
             self.say(f"No analysed mistake {way} this move (g analyses the game)")

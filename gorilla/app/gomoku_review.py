@@ -10,6 +10,7 @@ the move, as a loaded record's comments do.
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass, field
 
 from gorilla.app import gomoku_analysis as ga
 from gorilla.app.tasks import Task
@@ -27,6 +28,23 @@ def shared_moves(a: list[int], b: list[int]) -> int:
 
 
 SECONDS = 1.0  # the search's time a position
+
+
+@dataclass
+class Curve:
+    """The analysis graph as plain values for the window: Black's win rate by position number,
+    the mistakes (move number, win rate lost in %), the current move, the line's length, the
+    progress, the thresholds (in %) and the current move's line of text."""
+
+    points: list[tuple[int, float]] = field(default_factory=list)
+    mistakes: list[tuple[int, float]] = field(default_factory=list)
+    current: int = 0
+    total: int = 0
+    running: bool = False
+    fraction: float = 0.0
+    threshold: float = 100 * ga.MISTAKE
+    blunder: float = 100 * ga.BLUNDER
+    info: str = ""
 
 
 class GomokuReview:
@@ -108,6 +126,27 @@ class GomokuReview:
             return comments, marks, ""
         notes, graded = ga.comments(shared, game), ga.grades(shared)
         return (*ga.annotate(comments, marks, notes, graded), self.report)
+
+    def curve(self, game: GomokuGame, moves: list[int]) -> Curve:
+        """The graph of the analysis along moves (the whole game's points; game: the position
+        shown, its move the current one): the positions that moves shares with the line."""
+        shared = self._shared(moves)
+        done, total = self.progress
+        out = Curve(current=len(game.moves), total=len(moves), running=self.running)
+        out.fraction = done / total if self.running and total else 0.0
+        if not shared:
+            return out
+        out.points = [(0, shared[0].winrate_before)] + [(r.number, r.winrate_after) for r in shared]
+        out.mistakes = [(r.number, 100 * r.lost) for r in shared if r.grade in ("mistake", "blunder")]
+        here = next((r for r in shared if r.number == out.current), None)
+        if here is not None:
+            who = "B" if here.color == 1 else "W"
+            line = " ".join(ga.point_name(game, p) for p in here.pv[:6])
+            out.info = (
+                f"{here.number}. {who} {ga.point_name(game, here.move)} lost {100 * here.lost:.0f}%"
+                f"  Black {100 * here.winrate_after:.0f}%\nbest {line}"
+            )
+        return out
 
     def next_mistake(self, moves: list[int], current: int, step: int) -> ga.MoveReview | None:
         """The next (step 1) or previous (-1) mistake or blunder of the line from move current,

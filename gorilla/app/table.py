@@ -178,6 +178,11 @@ class Table(Protocol):
         """``f``: point -> the move model's probability."""
         ...
 
+    def analysis_graph(self) -> Any:
+        """The whole-game analysis graph's values when the game's analysis is no ``review``
+        (Gomoku's: :class:`gorilla.app.gomoku_review.Curve`), else None."""
+        ...
+
     # --- the frame loop ----------------------------------------------------------------------------
     def poll(self) -> None:
         """Apply finished background work; start the AI when it has the move."""
@@ -305,6 +310,10 @@ class NeutralTable:
     def policy_map(self) -> dict[int, float]:
         """No move model: no move is likelier than another."""
         return {}
+
+    def analysis_graph(self) -> Any:
+        """No whole-game analysis graph."""
+        return None
 
 
 def _lacking(name: str, what: str) -> Callable[..., bool]:

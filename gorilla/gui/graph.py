@@ -42,17 +42,28 @@ class GraphData:
     fraction: float = 0.0
     threshold: float = 3.0
     info: str = ""  # the current move's analysis, one line
+    scores: bool = True  # False: no score lead (Gomoku: the win rate alone)
+    blunder: float = BLUNDER  # what a blunder loses (red), in the unit of the mistakes
+    unit: str = ""  # of the losses in the legend ("%" for Gomoku's win rate)
 
     def key(self) -> tuple:
         """Equal keys draw the same graph."""
         return (tuple(self.points), tuple(self.mistakes), self.current, self.total, self.running,
-                round(self.fraction, 3), self.threshold, self.info)  # fmt: skip
+                round(self.fraction, 3), self.threshold, self.info, self.scores)  # fmt: skip
 
 
-def graph_data(controller) -> GraphData:
-    """The graph's data from the controller's game and review."""
+def graph_data(controller) -> GraphData | None:
+    """The graph's data from the controller's game and review (a game whose analysis is no
+    ``review`` gives its ``analysis_graph()``: the win rate alone); None without either."""
     game = controller.game
     rv = controller.review
+    if rv is None:
+        cv = controller.analysis_graph()
+        if cv is None:
+            return None
+        pts = [(k, wr, 0.0) for k, wr in cv.points]
+        return GraphData(pts, cv.mistakes, cv.current, cv.total, cv.running, cv.fraction, cv.threshold,
+                         cv.info, scores=False, blunder=cv.blunder, unit="%")  # fmt: skip
     evs = rv.positions(game)
     pts = [(k, e.winrate, e.score) for k, e in enumerate(evs) if e is not None]
     revs = rv.reviews(game)
@@ -180,10 +191,10 @@ class Graph:
             return out
         ends = ((1.0, "100%", "top"), (0.5, "50%", "bottom"), (0.0, "0%", "bottom"))
         out += [self._text(gx + 2, self._py(f), t, WINRATE, "left", a) for f, t, a in ends]
-        span = score_span(data.points)
+        span = score_span(data.points) if data.scores else 0.0
         step = score_step(span)
         k = 1
-        while k * step <= span:
+        while data.scores and k * step <= span:
             for sign in (1, -1):
                 y = self._py(0.5 + 0.5 * sign * k * step / span)
                 out.append(shapes.Line(gx + w - 6, y, gx + w, y, thickness=1, color=SCORE, batch=b, group=g))
@@ -205,15 +216,16 @@ class Graph:
         span = score_span(data.points)
         for number, lost in data.mistakes:
             x = self._px(number, n)
-            colour = BLUNDER_C if lost >= BLUNDER else MISTAKE
+            colour = BLUNDER_C if lost >= data.blunder else MISTAKE
             out.append(shapes.Line(x, gy, x, gy + h, thickness=2, color=colour, batch=b, group=g))
         pts = sorted(data.points)
         for (k0, w0, s0), (k1, w1, s1) in zip(pts, pts[1:], strict=False):
             if k1 != k0 + 1:
                 continue  # a gap: positions not analysed yet
             x0, x1 = self._px(k0, n), self._px(k1, n)
-            out.append(shapes.Line(x0, self._py(0.5 + 0.5 * s0 / span), x1, self._py(0.5 + 0.5 * s1 / span),
-                                   thickness=2, color=SCORE, batch=b, group=g))  # fmt: skip
+            if data.scores:
+                y0, y1 = self._py(0.5 + 0.5 * s0 / span), self._py(0.5 + 0.5 * s1 / span)
+                out.append(shapes.Line(x0, y0, x1, y1, thickness=2, color=SCORE, batch=b, group=g))
             out.append(
                 shapes.Line(x0, self._py(w0), x1, self._py(w1), thickness=2, color=WINRATE, batch=b, group=g)
             )
@@ -226,6 +238,7 @@ class Graph:
             here = next((p for p in pts if p[0] == data.current), None)
             if here is not None:  # the current move's values as dots on the curves
                 out.append(shapes.Circle(x, self._py(here[1]), 3, color=WINRATE, batch=b, group=g))
+            if here is not None and data.scores:
                 out.append(
                     shapes.Circle(x, self._py(0.5 + 0.5 * here[2] / span), 3, color=SCORE, batch=b, group=g)
                 )
@@ -241,14 +254,16 @@ class Graph:
         elif data.points:
             title = "Black:"
         else:
-            title = "g: analyse the game (win rate and score graph)"
+            title = "g: analyse the game (win rate and score graph)" if data.scores else "g: analyse the game"
         if self.title.text != title:
             self.title.text = title
         x = gx + self.title.content_width + 8
         for rect, word in self.keys:
-            rect.visible = word.visible = bool(data.points)
+            rect.visible = word.visible = bool(data.points) and (data.scores or word is not self.keys[1][1])
             if word is self.keys[2][1]:
-                word.text = f"lost {data.threshold:g}+"
+                word.text = f"lost {data.threshold:g}{data.unit}+"
+            if not word.visible:
+                continue  # (Gomoku's graph has no score lead: the next key takes its place)
             rect.position = (x, gy + h + 9)
             word.position = (x + 15, gy + h + 6, 0)
             x += 15 + word.content_width + 10

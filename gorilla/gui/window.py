@@ -319,11 +319,12 @@ class GorillaWindow(pyglet.window.Window):
         self.hud.update(c, scene.notice)
         prompts = [line for m in self.modals if (line := m.prompt_line()) is not None]
         self.hud.set_prompt(prompts[-1] if prompts else None)
-        if c.review is not None:  # whole-game analysis: Go only
-            self.graph.update(graph_data(c))
+        curve = graph_data(c)  # the whole-game analysis (None: the game has none)
+        if curve is not None:
+            self.graph.update(curve)
         self.tree_view.draw()  # under the panel's prompt and help
         self.hud.draw(self.show_help)
-        if not self.show_help and c.review is not None:
+        if not self.show_help and curve is not None:
             self.graph.draw()
         self.toolbar.offer({b: c.offers(BUTTON_COMMANDS[b]) for b in self.toolbar.buttons})
         self.toolbar.draw()
