@@ -140,7 +140,7 @@ class GomokuReview:
         out.mistakes = [(r.number, 100 * r.lost) for r in shared if r.grade in ("mistake", "blunder")]
         here = next((r for r in shared if r.number == out.current), None)
         if here is not None:
-            who = "B" if here.color == 1 else "W"
+            who = ga.COLOR_NAME[here.color][0]
             line = " ".join(ga.point_name(game, p) for p in here.pv[:6])
             out.info = (
                 f"{here.number}. {who} {ga.point_name(game, here.move)} lost {100 * here.lost:.0f}%"

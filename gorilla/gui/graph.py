@@ -191,10 +191,10 @@ class Graph:
             return out
         ends = ((1.0, "100%", "top"), (0.5, "50%", "bottom"), (0.0, "0%", "bottom"))
         out += [self._text(gx + 2, self._py(f), t, WINRATE, "left", a) for f, t, a in ends]
-        span = score_span(data.points) if data.scores else 0.0
+        span = score_span(data.points)
         step = score_step(span)
         k = 1
-        while data.scores and k * step <= span:
+        while data.scores and k * step <= span:  # the score lead's ticks (none for Gomoku)
             for sign in (1, -1):
                 y = self._py(0.5 + 0.5 * sign * k * step / span)
                 out.append(shapes.Line(gx + w - 6, y, gx + w, y, thickness=1, color=SCORE, batch=b, group=g))
