@@ -128,3 +128,60 @@ def test_g_in_the_window_analyses_the_game_n_finds_the_blunder_and_the_notes_are
         assert c.message == "Cancelled the analysis" and not c.game_review.running
     finally:
         c.close()
+
+
+def test_alt_n_sets_the_win_rate_lost_that_n_finds_and_d_shows_the_analysed_stones_dots():
+    import time
+
+    from gorilla.gomoku.agents import ready_engine
+
+    ready_engine(["pvs+vct"])
+    c = GomokuController(GomokuGame(15), "human", "human")
+    try:
+        c.load_game(game())
+        assert c.analysis_dots() == [] and c.analysis_best() is None  # nothing analysed
+        c.game_review.seconds = 0.2
+        c.toggle_analysis()
+        end = time.monotonic() + 120
+        while c.game_review.running:
+            assert time.monotonic() < end, "the analysis did not end"
+            c.poll()
+            time.sleep(0.05)
+        c.poll()
+        revs = c.game_review.reviews
+        dots = dict(c.analysis_dots())  # on once the analysis ran: every stone of the 11 moves
+        assert sorted(dots) == sorted(to_view(c.gomoku, r.move) for r in revs)
+        assert dots[to_view(c.gomoku, c.gomoku.point(14, 14))] > ga.BLUNDER  # move 8 looked away
+        assert c.analysis_best() is None  # the final position's best move was not asked for
+
+        def visits() -> list[int]:
+            c.go_start()
+            seen = []
+            while c.next_mistake(1):
+                seen.append(len(c.gomoku.moves))
+            return seen
+
+        by_grade = {
+            t: [r.number for r in revs if r.lost >= t] for t in (ga.INACCURACY, ga.MISTAKE, ga.BLUNDER)
+        }
+        assert visits() == by_grade[ga.MISTAKE]  # 10% at first
+        c.cycle_mistake_threshold()
+        assert (
+            c.message == "Mistakes: 20+% win rate lost" and visits() == by_grade[ga.BLUNDER] and 8 in visits()
+        )
+        assert [n for n, _ in c.analysis_graph().mistakes] == by_grade[ga.BLUNDER]  # the graph marks them
+        c.cycle_mistake_threshold()
+        assert c.message == "Mistakes: 5+% win rate lost" and visits() == by_grade[ga.INACCURACY]
+        c.cycle_mistake_threshold()
+        assert c.game_review.threshold == ga.MISTAKE and c.analysis_graph().threshold == 100 * ga.MISTAKE
+        c.goto_move(7)  # before White's blunder: the dots of the 7 stones shown, the best move ringed
+        assert len(c.analysis_dots()) == 7 and c.analysis_best() == to_view(c.gomoku, revs[7].best)
+        version = c.version
+        c.toggle_mistake_dots()
+        assert c.analysis_dots() == [] and c.analysis_best() is None and c.version > version
+        c.toggle_mistake_dots()
+        assert len(c.analysis_dots()) == 7
+        c.play(to_view(c.gomoku, c.gomoku.point(7, 6)))  # another line: its move has no dot
+        assert len(c.analysis_dots()) == 7 and c.analysis_best() is None
+    finally:
+        c.close()

@@ -67,7 +67,12 @@ def test_what_gomoku_lacks_answers_neutrally(tables):
     assert not g.shows_captures and g.tree is None and g.review is None and g.clock_views() is None
     assert not g.show_ownership and not g.show_policy and g.eval_progress is None and not g.editing
     browsing = {"go_back", "go_forward", "go_start", "go_end", "goto_move"}  # Gomoku has those
-    browsing |= {"toggle_analysis", "next_mistake"}  # and its whole-game analysis (g, n)
+    browsing |= {
+        "toggle_analysis",
+        "next_mistake",
+        "cycle_mistake_threshold",
+        "toggle_mistake_dots",
+    }  # g, n, Alt+n, d
     for name in set(LACKING) - browsing:
         version = g.version
         args = {"go_back": (1,), "go_forward": (1,), "goto_move": (1,), "switch_variation": (1,)}

@@ -589,6 +589,18 @@ def test_g_draws_the_gomoku_analysis_graph_and_a_click_on_it_shows_that_move(gom
     assert len(c.gomoku.moves) == 8 and c.reviewing
     assert any(ln.startswith("Gorilla: White O1") for ln in c.status_lines())
 
+    from gorilla.gui.meshes import STONE_HALF_HEIGHT
+
+    def red_on(x: int, y: int) -> int:  # strongly red pixels on the top of the stone at (x, y)
+        h.frames(0.1)
+        sx, sy = h.screen_of(vertex(h, x, y), 2 * STONE_HALF_HEIGHT)
+        box = h.screen()[sy - 10 : sy + 11, sx - 10 : sx + 11].reshape(-1, 3).astype(int)
+        return int(((box[:, 0] > 150) & (box[:, 1] < 90) & (box[:, 2] < 90)).sum())
+
+    assert red_on(14, 14) > 5 and red_on(7, 7) == 0  # the blunder's dot red, the first move's green
+    h.press(h.key.D)  # the dots off
+    assert red_on(14, 14) == 0 and not c.game_review.show_dots
+
 
 def test_with_move_numbers_the_last_move_shows_its_number_in_red_and_no_ring(gomoku):
     from gorilla.gui.meshes import STONE_HALF_HEIGHT

@@ -142,10 +142,12 @@ HUD_ROWS: tuple[HelpRow, ...] = (
     HelpRow("g", "analyse the game (again: cancel); click the graph", ("analyse",)),
     HelpRow(
         "n / Shift+n, Alt+n",
-        "next / previous mistake; threshold 1..10 points",
+        "next / previous mistake; threshold 1..10 points (Gomoku 5..20%)",
         ("next_mistake", "previous_mistake", "mistake_threshold"),
     ),
-    HelpRow("d", "points-lost dots (green <1, yellow, orange 3+, red 10+)", ("mistake_dots",)),
+    HelpRow(
+        "d", "points-lost dots (green <1, yellow, orange 3+, red 10+; Gomoku 5/10/20%)", ("mistake_dots",)
+    ),
     HelpRow("i / k", "move numbers (off, last 10, all) / coordinates", ("move_numbers", "coordinates")),
     HelpRow("m, [ / ]", "sound on-off, volume down / up", ("mute", "volume_down", "volume_up")),
     HelpRow("Ctrl+S", "save SGF: file picker, a time-stamped name typed in", ("save",)),
@@ -260,7 +262,8 @@ DOC_ROWS: tuple[HelpRow, ...] = (
         " a white line with dots on the curves; a "
         "click on the graph shows that move. Above it: the current move's points lost, win rate, score "
         "and the engine's best line. In Gomoku: every move searched by the AI's search (1 s a position), "
-        "the graph of Black's win rate (mistakes from 10% lost, blunders from 20%), each move's win rates,"
+        "the graph of Black's win rate (the moves that lost the threshold marked, 10% at first; blunders "
+        "from 20%), each move's win rates,"
         " best move and line and win rate lost shown in the panel at that move and saved with the record "
         "(Ctrl+S), as `gorilla analyze` writes them",
         ("analyse",),
@@ -268,14 +271,21 @@ DOC_ROWS: tuple[HelpRow, ...] = (
     HelpRow(
         "",
         "the next / previous analysed move that lost the threshold or more (3 points at first; in Gomoku:"
-        " the next mistake or blunder, 10% or 20% of win rate lost)",
+        " 10% of win rate at first, a mistake)",
         ("next_mistake", "previous_mistake"),
     ),
-    HelpRow("", "the mistake threshold: 1, 2, 3, 5, 10 points lost", ("mistake_threshold",)),
+    HelpRow(
+        "",
+        "the mistake threshold: 1, 2, 3, 5, 10 points lost (Gomoku: 5, 10, 20% of win rate: inaccuracy,"
+        " mistake, blunder); the graph marks the moves that lost it",
+        ("mistake_threshold",),
+    ),
     HelpRow(
         "",
         "dots on the analysed stones, coloured by the points their move lost: green under 1, yellow under"
-        " 3, orange under 10, red 10 or more (on once an analysis starts)",
+        " 3, orange under 10, red 10 or more (on once an analysis starts), and the analysis's best move in"
+        " the position shown ringed; in Gomoku by the win rate lost: green under 5%, yellow, orange from"
+        " 10%, red from 20%",
         ("mistake_dots",),
     ),
     HelpRow(

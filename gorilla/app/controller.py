@@ -90,6 +90,14 @@ class Controller(Shared):
         """None: Go's graph reads ``review`` (:func:`gorilla.gui.graph.graph_data`)."""
         return None
 
+    def analysis_dots(self) -> list[tuple[int, float]]:
+        """[]: Go's dots read ``review`` (:func:`gorilla.gui.scene.build_scene`)."""
+        return []
+
+    def analysis_best(self) -> None:
+        """None: Go's best move comes from ``review`` (:func:`gorilla.gui.pv.review_best`)."""
+        return None
+
     gomoku_wait = None  # only the stand-in for a compiling Gomoku game waits for one
     # every other name the window reads or asks is a part's (@hands above, gorilla.app.parts)
 

@@ -443,13 +443,40 @@ class GomokuController(Shared, NeutralTable):
         """The analysis graph's values (the window draws them as Go's)."""
         return self.game_review.curve(self.gomoku, self._whole_moves())
 
+    def analysis_dots(self) -> list[tuple[int, float]]:
+        """(window point, win rate lost) of each analysed stone on the board shown, while the
+        dots are on (d)."""
+        rv, g = self.game_review, self.gomoku
+        if not rv.show_dots:
+            return []
+        return [(to_view(g, p), lost) for p, _, lost in rv.dots(self._whole_moves(), len(g.moves))]
+
+    def analysis_best(self) -> int | None:
+        """The analysis's best move (window point) in the position shown, while the dots are on."""
+        rv, g = self.game_review, self.gomoku
+        best = rv.best(self._whole_moves(), len(g.moves)) if rv.show_dots else None
+        return None if best is None else to_view(g, best)
+
+    def toggle_mistake_dots(self) -> None:
+        """Show or hide the analysed stones' dots and the best move's ring (d)."""
+        self.game_review.show_dots = not self.game_review.show_dots
+        self.version += 1
+
+    def cycle_mistake_threshold(self) -> None:
+        """The next win rate lost from which n stops and the graph marks a move (Alt+n)."""
+        t = self.game_review.cycle_threshold()
+        self.say(f"Mistakes: {100 * t:g}+% win rate lost")
+        self.version += 1
+
     def next_mistake(self, step: int = 1) -> bool:
-        """Show the next (step 1) or previous (-1) analysed mistake or blunder (n, Shift+n)."""
+        """Show the next (step 1) or previous (-1) analysed move that lost the threshold or more
+        (n, Shift+n)."""
         g = self.gomoku
         r = self.game_review.next_mistake(self._whole_moves(), len(g.moves), step)
         if r is None:
             way = "after" if step > 0 else "before"
-            self.say(f"No analysed mistake {way} this move (g analyses the game)")
+            t = 100 * self.game_review.threshold
+            self.say(f"No analysed move losing {t:g}%+ {way} this move (g analyses the game)")
             return False
         self.goto_move(r.number)
         best = self._name(to_view(g, r.best))

@@ -28,6 +28,7 @@ def shared_moves(a: list[int], b: list[int]) -> int:
 
 
 SECONDS = 1.0  # the search's time a position
+THRESHOLDS = (ga.INACCURACY, ga.MISTAKE, ga.BLUNDER)  # Alt+n's choices: the win rate lost that n finds
 
 
 @dataclass
@@ -58,6 +59,8 @@ class GomokuReview:
         self.moves: list[int] = []  # the analysed line's points
         self.reviews: list[ga.MoveReview] = []
         self.report = ""
+        self.threshold = ga.MISTAKE  # the win rate lost from which n stops at a move and the graph marks it
+        self.show_dots = False  # d: the analysed stones' dots (on once an analysis starts)
 
     @property
     def running(self) -> bool:
@@ -78,6 +81,7 @@ class GomokuReview:
             return line, revs, ga.report_text(revs, line, names, self.seconds)
 
         self.task = Task("analyse", 0, run).start()
+        self.show_dots = True
 
     def cancel(self) -> None:
         """Stop the analysis (the results of an earlier one stay)."""
@@ -109,6 +113,28 @@ class GomokuReview:
         same = self._follows(moves)
         return [r for r in self.reviews if r.number <= same]
 
+    def cycle_threshold(self) -> float:
+        """The next threshold of THRESHOLDS for n / Shift+n and the graph's marks; returns it."""
+        later = [t for t in THRESHOLDS if t > self.threshold + 1e-9]
+        self.threshold = later[0] if later else THRESHOLDS[0]
+        return self.threshold
+
+    def _marked(self, reviews: list[ga.MoveReview]) -> list[ga.MoveReview]:
+        return [r for r in reviews if r.lost >= self.threshold - 1e-9]
+
+    def dots(self, moves: list[int], shown: int) -> list[tuple[int, int, float]]:
+        """(point, colour, win rate lost) of each analysed move among the first shown of moves
+        (the whole game's points; shown: the moves on the board) that moves shares with the line."""
+        return [(r.move, r.color, r.lost) for r in self._shared(moves) if r.number <= shown]
+
+    def best(self, moves: list[int], shown: int) -> int | None:
+        """The analysis's best move in the position after the first shown of moves, when moves
+        follows the line that far and the position was analysed; else None."""
+        if shown >= len(self.reviews) or self._follows(moves) < shown:
+            return None
+        best = self.reviews[shown].best
+        return best if best >= 0 else None
+
     def note(self, game: GomokuGame, moves: list[int]) -> str:
         """The analysis of moves' last move when moves follows the line ('' otherwise)."""
         n = len(moves)
@@ -133,11 +159,12 @@ class GomokuReview:
         shared = self._shared(moves)
         done, total = self.progress
         out = Curve(current=len(game.moves), total=len(moves), running=self.running)
+        out.threshold = 100 * self.threshold
         out.fraction = done / total if self.running and total else 0.0
         if not shared:
             return out
         out.points = [(0, shared[0].winrate_before)] + [(r.number, r.winrate_after) for r in shared]
-        out.mistakes = [(r.number, 100 * r.lost) for r in shared if r.grade in ("mistake", "blunder")]
+        out.mistakes = [(r.number, 100 * r.lost) for r in self._marked(shared)]
         here = next((r for r in shared if r.number == out.current), None)
         if here is not None:
             who = ga.COLOR_NAME[here.color][0]
@@ -149,10 +176,10 @@ class GomokuReview:
         return out
 
     def next_mistake(self, moves: list[int], current: int, step: int) -> ga.MoveReview | None:
-        """The next (step 1) or previous (-1) mistake or blunder of the line from move current,
-        among the moves that moves shares with the line (moves: the whole game's points)."""
-        same = self._follows(moves)
-        bad = [r for r in self.reviews if r.grade in ("mistake", "blunder") and r.number <= same]
+        """The next (step 1) or previous (-1) move of the line from move current that lost the
+        threshold or more, among the moves that moves shares with the line (moves: the whole
+        game's points)."""
+        bad = self._marked(self._shared(moves))
         if step > 0:
             return next((r for r in bad if r.number > current), None)
         return next((r for r in reversed(bad) if r.number < current), None)

@@ -183,6 +183,16 @@ class Table(Protocol):
         (Gomoku's: :class:`gorilla.app.gomoku_review.Curve`), else None."""
         ...
 
+    def analysis_dots(self) -> list[tuple[int, float]]:
+        """When the game's analysis is no ``review`` (Gomoku's): (point, win rate lost) of each
+        analysed stone shown, while its dots are on (``d``); else []."""
+        ...
+
+    def analysis_best(self) -> int | None:
+        """When the game's analysis is no ``review``: its best move in the position shown,
+        while its dots are on; else None."""
+        ...
+
     # --- the frame loop ----------------------------------------------------------------------------
     def poll(self) -> None:
         """Apply finished background work; start the AI when it has the move."""
@@ -313,6 +323,14 @@ class NeutralTable:
 
     def analysis_graph(self) -> Any:
         """No whole-game analysis graph."""
+        return None
+
+    def analysis_dots(self) -> list[tuple[int, float]]:
+        """No whole-game analysis: no dots."""
+        return []
+
+    def analysis_best(self) -> int | None:
+        """No whole-game analysis: no best move."""
         return None
 
 

@@ -154,6 +154,16 @@ def loss_colour(lost: float) -> tuple[float, float, float, float]:
     return next(c for bound, c in LOSS_COLOURS if lost < bound)
 
 
+# Gomoku's dots by the win rate lost: green under 5% (no inaccuracy), yellow (inaccuracy), orange
+# from 10% (mistake), red from 20% (blunder): gorilla.app.gomoku_analysis's grades
+WIN_RATE_LOSS_BOUNDS = (0.05, 0.10, 0.20, math.inf)
+
+
+def win_rate_loss_colour(lost: float) -> tuple[float, float, float, float]:
+    """The dot colour of a Gomoku move that lost this share of win rate (LOSS_COLOURS' colours)."""
+    return next(c for bound, (_, c) in zip(WIN_RATE_LOSS_BOUNDS, LOSS_COLOURS, strict=True) if lost < bound)
+
+
 def mistake_dots(reviews: Iterable, moves: list, stone_at, size: int, y: float) -> list[list[float]]:
     """A dot on every stone still on the board whose move was analysed, coloured by points lost.
 

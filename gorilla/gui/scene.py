@@ -120,6 +120,12 @@ def _overlays(controller: Table, under: list, over: list) -> tuple[np.ndarray | 
         best = review_best(controller)
         if best is not None and not over_game and pos.color_at(best[0]) == EMPTY:
             under.append(ov.marker(best[0], size, SURFACE, 0.47, ov.BEST_RING, ov.RING))  # its candidate
+    elif review is None:  # Gomoku's analysis: dots coloured by the win rate lost, the best move ringed
+        over += [ov.marker(p, size, STONE_TOP + 0.005, 0.16, ov.win_rate_loss_colour(lost), ov.DISC)
+                 for p, lost in controller.analysis_dots()]  # fmt: skip
+        best_point = controller.analysis_best()
+        if best_point is not None and not over_game and pos.color_at(best_point) == EMPTY:
+            under.append(ov.marker(best_point, size, SURFACE, 0.47, ov.BEST_RING, ov.RING))
     ev = controller.evaluation
     if controller.show_eval and ev is not None and not over_game:
         rows, labels = ov.heat_markers(ev.evaluation.values, ev.evaluation.best, size, SURFACE, ev.unit)
