@@ -304,3 +304,92 @@ def test_a_gomocup_engine_that_cannot_swap2_forfeits_with_one_line(swap2_game, t
     assert c.wait(60)
     assert c.over and c.game.result == "W+F" and c.gomoku.moves == []
     assert "forfeits" in c.message and "SWAP2BOARD" in c.message and "\n" not in c.message
+
+
+def opening_in(phase: str, opener_black: bool = True) -> GomokuGame:
+    """A Swap2 game (15x15) brought to phase by its opening's steps (done: after five stones,
+    the opener's colour chosen; done3: after three, the chooser keeping White)."""
+    g = GomokuGame(15, opening="swap2")
+    first = [(7, 7), (8, 7), (7, 9)]
+    for x, y in first[: 2 if phase == SWAP2_PLACE3 else 3]:
+        g.swap2_put(g.point(x, y))
+    if phase == "done3":
+        g.swap2_choose(take_black=False)
+    elif phase not in (SWAP2_PLACE3, SWAP2_CHOOSE):
+        g.swap2_two_more()
+        g.swap2_put(g.point(2, 2))
+        if phase != SWAP2_PLACE2:
+            g.swap2_put(g.point(12, 12))
+        if phase == SWAP2_DONE:
+            g.swap2_choose(take_black=opener_black)
+    return g
+
+
+@pytest.mark.parametrize(
+    "phase, value",
+    [
+        (SWAP2_PLACE3, "place3"),
+        (SWAP2_CHOOSE, "choose"),
+        (SWAP2_PLACE2, "place2"),
+        (SWAP2_CHOOSE2, "choose2"),
+        ("done3", "done:black:3"),
+        (SWAP2_DONE, "done:white:5"),
+    ],
+)
+def test_a_swap2_games_record_keeps_its_opening_phase_and_the_openers_colour(phase, value) -> None:
+    from gorilla.gomoku import sgf
+
+    g = opening_in(phase, opener_black=False)
+    text = sgf.dumps(g, "a", "b")
+    assert f"SWAPTWO[{value}]" in text
+    back = sgf.loads_record(text).game
+    assert (back.opening, back.swap2_phase, back.first_player_black, back.swap2_end, back.moves) == (
+        g.opening,
+        g.swap2_phase,
+        g.first_player_black,
+        g.swap2_end,
+        g.moves,
+    )
+    assert sgf.dumps(back, "a", "b") == text  # written back the same, once
+    assert "SWAPTWO" not in sgf.dumps(GomokuGame(15), "a", "b")  # a free game has none
+
+
+@pytest.mark.parametrize("value", ["choose", "done:green:3", "done:black:5", "place2:x", "later"])
+def test_a_swap2_opening_that_does_not_fit_the_stones_is_one_line_and_no_game(value) -> None:
+    from gorilla.gomoku import sgf
+
+    text = sgf.dumps(opening_in(SWAP2_PLACE3), "a", "b").replace("SWAPTWO[place3]", f"SWAPTWO[{value}]")
+    with pytest.raises(ValueError) as e:
+        sgf.loads_record(text)  # two stones: no choice yet, and no opening of 3 or 5 done
+    assert str(e.value).startswith("bad SGF Swap2 opening") and "\n" not in str(e.value)
+
+
+def test_a_game_saved_in_the_opening_goes_on_in_it_with_the_same_seats(swap2_game, tmp_path) -> None:
+    c = swap2_game("human", "human")
+    for x, y in ((7, 7), (8, 7), (7, 9)):
+        assert c.play(at(x, y)), c.message
+    c.save(str(tmp_path / "opening.sgf"))
+    later = swap2_game("human", AI)  # the same form, the chooser an AI now
+    later.load(str(tmp_path / "opening.sgf"))
+    assert later.gomoku.swap2_phase == SWAP2_CHOOSE and later.acting == R.WHITE
+    assert later.wait(30)  # the AI chooses: White's fourth stone, or Black
+    assert later.gomoku.swap2_phase == SWAP2_DONE and len(later.gomoku.moves) in (3, 4)
+    assert later.undo() is False and "opening" in later.message  # its stones stay stones of an opening
+
+
+def test_a_game_saved_after_the_opener_took_white_is_played_with_the_opener_at_white(
+    swap2_game, tmp_path
+) -> None:
+    c = swap2_game(AI, "human")
+    assert c.wait(30)
+    assert c.pass_turn() and c.is_human(R.BLACK)  # the human takes Black: the opener plays White
+    assert c.wait(30) and len(c.gomoku.moves) == 4  # the AI's fourth stone
+    c.save(str(tmp_path / "game.sgf"))
+    later = swap2_game(AI, "human")
+    later.load(str(tmp_path / "game.sgf"))
+    g = later.gomoku
+    assert (g.opening, g.swap2_phase, g.first_player_black, g.swap2_end) == ("swap2", SWAP2_DONE, False, 3)
+    assert later.is_human(R.BLACK) and later.players[R.WHITE].startswith("threat1")
+    assert later.is_human(g.to_move) and not later.thinking
+    later.reset()  # another game: the opener (the AI) at Black again
+    assert later.players[R.BLACK].startswith("threat1") and later.gomoku.swap2_phase == SWAP2_PLACE3

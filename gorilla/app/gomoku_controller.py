@@ -1122,10 +1122,13 @@ class GomokuController(Shared, NeutralTable):
         self.say(f"Loaded {path or 'the record'}{ended}")
 
     def load_game(self, game: GomokuGame) -> None:
-        """Play on from game (same players, at the form's seats)."""
+        """Play on from game (same players, at the form's seats; in a Swap2 game the form's
+        Black player is the opener, so it plays White where the opener chose White)."""
         self._cancel()
         self._form_seats()
         self._set_game(game)
+        if game.opening == "swap2" and not game.first_player_black:
+            self._swap_seats()
         self._redo.clear()
         self._changed()
 

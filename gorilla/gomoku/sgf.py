@@ -4,7 +4,9 @@ sgfmill knows only Go's GM[1], so this module has its own. Points are two letter
 ``a``.. for x then y from the top-left; ``RU`` holds the rule's name. As Go's records do,
 a game on the clock keeps ``TM``/``OT`` at the root and the time left after each move
 (``BL``/``WL``, ``OB``/``OW``), and ``RE`` says how the game ended (``W+T``: on time).
-A move's comment (``C``) is kept. A bad file gives a ValueError with one line and no game.
+A move's comment (``C``) is kept, and a Swap2 game's opening (Gorilla's ``SWAPTWO``: its
+phase, or the opener's colour once chosen), so that a game saved in the opening goes on in
+it. A bad file gives a ValueError with one line and no game.
 :func:`load_record`, :func:`loads_record` and :func:`peek` also read Piskvork's ``.psq``
 records (Gomocup's archives: :mod:`gorilla.gomoku.psq`), told apart by their first line.
 """
@@ -17,7 +19,14 @@ from dataclasses import dataclass, field
 
 from gorilla.gomoku import psq
 from gorilla.gomoku import rules as R
-from gorilla.gomoku.game import GomokuGame
+from gorilla.gomoku.game import (
+    SWAP2_CHOOSE,
+    SWAP2_CHOOSE2,
+    SWAP2_DONE,
+    SWAP2_PLACE2,
+    SWAP2_PLACE3,
+    GomokuGame,
+)
 from gorilla.rules.sgf import Timing
 
 _PROP = re.compile(r"\s*([A-Za-z]+)((?:\s*\[(?:\\.|[^\]\\])*\])+)", re.S)
@@ -39,7 +48,13 @@ def _unesc(text: str) -> str:
 
 
 # the root properties dumps makes itself; a record's others are written back as read
-MADE = frozenset({"GM", "FF", "CA", "AP", "SZ", "RU", "PB", "PW", "RE", "TM", "OT", "AB", "AW", "B", "W"})
+MADE = frozenset(
+    {"GM", "FF", "CA", "AP", "SZ", "RU", "PB", "PW", "RE", "TM", "OT", "AB", "AW", "B", "W", "SWAPTWO"}
+)
+# a Swap2 game's opening (Gorilla's own root property SWAPTWO: SGF's names have no digits):
+# the phase it stands in, or done:COLOUR:N once the colours are chosen (the opener's colour
+# and the opening's stones); per phase, the stones that may stand on the board
+SWAP2_STONES = {SWAP2_PLACE3: (0, 1, 2), SWAP2_CHOOSE: (3,), SWAP2_PLACE2: (3, 4), SWAP2_CHOOSE2: (5,)}
 
 
 def dumps(
@@ -75,6 +90,8 @@ def dumps(
     for prop, values in (extra or {}).items():
         if prop not in MADE and prop not in given and values:
             head += prop + "".join(f"[{v}]" for v in values)
+    if game.opening == "swap2":
+        head += f"SWAPTWO[{swap2_state(game)}]"
     if timing is not None:
         head += f"TM[{timing.main:g}]"
         if timing.overtime:
@@ -97,6 +114,32 @@ def dumps(
                 node += prop + "".join(f"[{v}]" for v in values)
         nodes.append(node)
     return head + "".join(nodes) + ")\n"
+
+
+def swap2_state(game: GomokuGame) -> str:
+    """A Swap2 game's opening as the record's SWAPTWO value: its phase, or ``done:black:3``
+    (the opener plays Black; the opening had 3 stones) once the colours are chosen."""
+    if game.swap2_phase != SWAP2_DONE:
+        return game.swap2_phase
+    return f"done:{'black' if game.first_player_black else 'white'}:{game.swap2_end}"
+
+
+def _apply_swap2(game: GomokuGame, value: str) -> None:
+    """Give game (its stones played) the Swap2 opening that SWAPTWO[value] holds; ValueError
+    (one line) when the value does not fit the stones."""
+    parts = value.strip().lower().split(":")
+    n = len(game.moves)
+    phase = parts[0]
+    if len(parts) == 1 and n in SWAP2_STONES.get(phase, ()):
+        game.opening, game.swap2_phase = "swap2", phase
+        return
+    if phase == SWAP2_DONE and len(parts) == 3 and parts[1] in ("black", "white") and parts[2] in ("3", "5"):
+        end = int(parts[2])
+        if end <= n:
+            game.opening, game.swap2_phase, game.swap2_end = "swap2", SWAP2_DONE, end
+            game.first_player_black = parts[1] == "black"
+            return
+    raise ValueError(f"bad SGF Swap2 opening SWAPTWO[{value.strip()}] for {n} stones")
 
 
 def _nodes(text: str) -> list[dict[str, list[str]]]:
@@ -213,6 +256,8 @@ def loads_record(text: str) -> Record:
     nodes = _nodes(text)
     game = _game(nodes)
     root = nodes[0]
+    if root.get("SWAPTWO"):
+        _apply_swap2(game, root["SWAPTWO"][0])
     result = root.get("RE", [""])[0].strip()
     names = (_unesc(root.get("PB", [""])[0]).strip(), _unesc(root.get("PW", [""])[0]).strip())
     record = Record(game, *names, result, _timing(nodes))
