@@ -169,7 +169,10 @@ CHECK_EACH_ITERATION = True
 CHECK_SHARE = 0.5  # of a move's time, the checks start only before this
 # of a move's time, a new PVS iteration starts only before this; 0.55 (checks to 0.65) scored
 # 23/40 against AIWine, as 0.4 did
-# (benchmarks/RESULTS.md#2026-11-27-gomoku-aiwines-threat-rules-and-a-local-vct)
+# (benchmarks/RESULTS.md#2026-11-27-gomoku-aiwines-threat-rules-and-a-local-vct); 0.75, with the
+# PVS stopped at 88% by a timer of its own and a stopped iteration's better root move kept (0.475 s
+# a move where this takes 0.38 s): 356/600 against AIWine where this scored 352/600 on the same
+# openings, not kept (benchmarks/RESULTS.md, session 37)
 SOFT_SHARE = 0.4
 # VCF at the PVS's leaves; off: it made pvs+vct weaker than pvs
 # (benchmarks/RESULTS.md#2026-11-22-evening-gomoku-python-benchmarksgomokupy)
