@@ -142,12 +142,10 @@ HUD_ROWS: tuple[HelpRow, ...] = (
     HelpRow("g", "analyse the game (again: cancel); click the graph", ("analyse",)),
     HelpRow(
         "n / Shift+n, Alt+n",
-        "next / previous mistake; threshold 1..10 points (Gomoku 5..20%)",
+        "next / previous mistake; threshold 1..10 points",
         ("next_mistake", "previous_mistake", "mistake_threshold"),
     ),
-    HelpRow(
-        "d", "points-lost dots (green <1, yellow, orange 3+, red 10+; Gomoku 5/10/20%)", ("mistake_dots",)
-    ),
+    HelpRow("d", "points-lost dots (green <1, yellow, orange 3+, red 10+)", ("mistake_dots",)),
     HelpRow("i / k", "move numbers (off, last 10, all) / coordinates", ("move_numbers", "coordinates")),
     HelpRow("m, [ / ]", "sound on-off, volume down / up", ("mute", "volume_down", "volume_up")),
     HelpRow("Ctrl+S", "save SGF: file picker, a time-stamped name typed in", ("save",)),

@@ -172,7 +172,8 @@ CHECK_SHARE = 0.5  # of a move's time, the checks start only before this
 # (benchmarks/RESULTS.md#2026-11-27-gomoku-aiwines-threat-rules-and-a-local-vct); 0.75, with the
 # PVS stopped at 88% by a timer of its own and a stopped iteration's better root move kept (0.475 s
 # a move where this takes 0.38 s): 356/600 against AIWine where this scored 352/600 on the same
-# openings, not kept (benchmarks/RESULTS.md, session 37)
+# openings, not kept
+# (benchmarks/RESULTS.md#2026-11-29-gomoku-the-moves-unused-time-spent-on-a-deeper-iteration-not-kept-gomokus-mistake-dots-and-threshold-a-swap2-opening-kept-in-the-record-session-37)  # noqa: E501
 SOFT_SHARE = 0.4
 # VCF at the PVS's leaves; off: it made pvs+vct weaker than pvs
 # (benchmarks/RESULTS.md#2026-11-22-evening-gomoku-python-benchmarksgomokupy)
