@@ -185,3 +185,22 @@ def test_alt_n_sets_the_win_rate_lost_that_n_finds_and_d_shows_the_analysed_ston
         assert len(c.analysis_dots()) == 7 and c.analysis_best() is None
     finally:
         c.close()
+
+
+def test_a_swap2_openings_stones_are_valued_but_not_graded():
+    g = GomokuGame(15, opening="swap2")
+    for x, y in MOVES[:3]:
+        g.swap2_put(g.point(x, y))
+    g.swap2_choose(take_black=False)  # the chooser keeps White: the opening is 3 stones
+    for x, y in MOVES[3:]:
+        g.play_xy(x, y)
+    assert ga.opening_stones(g) == 3 and ga.opening_stones(game()) == 0
+    revs = ga.analyse(g, 0.2)
+    assert [r.opening for r in revs] == [True] * 3 + [False] * 8
+    assert all(r.lost == 0.0 and r.grade == "" for r in revs[:3])
+    assert 0.0 <= revs[0].winrate_before <= 1.0 and revs[2].best >= 0  # valued all the same
+    assert "A Swap2 opening stone (not graded)" in revs[1].comment(g)
+    assert revs[7].grade == "blunder"  # the game's own moves are graded as before
+    text = ga.report_text(revs, g, {R.BLACK: "Ann", R.WHITE: "Bob"}, 0.2)
+    assert "opening's 3 stones are valued, not graded" in text
+    assert "Black (Ann): 4 moves" in text and "White (Bob): 4 moves" in text  # 11 moves less 3

@@ -6,9 +6,10 @@ table kept through the game. A move's value is the mover's win rate before it (t
 search finds) against after it (the opponent's search of the next position, turned round),
 on the scale the window's values use (:func:`win_rate`: a proven win 100%). The win rate a
 move loses (none for the search's own choice) grades it: an inaccuracy, a mistake or a
-blunder. :func:`comments` gives each move's comment and :func:`report_text` the summary that
-``gorilla analyze`` writes into the record; the window's ``g`` runs the same analysis
-(:mod:`gorilla.app.gomoku_review`).
+blunder. A Swap2 game's opening stones are valued but not graded: the opener puts them
+to balance the game, not to win it. :func:`comments` gives each move's comment and
+:func:`report_text` the summary that ``gorilla analyze`` writes into the record; the
+window's ``g`` runs the same analysis (:mod:`gorilla.app.gomoku_review`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
-from gorilla.gomoku.game import GomokuGame
+from gorilla.gomoku.game import SWAP2_DONE, GomokuGame
 from gorilla.rules.coords import GOMOKU_LETTERS
 
 SECONDS = 1.0  # the search's time a position, by default
@@ -65,10 +66,13 @@ class MoveReview:
     best: int
     pv: list[int] = field(default_factory=list)
     lost: float = 0.0
+    opening: bool = False  # a stone of a Swap2 opening: valued, not graded (lost 0)
 
     @property
     def grade(self) -> str:
-        """'blunder', 'mistake', 'inaccuracy' or ''."""
+        """'blunder', 'mistake', 'inaccuracy' or '' (an opening stone: '')."""
+        if self.opening:
+            return ""
         if self.lost >= BLUNDER:
             return "blunder"
         if self.lost >= MISTAKE:
@@ -81,11 +85,15 @@ class MoveReview:
         """The lines ``gorilla analyze`` writes into the move's comment."""
         line = " ".join(point_name(game, p) for p in self.pv[:8])
         grade = f" ({self.grade})" if self.grade else ""
+        last = (
+            "A Swap2 opening stone (not graded)"
+            if self.opening
+            else f"Win rate lost {100 * self.lost:.1f}%{grade}"
+        )
         return (
             f"Gorilla: {COLOR_NAME[self.color]} {point_name(game, self.move)}, win rate (Black) "
             f"{100 * self.winrate_before:.1f}% -> {100 * self.winrate_after:.1f}%\n"
-            f"Best move {point_name(game, self.best)} (line {line})\n"
-            f"Win rate lost {100 * self.lost:.1f}%{grade}"
+            f"Best move {point_name(game, self.best)} (line {line})\n{last}"
         )
 
 
@@ -102,6 +110,13 @@ def _value(game: GomokuGame, state: tuple, seconds: float) -> tuple[float, int, 
     return (mover if c == R.BLACK else 1.0 - mover), int(r.move), pv
 
 
+def opening_stones(game: GomokuGame) -> int:
+    """How many of game's first stones are its Swap2 opening's (all of them while it goes on)."""
+    if game.opening != "swap2":
+        return 0
+    return game.swap2_end if game.swap2_phase == SWAP2_DONE else len(game.moves)
+
+
 def analyse(
     game: GomokuGame,
     seconds: float = SECONDS,
@@ -111,6 +126,7 @@ def analyse(
     """Every move of game's record analysed (see the module docstring); progress(done, total)
     after each position; cancel stops between positions (the moves analysed so far)."""
     moves = list(game.moves)
+    opening = opening_stones(game)
     state = S.new_state()
     line = GomokuGame(game.size, game.rule)
     total = len(moves) + 1
@@ -127,8 +143,9 @@ def analyse(
             progress(k + 2, total)
         (before, best, pv), (after, _, _) = values[k], values[k + 1]
         # the search's own best move loses nothing (the two searches' values may differ a little)
-        lost = 0.0 if p == best else (before - after if c == R.BLACK else after - before)
-        reviews.append(MoveReview(k + 1, c, p, before, after, best if best >= 0 else p, pv, max(0.0, lost)))
+        lost = 0.0 if p == best or k < opening else (before - after if c == R.BLACK else after - before)
+        best = best if best >= 0 else p
+        reviews.append(MoveReview(k + 1, c, p, before, after, best, pv, max(0.0, lost), k < opening))
     return reviews
 
 
@@ -171,8 +188,11 @@ def report_text(reviews: list[MoveReview], game: GomokuGame, names: dict[int, st
         f"Analysis by Gorilla (pvs+vct, {seconds:g} s a position): inaccuracy ="
         f" {100 * INACCURACY:g}+% win rate lost, mistake = {100 * MISTAKE:g}+%, blunder = {100 * BLUNDER:g}+%"
     ]
+    stones = sum(1 for r in reviews if r.opening)
+    if stones:
+        lines.append(f"The Swap2 opening's {stones} stones are valued, not graded")
     for color in (R.BLACK, R.WHITE):
-        own = [r for r in reviews if r.color == color]
+        own = [r for r in reviews if r.color == color and not r.opening]
         if not own:
             continue
         name = names.get(color)

@@ -124,8 +124,9 @@ class GomokuReview:
 
     def dots(self, moves: list[int], shown: int) -> list[tuple[int, int, float]]:
         """(point, colour, win rate lost) of each analysed move among the first shown of moves
-        (the whole game's points; shown: the moves on the board) that moves shares with the line."""
-        return [(r.move, r.color, r.lost) for r in self._shared(moves) if r.number <= shown]
+        (the whole game's points; shown: the moves on the board) that moves shares with the line,
+        a Swap2 opening's stones left out (not graded)."""
+        return [(r.move, r.color, r.lost) for r in self._shared(moves) if r.number <= shown and not r.opening]
 
     def best(self, moves: list[int], shown: int) -> int | None:
         """The analysis's best move in the position after the first shown of moves, when moves
