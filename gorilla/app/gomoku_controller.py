@@ -449,7 +449,7 @@ class GomokuController(Shared, NeutralTable):
         rv, g = self.game_review, self.gomoku
         if not rv.show_dots:
             return []
-        return [(to_view(g, p), lost) for p, _, lost in rv.dots(self._whole_moves(), len(g.moves))]
+        return [(to_view(g, p), lost) for p, lost in rv.dots(self._whole_moves(), len(g.moves))]
 
     def analysis_best(self) -> int | None:
         """The analysis's best move (window point) in the position shown, while the dots are on."""

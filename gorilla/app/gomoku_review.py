@@ -122,11 +122,11 @@ class GomokuReview:
     def _marked(self, reviews: list[ga.MoveReview]) -> list[ga.MoveReview]:
         return [r for r in reviews if r.lost >= self.threshold - 1e-9]
 
-    def dots(self, moves: list[int], shown: int) -> list[tuple[int, int, float]]:
-        """(point, colour, win rate lost) of each analysed move among the first shown of moves
-        (the whole game's points; shown: the moves on the board) that moves shares with the line,
-        a Swap2 opening's stones left out (not graded)."""
-        return [(r.move, r.color, r.lost) for r in self._shared(moves) if r.number <= shown and not r.opening]
+    def dots(self, moves: list[int], shown: int) -> list[tuple[int, float]]:
+        """(point, win rate lost) of each analysed move among the first shown of moves (the
+        whole game's points; shown: the moves on the board) that moves shares with the line, a
+        Swap2 opening's stones left out (not graded)."""
+        return [(r.move, r.lost) for r in self._shared(moves) if r.number <= shown and not r.opening]
 
     def best(self, moves: list[int], shown: int) -> int | None:
         """The analysis's best move in the position after the first shown of moves, when moves
