@@ -29,6 +29,18 @@ def game() -> GomokuGame:
     return g
 
 
+def analysed(c: GomokuController, seconds: float = 120) -> None:
+    """Poll c until its analysis (g) has ended and its results are taken."""
+    import time
+
+    end = time.monotonic() + seconds
+    while c.game_review.running:
+        assert time.monotonic() < end, "the analysis did not end"
+        c.poll()
+        time.sleep(0.05)
+    c.poll()
+
+
 def test_each_move_is_valued_and_the_move_that_ignores_an_open_three_is_a_blunder():
     g = game()
     seen: list[tuple[int, int]] = []
@@ -87,7 +99,6 @@ def test_options_for_go_only_are_one_line_for_a_gomoku_record(tmp_path: Path, ca
 
 
 def test_g_in_the_window_analyses_the_game_n_finds_the_blunder_and_the_notes_are_saved(tmp_path: Path):
-    import time
 
     from gorilla.gomoku.agents import ready_engine
 
@@ -98,12 +109,7 @@ def test_g_in_the_window_analyses_the_game_n_finds_the_blunder_and_the_notes_are
         c.game_review.seconds = 0.2
         c.toggle_analysis()
         assert c.game_review.running and "Analysing the game" in c.message
-        end = time.monotonic() + 120
-        while c.game_review.running:
-            assert time.monotonic() < end, "the analysis did not end"
-            c.poll()
-            time.sleep(0.05)
-        c.poll()
+        analysed(c)
         assert c.message.startswith("Analysed 11 moves")
         assert any(ln.startswith("Gorilla: Black H4") for ln in c.status_lines())  # move 11's note
         c.go_start()
@@ -131,7 +137,6 @@ def test_g_in_the_window_analyses_the_game_n_finds_the_blunder_and_the_notes_are
 
 
 def test_alt_n_sets_the_win_rate_lost_that_n_finds_and_d_shows_the_analysed_stones_dots():
-    import time
 
     from gorilla.gomoku.agents import ready_engine
 
@@ -142,12 +147,7 @@ def test_alt_n_sets_the_win_rate_lost_that_n_finds_and_d_shows_the_analysed_ston
         assert c.analysis_dots() == [] and c.analysis_best() is None  # nothing analysed
         c.game_review.seconds = 0.2
         c.toggle_analysis()
-        end = time.monotonic() + 120
-        while c.game_review.running:
-            assert time.monotonic() < end, "the analysis did not end"
-            c.poll()
-            time.sleep(0.05)
-        c.poll()
+        analysed(c)
         revs = c.game_review.reviews
         dots = dict(c.analysis_dots())  # on once the analysis ran: every stone of the 11 moves
         assert sorted(dots) == sorted(to_view(c.gomoku, r.move) for r in revs)

@@ -29,6 +29,7 @@ from gorilla.gomoku.game import (
     SWAP2_DONE,
     SWAP2_PLACE2,
     SWAP2_PLACE3,
+    SWAP2_STONES,
     GomokuGame,
 )
 
@@ -37,7 +38,7 @@ Answer = list[tuple[int, int]] | None  # stones (x, y) put down, or None: pass (
 # what an AI may answer in each phase: the number of stones (0: a pass)
 ANSWERS = {SWAP2_PLACE3: (3,), SWAP2_CHOOSE: (0, 1, 2), SWAP2_CHOOSE2: (0, 1)}
 # the stones on the board when a phase begins: undo goes back no further
-PHASE_START = {SWAP2_PLACE3: 0, SWAP2_CHOOSE: 3, SWAP2_PLACE2: 3, SWAP2_CHOOSE2: 5}
+PHASE_START = {phase: stones[0] for phase, stones in SWAP2_STONES.items()}
 
 
 def opening(game: GomokuGame) -> bool:

@@ -17,6 +17,8 @@ SWAP2_CHOOSE = "choose"  # the second player: take Black ("swap"), play White, o
 SWAP2_PLACE2 = "place2"  # the second player puts two more stones (W, B)
 SWAP2_CHOOSE2 = "choose2"  # after two more stones, the first player chooses a colour
 SWAP2_DONE = "done"
+# per phase of the opening, the stones that may stand on the board (the first: where it begins)
+SWAP2_STONES = {SWAP2_PLACE3: (0, 1, 2), SWAP2_CHOOSE: (3,), SWAP2_PLACE2: (3, 4), SWAP2_CHOOSE2: (5,)}
 
 
 @dataclass(frozen=True)

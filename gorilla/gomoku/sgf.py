@@ -19,14 +19,7 @@ from dataclasses import dataclass, field
 
 from gorilla.gomoku import psq
 from gorilla.gomoku import rules as R
-from gorilla.gomoku.game import (
-    SWAP2_CHOOSE,
-    SWAP2_CHOOSE2,
-    SWAP2_DONE,
-    SWAP2_PLACE2,
-    SWAP2_PLACE3,
-    GomokuGame,
-)
+from gorilla.gomoku.game import SWAP2_DONE, SWAP2_STONES, GomokuGame
 from gorilla.rules.sgf import Timing
 
 _PROP = re.compile(r"\s*([A-Za-z]+)((?:\s*\[(?:\\.|[^\]\\])*\])+)", re.S)
@@ -53,8 +46,7 @@ MADE = frozenset(
 )
 # a Swap2 game's opening (Gorilla's own root property SWAPTWO: SGF's names have no digits):
 # the phase it stands in, or done:COLOUR:N once the colours are chosen (the opener's colour
-# and the opening's stones); per phase, the stones that may stand on the board
-SWAP2_STONES = {SWAP2_PLACE3: (0, 1, 2), SWAP2_CHOOSE: (3,), SWAP2_PLACE2: (3, 4), SWAP2_CHOOSE2: (5,)}
+# and the opening's stones)
 
 
 def dumps(
