@@ -62,7 +62,7 @@ def test_threat_map_and_evaluation_see_the_open_three():
 
 
 def test_the_one_ply_values_do_not_call_a_blockable_three_a_certain_win():
-    from gorilla.app.gomoku_controller import _one_ply_values
+    from gorilla.app.gomoku_eval import _one_ply_values
 
     g = GomokuGame(15)
     for x, y in ((7, 7), (7, 8), (8, 7), (9, 9)):
@@ -375,7 +375,7 @@ def test_the_launcher_opens_a_gomoku_record_without_game_gomoku(tmp_path: Path):
 
 
 def test_e_values_the_best_candidates_by_the_search_with_their_lines():
-    from gorilla.app.gomoku_controller import EVAL_CANDIDATES, evaluate_moves
+    from gorilla.app.gomoku_eval import EVAL_CANDIDATES, evaluate_moves
     from gorilla.gomoku import search as S
 
     g = GomokuGame(15)
@@ -399,7 +399,7 @@ def test_e_values_the_best_candidates_by_the_search_with_their_lines():
 
 
 def test_the_evaluation_legend_speaks_each_games_unit():
-    from gorilla.app.gomoku_controller import MoveValue
+    from gorilla.app.gomoku_eval import MoveValue
     from gorilla.gui.overlay import eval_legend
 
     values = {40: MoveValue(0.62, 300.0), 41: MoveValue(0.5, 0.0)}
@@ -419,7 +419,7 @@ def test_a_loaded_records_names_and_root_properties_are_kept(tmp_path: Path):
     )
     c = GomokuController(GomokuGame(15), "human", "human")
     c.load(str(path))
-    assert c.record_names == {R.BLACK: "Rapfi ] 2024", R.WHITE: "AIWine"}
+    assert c.record.names == {R.BLACK: "Rapfi ] 2024", R.WHITE: "AIWine"}
     assert any(ln == "Record: Rapfi ] 2024 (Black) - AIWine (White)" for ln in c.status_lines())
     assert c.play(q(c, 6, 6)), c.message
     out = tmp_path / "saved.sgf"
@@ -435,10 +435,10 @@ def test_a_loaded_records_names_and_root_properties_are_kept(tmp_path: Path):
     ):
         assert text.count(prop) == 1, (prop, text)
     c.reset()  # a new game: the record's names go
-    assert c.record_names == {} and not any(ln.startswith("Record:") for ln in c.status_lines())
+    assert c.record.names == {} and not any(ln.startswith("Record:") for ln in c.status_lines())
     own = tmp_path / "own.sgf"  # Gorilla's own labels are no names to show
     own.write_text("(;GM[4]SZ[15]PB[human]PW[pvs+vct 1s];B[hh])", encoding="utf-8")
     c.load(str(own))
-    assert c.record_names[R.WHITE] == "pvs+vct 1s" and not any(
+    assert c.record.names[R.WHITE] == "pvs+vct 1s" and not any(
         ln.startswith("Record:") for ln in c.status_lines()
     )

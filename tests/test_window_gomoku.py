@@ -13,7 +13,8 @@ from test_window import Harness, app_window, gui  # noqa: F401  (fixtures)
 from test_window_newgame import choose, type_row
 
 from gorilla.app.controller import Controller
-from gorilla.app.gomoku_controller import THREAT_SHADE, GomokuController, gomoku_controller
+from gorilla.app.gomoku_controller import GomokuController, gomoku_controller
+from gorilla.app.gomoku_eval import THREAT_SHADE
 from gorilla.gomoku import rules as R
 from gorilla.gomoku.game import SWAP2_PLACE2
 from gorilla.rules.coords import format_vertex

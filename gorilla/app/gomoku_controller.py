@@ -32,13 +32,10 @@ AI's first move (and its clock) waits until its parts are loaded, as in Go.
 
 from __future__ import annotations
 
-import math
 import os
-import re
 import threading
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -50,28 +47,28 @@ from gorilla.app.clocks import Clocks
 from gorilla.app.feed import Feed
 from gorilla.app.files import Autosaver, autosave_failure, autosaver_for, reason, write_atomic
 from gorilla.app.gomoku_analysis import win_rate
-from gorilla.app.gomoku_review import Curve, GomokuReview, shared_moves
+from gorilla.app.gomoku_eval import EVAL_SECONDS, evaluate_moves, forbidden_points, threat_map
+from gorilla.app.gomoku_record import KeptRecord
+from gorilla.app.gomoku_review import Curve, GomokuReview
 from gorilla.app.gomoku_swap2 import ANSWERS, actor, choosing, opening, opening_answer, prompt, undo_floor
 from gorilla.app.gomoku_view import GomokuView, from_view, to_view
+from gorilla.app.move_values import EvaluationView
 from gorilla.app.parts import Shared
 from gorilla.app.pbrain_player import EngineForfeit, PbrainAgent, is_pbrain
 from gorilla.app.players import Players
 from gorilla.app.status_text import COMMENT_SHOWN
 from gorilla.app.table import NeutralTable
 from gorilla.app.tasks import Task, Workers
-from gorilla.gomoku import psq, sgf
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
+from gorilla.gomoku import sgf
 from gorilla.gomoku.agents import AGENTS, GomokuAgent, engine_groups, make_agent, ready_engine
 from gorilla.gomoku.game import SWAP2_CHOOSE, GomokuGame
-from gorilla.gomoku.patterns import P_33, P_43, P_F4, P_FIVE, P_FORBID, P_FOUR, P_THREE
 from gorilla.match.gomoku_players import check_gomoku_spec, gomoku_label
 from gorilla.rules.coords import format_vertex
 
 COLOR_NAME = {R.BLACK: "Black", R.WHITE: "White"}
 DEFAULT_SECONDS = 1.0
-# the threat map: how strongly a point class shows (five and open four darkest)
-THREAT_SHADE = {P_FIVE: 1.0, P_F4: 0.9, P_43: 0.8, P_33: 0.65, P_FOUR: 0.5, P_THREE: 0.3}
 
 
 def parse_player(spec: str) -> tuple[str, float]:
@@ -110,105 +107,6 @@ def builtin_agents(players: Iterable[str]) -> list[str]:
         if name != "human" and not is_pbrain(name):
             agents.append(name)
     return agents
-
-
-@dataclass
-class MoveValue:
-    """One move's value for the side to move (``e``): its win rate and score."""
-
-    winrate: float
-    score: float
-
-
-@dataclass
-class Evaluation:
-    """Every move's value (window points) and the best one."""
-
-    values: dict[int, MoveValue] = field(default_factory=dict)
-    best: int | None = None
-    pvs: dict[int, list[int]] = field(default_factory=dict)  # no line from the one-ply evaluation
-
-
-@dataclass
-class EvaluationView:
-    """What the panel shows after ``e``: the evaluation and the move number it belongs to."""
-
-    evaluation: Evaluation
-    points_lost: float | None
-    move_number: int
-    unit: str = "win rate"  # the labels' scale: the engine's scores are no points
-
-
-EVAL_CANDIDATES = 10  # e: the moves the search values (the best by the one-ply values)
-EVAL_SECONDS = 2.0  # e: the search's time for all of them together
-
-
-def evaluate_moves(
-    game: GomokuGame, cancel: threading.Event | None = None, search_seconds: float = 0.0
-) -> Evaluation:
-    """The value of every candidate move of the side to move: its own five wins, a move that
-    leaves the opponent a five loses, else the static evaluation after it (from the mover's
-    side). With search_seconds, the best EVAL_CANDIDATES of them are then valued by the AI's
-    search (``pvs+vct``: the opponent's best answer searched in an equal share of the time),
-    each with its line, and only they are shown (as an analysis shows its candidates: a
-    one-ply value is no search's, and the two do not share a scale)."""
-    ev = _one_ply_values(game)
-    if search_seconds <= 0 or ev.best is None or ev.values[ev.best].score >= S.WIN:
-        return ev  # no search asked for, no move, or a five at once
-    ranked = sorted(ev.values, key=lambda q: -ev.values[q].score)[:EVAL_CANDIDATES]
-    share = search_seconds / len(ranked)
-    state = S.new_state()
-    c, o = game.to_move, 3 - game.to_move
-    searched: dict[int, MoveValue] = {}
-    for q in ranked:
-        if cancel is not None and cancel.is_set():
-            return ev
-        if ev.values[q].score <= -S.WIN:  # it leaves the opponent a five
-            searched[q] = ev.values[q]
-            continue
-        bd = R.copy_board(game.bd)
-        p = from_view(game, q)
-        R.place(bd, p, c)
-        r = S.search(bd, state, o, share, threats=True)
-        score = float(-r.score)
-        searched[q] = MoveValue(win_rate(int(score)), score)
-        ev.pvs[q] = [q] + [to_view(game, m) for m in r.pv if m >= 0]
-    ev.values = searched
-    ev.best = max(searched, key=lambda q: searched[q].score)
-    return ev
-
-
-def _leaf_value(bd: tuple, c: int) -> int:
-    """The static value for c to move as the PVS values a leaf: facing the opponent's open
-    three, c blocks one of its four-making points with its very move (``search.F4_OFFSET``)."""
-    v = int(S.evaluate(bd, c))
-    return v + S.F4_OFFSET if R.count_of(bd, 3 - c, P_F4) > 0 else v
-
-
-def _one_ply_values(game: GomokuGame) -> Evaluation:
-    """Every candidate move's one-ply value (see :func:`evaluate_moves`)."""
-    bd = R.copy_board(game.bd)
-    c = game.to_move
-    o = 3 - c
-    fives = np.empty(4, dtype=np.int32)
-    ev = Evaluation()
-    best_s = -math.inf
-    for p in game.empty_points():
-        if bd[5][p] == 0 and game.moves:
-            continue
-        if not R.legal(bd, p, c):
-            continue
-        if R.is_win(bd, p, c):
-            score = float(S.WIN)
-        else:
-            R.place(bd, p, c)
-            score = float(-S.WIN) if S.five_points(bd, o, fives) > 0 else float(-_leaf_value(bd, o))
-            R.remove(bd, p)
-        q = to_view(game, p)
-        ev.values[q] = MoveValue(win_rate(int(score)), score)
-        if score > best_s:
-            best_s, ev.best = score, q
-    return ev
 
 
 class GomokuController(Shared, NeutralTable):
@@ -255,15 +153,7 @@ class GomokuController(Shared, NeutralTable):
     # --- state --------------------------------------------------------------------------------
     def _set_game(self, game: GomokuGame) -> None:
         self.reviewing = False
-        # a loaded record's names (PB, PW) and other root properties, kept for its record
-        self.record_names: dict[int, str] = {}
-        self.record_extra: dict[str, list[str]] = {}
-        # its moves, and their comments (C) and thinking times (a .psq's), kept while the game
-        # follows the record (:meth:`_record_prefix`)
-        self._record_moves: list[int] = []
-        self._record_comments: dict[int, str] = {}
-        self._record_marks: dict[int, dict[str, list[str]]] = {}
-        self._record_times: list[int] = []
+        self.record = KeptRecord()  # a loaded record's names, comments, ... (none yet)
         if getattr(self, "game_review", None) is not None:
             self.game_review.cancel()
         self.game_review = GomokuReview()  # g: the whole game's analysis (its notes follow its line)
@@ -401,7 +291,7 @@ class GomokuController(Shared, NeutralTable):
             self.say(done)
         task = self.workers.finished("eval")
         if task is not None and task.error is None and task.gen == self.workers.gen:
-            self.evaluation = EvaluationView(task.result, None, len(self.gomoku.moves))
+            self.evaluation = EvaluationView(task.result, None, len(self.gomoku.moves), "win rate")
             best = task.result.best
             what = f"the {len(task.result.values)} best candidates" if task.result.pvs else "every move"
             self.say(f"Evaluated {what}" + ("" if best is None else f": best {self._name(best)}"))
@@ -432,7 +322,7 @@ class GomokuController(Shared, NeutralTable):
             self.say("The analysis waits for the search's parts (they are compiling)")
             return
         g = self._whole_game()
-        rv.start(g, {c: self.record_names.get(c) or self.players[c] for c in (R.BLACK, R.WHITE)})
+        rv.start(g, dict(zip((R.BLACK, R.WHITE), self.record.players(self.players), strict=True)))
         self.say(f"Analysing the game ({rv.seconds:g} s a position; g cancels)")
 
     def _whole_moves(self) -> list[int]:
@@ -969,35 +859,17 @@ class GomokuController(Shared, NeutralTable):
 
     def control_map(self) -> np.ndarray:
         """The threat map in grid orientation: -1..0 where Black makes a four or three, 0..1 for White."""
-        g = self.gomoku
-        n = g.size
-        out = np.zeros((n, n), dtype=np.float32)
-        pcls = g.bd[3]
-        for y in range(n):
-            for x in range(n):
-                p = g.point(x, y)
-                if g.bd[0][p] != R.EMPTY:
-                    continue
-                b = THREAT_SHADE.get(int(pcls[R.BLACK, p]), 0.0)
-                w = THREAT_SHADE.get(int(pcls[R.WHITE, p]), 0.0)
-                out[y, x] = w if w > b else -b
-        return out
+        return threat_map(self.gomoku)
 
     def forbidden_points(self) -> list[int]:
         """Renju, Black to move: the window's points where Black may not play (an overline, a
         double four, a double three of real threes), marked on the board; else none."""
         g = self.gomoku
-        if g.rule != R.RENJU or g.to_move != R.BLACK or self.over:
+        if self.over:
             return []
         key = (id(g), tuple(g.moves))
         if self._forbidden[0] != key:
-            pcls = g.bd[3]
-            found = [
-                to_view(g, int(p))
-                for p in np.flatnonzero((pcls[R.BLACK] == P_FORBID) | (pcls[R.BLACK] == P_33))
-                if g.bd[0][p] == R.EMPTY and R.is_forbidden(g.bd, int(p))
-            ]
-            self._forbidden = (key, found)
+            self._forbidden = (key, forbidden_points(g))
         return list(self._forbidden[1])
 
     def winning_line(self) -> list[int]:
@@ -1022,17 +894,7 @@ class GomokuController(Shared, NeutralTable):
         g = self._whole_game()
         result = self.game.result if self.game.lost is not None else ""  # else the board's own
         timing = self.clocks.sgf_timing(len(g.moves))
-        black, white = self._record_players()
-        same = self._record_prefix(g)
-        comments = {n: c for n, c in self._record_comments.items() if n <= same}
-        marks = {n: m for n, m in self._record_marks.items() if n <= same}
-        comments, marks, report = self.game_review.annotate(g, comments, marks)  # g's analysis
-        extra = dict(self.record_extra)
-        if report:
-            extra["C"] = ["\n\n".join([*extra.get("C", []), sgf.escape(report)])]
-        return sgf.dumps(
-            g, black, white, result=result, timing=timing, extra=extra, comments=comments, marks=marks
-        )
+        return self.record.sgf_text(g, self.players, result, timing, self.game_review)
 
     def _whole_game(self) -> GomokuGame:
         """The game with the moves taken back while moving through it (<-)."""
@@ -1043,21 +905,10 @@ class GomokuController(Shared, NeutralTable):
                 g.play(p, c)
         return g
 
-    def _record_players(self) -> tuple[str, str]:
-        """Black's and White's names as the record gives them, else the seats' labels."""
-        return tuple(self.record_names.get(c) or self.players[c] for c in (R.BLACK, R.WHITE))  # type: ignore[return-value]
-
-    def _record_prefix(self, g: GomokuGame) -> int:
-        """How many of g's first moves are the loaded record's own (its comments and times
-        hold for those only)."""
-        return shared_moves([p for p, _ in g.moves], self._record_moves)
-
     def psq_text(self) -> str:
         """The whole game as Piskvork's record (``.psq``): its moves, a loaded record's
         thinking times for the moves it holds (0 for the others) and the players' names."""
-        g = self._whole_game()
-        times = self._record_times[: self._record_prefix(g)]
-        return psq.dumps(g, *self._record_players(), times_ms=times)
+        return self.record.psq_text(self._whole_game(), self.players)
 
     def save(self, path: str) -> None:
         """Save the game as SGF (GM[4]), or as Piskvork's record when path ends in ``.psq``;
@@ -1104,12 +955,7 @@ class GomokuController(Shared, NeutralTable):
         control and the time left after its moves (BL/WL), as Go's records do."""
         self.load_game(record.game)
         g = self.gomoku
-        self.record_names = {c: n for c, n in ((R.BLACK, record.black), (R.WHITE, record.white)) if n}
-        self.record_extra = dict(record.extra)
-        self._record_moves = [p for p, _ in g.moves]
-        self._record_comments = dict(record.comments)
-        self._record_marks = dict(record.marks)
-        self._record_times = list(record.times_ms)
+        self.record = KeptRecord.of(record)
         self._autosave_now()  # with the record's names and clock
         if record.loser is not None:
             self.game.lost = record.loser
@@ -1149,14 +995,14 @@ class GomokuController(Shared, NeutralTable):
         g = self.gomoku
         kind = "  (AI vs AI)" if self.ai_vs_ai else ""
         lines = [f"Black: {self.players[R.BLACK]}  White: {self.players[R.WHITE]}{kind}"]
-        names = self.record_names
-        if any(not _made_label(n) for n in names.values()):
-            lines.append(f"Record: {names.get(R.BLACK, '?')} (Black) - {names.get(R.WHITE, '?')} (White)")
+        names = self.record.names_line()
+        if names:
+            lines.append(names)
         lines.append(f"{g.size}x{g.size} Gomoku, {R.RULE_NAMES[g.rule]}")
         last = self.game.last_move
         lines.append(f"Move {len(g.moves)}" + (f", last {self._name(last.point)}" if last else ""))
-        note = self._record_comments.get(len(g.moves), "").strip()
-        if note and self._record_prefix(g) == len(g.moves):  # the record's comment on this move
+        note = self.record.comment(g)
+        if note:  # the record's comment on this move
             lines.append("Comment: " + (note if len(note) <= COMMENT_SHOWN else note[:COMMENT_SHOWN] + "..."))
         analysed = self.game_review.note(g, [p for p, _ in g.moves])
         if analysed:  # the analysis (g) of this move
@@ -1201,13 +1047,6 @@ def _make_agent(name: str) -> GomokuAgent | None:
     if name == "human":
         return None
     return PbrainAgent(name) if is_pbrain(name) else make_agent(name)
-
-
-def _made_label(name: str) -> bool:
-    """Whether a record's PB/PW is a label Gorilla wrote for a seat ('human', 'pvs+vct 1s',
-    'pbrain:pbrain-wine') rather than a name."""
-    n = name.strip()
-    return n.lower() == "human" or is_pbrain(n) or re.fullmatch(r"[a-z0-9+]+ [0-9.]+s", n) is not None
 
 
 def _player_label(name: str, seconds: float) -> str:

@@ -1,0 +1,95 @@
+"""What a loaded Gomoku record brings beyond its moves, kept for the record the game writes.
+
+A record (SGF ``GM[4]`` or Piskvork's ``.psq``) has the players' names, other root
+properties, a comment and marks on a move and, in a ``.psq``, each move's thinking time.
+The window plays on from it; while the game follows the record's moves, what the record
+said of them is written back (Ctrl+S, the autosave) and shown in the panel, and once the
+game leaves them, only what belongs to the moves they still share.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from gorilla.app.gomoku_review import GomokuReview, shared_moves
+from gorilla.app.pbrain_player import is_pbrain
+from gorilla.gomoku import psq, sgf
+from gorilla.gomoku import rules as R
+from gorilla.gomoku.game import GomokuGame
+
+
+@dataclass
+class KeptRecord:
+    """A loaded record's names (PB, PW), other root properties and, by move number, its
+    comments, marks and thinking times (empty for a game not loaded from a record)."""
+
+    names: dict[int, str] = field(default_factory=dict)
+    extra: dict[str, list[str]] = field(default_factory=dict)
+    moves: list[int] = field(default_factory=list)
+    comments: dict[int, str] = field(default_factory=dict)
+    marks: dict[int, dict[str, list[str]]] = field(default_factory=dict)
+    times_ms: list[int] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, record: sgf.Record) -> KeptRecord:
+        """What record brings beyond its moves."""
+        return cls(
+            names={c: n for c, n in ((R.BLACK, record.black), (R.WHITE, record.white)) if n},
+            extra=dict(record.extra),
+            moves=[p for p, _ in record.game.moves],
+            comments=dict(record.comments),
+            marks=dict(record.marks),
+            times_ms=list(record.times_ms),
+        )
+
+    def shared(self, g: GomokuGame) -> int:
+        """How many of g's first moves are the record's own (its comments and times hold for
+        those only)."""
+        return shared_moves([p for p, _ in g.moves], self.moves)
+
+    def players(self, labels: dict[int, str]) -> tuple[str, str]:
+        """Black's and White's names as the record gives them, else the seats' labels."""
+        return (self.names.get(R.BLACK) or labels[R.BLACK], self.names.get(R.WHITE) or labels[R.WHITE])
+
+    def names_line(self) -> str | None:
+        """The panel's line naming the record's players, when a name is not one Gorilla wrote
+        for a seat."""
+        if not any(not made_label(n) for n in self.names.values()):
+            return None
+        return f"Record: {self.names.get(R.BLACK, '?')} (Black) - {self.names.get(R.WHITE, '?')} (White)"
+
+    def comment(self, g: GomokuGame) -> str:
+        """The record's comment on g's last move while g follows the record, else ''."""
+        note = self.comments.get(len(g.moves), "").strip()
+        return note if note and self.shared(g) == len(g.moves) else ""
+
+    def sgf_text(
+        self, g: GomokuGame, labels: dict[int, str], result: str, timing: Any, review: GomokuReview
+    ) -> str:
+        """g's SGF record (GM[4]) with the record's names, root properties and the comments
+        and marks of the moves g shares with it, the analysis (review) of g's moves added."""
+        same = self.shared(g)
+        comments = {n: c for n, c in self.comments.items() if n <= same}
+        marks = {n: m for n, m in self.marks.items() if n <= same}
+        comments, marks, report = review.annotate(g, comments, marks)
+        extra = dict(self.extra)
+        if report:
+            extra["C"] = ["\n\n".join([*extra.get("C", []), sgf.escape(report)])]
+        black, white = self.players(labels)
+        return sgf.dumps(
+            g, black, white, result=result, timing=timing, extra=extra, comments=comments, marks=marks
+        )
+
+    def psq_text(self, g: GomokuGame, labels: dict[int, str]) -> str:
+        """g as Piskvork's record: its moves, the record's thinking times for the moves it
+        shares with g (0 for the others) and the players' names."""
+        return psq.dumps(g, *self.players(labels), times_ms=self.times_ms[: self.shared(g)])
+
+
+def made_label(name: str) -> bool:
+    """Whether a record's PB/PW is a label Gorilla wrote for a seat ('human', 'pvs+vct 1s',
+    'pbrain:pbrain-wine') rather than a name."""
+    n = name.strip()
+    return n.lower() == "human" or is_pbrain(n) or re.fullmatch(r"[a-z0-9+]+ [0-9.]+s", n) is not None
