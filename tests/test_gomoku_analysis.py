@@ -199,8 +199,33 @@ def test_a_swap2_openings_stones_are_valued_but_not_graded():
     assert [r.opening for r in revs] == [True] * 3 + [False] * 8
     assert all(r.lost == 0.0 and r.grade == "" for r in revs[:3])
     assert 0.0 <= revs[0].winrate_before <= 1.0 and revs[2].best >= 0  # valued all the same
-    assert "A Swap2 opening stone (not graded)" in revs[1].comment(g)
+    assert "An opening stone (not graded)" in revs[1].comment(g)
     assert revs[7].grade == "blunder"  # the game's own moves are graded as before
     text = ga.report_text(revs, g, {R.BLACK: "Ann", R.WHITE: "Bob"}, 0.2)
     assert "opening's 3 stones are valued, not graded" in text
     assert "Black (Ann): 4 moves" in text and "White (Bob): 4 moves" in text  # 11 moves less 3
+
+
+def test_a_given_openings_stones_are_kept_in_the_record_and_not_graded(tmp_path: Path):
+    g = game()
+    g.given = 3  # a match's seeded opening (gorilla.match.gomoku_games.opening_game)
+    text = sgf.dumps(g, "a", "b")
+    assert "OPENING[3]" in text and "OPENING" not in sgf.dumps(game(), "a", "b")
+    back = sgf.loads(text)
+    assert back.given == 3 and ga.opening_stones(back) == 3
+    revs = ga.analyse(back, 0.2)
+    assert [r.opening for r in revs] == [True] * 3 + [False] * 8 and revs[7].grade == "blunder"
+    report = ga.report_text(revs, back, {}, 0.2)
+    assert "The given opening's 3 stones are valued, not graded" in report
+    # taking back into the opening shrinks it; a new stone there is the players' own
+    back.undo()
+    assert back.given == 3
+    for _ in range(9):
+        back.undo()
+    assert back.given == 1 and "OPENING[1]" in sgf.dumps(back)
+    back.play_xy(0, 14)
+    assert ga.opening_stones(back) == 1
+    # a value that does not fit the record is one line and no game
+    for bad in ("12", "-1", "x"):
+        with pytest.raises(ValueError, match=r"^bad SGF opening OPENING\[.*\] for 11 stones$"):
+            sgf.loads(text.replace("OPENING[3]", f"OPENING[{bad}]"))

@@ -97,6 +97,8 @@ def check_games(cfg: MatchConfig, summary: dict) -> list[dict]:
         assert "GM[4]" in text and f"RE[{r['result']}]" in text
         game = sgf.loads(text)
         assert len(game.moves) == r["moves"]
+        # the seeded opening is marked as given (an analysis does not grade it)
+        assert game.given == len(r["opening"]) and (f"OPENING[{game.given}]" in text) == (game.given > 0)
         if r["reason"] == "five":
             assert game.result is not None and game.result.sgf() == r["result"]
             win_colour = "black" if r["result"].startswith("B") else "white"

@@ -66,7 +66,7 @@ class MoveReview:
     best: int
     pv: list[int] = field(default_factory=list)
     lost: float = 0.0
-    opening: bool = False  # a stone of a Swap2 opening: valued, not graded (lost 0)
+    opening: bool = False  # a stone of a Swap2 or given opening: valued, not graded (lost 0)
 
     @property
     def grade(self) -> str:
@@ -86,7 +86,7 @@ class MoveReview:
         line = " ".join(point_name(game, p) for p in self.pv[:8])
         grade = f" ({self.grade})" if self.grade else ""
         last = (
-            "A Swap2 opening stone (not graded)"
+            "An opening stone (not graded)"
             if self.opening
             else f"Win rate lost {100 * self.lost:.1f}%{grade}"
         )
@@ -111,9 +111,11 @@ def _value(game: GomokuGame, state: tuple, seconds: float) -> tuple[float, int, 
 
 
 def opening_stones(game: GomokuGame) -> int:
-    """How many of game's first stones are its Swap2 opening's (all of them while it goes on)."""
+    """How many of game's first stones are its opening's, which the players did not choose to
+    win: a Swap2 opening's (all of them while it goes on), else the stones a match gave them
+    (``GomokuGame.given``)."""
     if game.opening != "swap2":
-        return 0
+        return min(game.given, len(game.moves))
     return game.swap2_end if game.swap2_phase == SWAP2_DONE else len(game.moves)
 
 
@@ -190,7 +192,8 @@ def report_text(reviews: list[MoveReview], game: GomokuGame, names: dict[int, st
     ]
     stones = sum(1 for r in reviews if r.opening)
     if stones:
-        lines.append(f"The Swap2 opening's {stones} stones are valued, not graded")
+        what = "Swap2 opening" if game.opening == "swap2" else "given opening"
+        lines.append(f"The {what}'s {stones} stones are valued, not graded")
     for color in (R.BLACK, R.WHITE):
         own = [r for r in reviews if r.color == color and not r.opening]
         if not own:

@@ -50,6 +50,9 @@ class GomokuGame:
         self.swap2_phase = SWAP2_PLACE3 if opening == "swap2" else SWAP2_DONE
         self.first_player_black = True  # Swap2: whether the player who opened plays Black
         self.swap2_end = 0  # Swap2: the stones of the opening, once the colours are chosen
+        # the first stones given to both players rather than chosen by them (a match's seeded
+        # opening; the record's OPENING): an analysis values them but does not grade them
+        self.given = 0
 
     # --- queries -------------------------------------------------------------------------
     @property
@@ -152,6 +155,7 @@ class GomokuGame:
         p, c = self.moves.pop()
         R.remove(self.bd, p)
         self.result = None
+        self.given = min(self.given, len(self.moves))
         return p, c
 
     def remove_xy(self, x: int, y: int) -> None:
@@ -162,6 +166,7 @@ class GomokuGame:
                 del self.moves[i]
                 R.remove(self.bd, p)
                 self.result = None
+                self.given = min(self.given, i)
                 return
         raise ValueError(f"no stone at {x},{y}")
 

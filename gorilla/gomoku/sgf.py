@@ -6,7 +6,8 @@ a game on the clock keeps ``TM``/``OT`` at the root and the time left after each
 (``BL``/``WL``, ``OB``/``OW``), and ``RE`` says how the game ended (``W+T``: on time).
 A move's comment (``C``) is kept, and a Swap2 game's opening (Gorilla's ``SWAPTWO``: its
 phase, or the opener's colour once chosen), so that a game saved in the opening goes on in
-it. A bad file gives a ValueError with one line and no game.
+it; a match's seeded opening is Gorilla's ``OPENING`` (how many first stones were given to
+the players, not chosen by them). A bad file gives a ValueError with one line and no game.
 :func:`load_record`, :func:`loads_record` and :func:`peek` also read Piskvork's ``.psq``
 records (Gomocup's archives: :mod:`gorilla.gomoku.psq`), told apart by their first line.
 """
@@ -42,7 +43,8 @@ def _unesc(text: str) -> str:
 
 # the root properties dumps makes itself; a record's others are written back as read
 MADE = frozenset(
-    {"GM", "FF", "CA", "AP", "SZ", "RU", "PB", "PW", "RE", "TM", "OT", "AB", "AW", "B", "W", "SWAPTWO"}
+    {"GM", "FF", "CA", "AP", "SZ", "RU", "PB", "PW", "RE", "TM", "OT", "AB", "AW", "B", "W"}
+    | {"SWAPTWO", "OPENING"}  # Gorilla's own
 )
 # a Swap2 game's opening (Gorilla's own root property SWAPTWO: SGF's names have no digits):
 # the phase it stands in, or done:COLOUR:N once the colours are chosen (the opener's colour
@@ -84,6 +86,8 @@ def dumps(
             head += prop + "".join(f"[{v}]" for v in values)
     if game.opening == "swap2":
         head += f"SWAPTWO[{swap2_state(game)}]"
+    if game.given > 0:
+        head += f"OPENING[{min(game.given, len(game.moves))}]"
     if timing is not None:
         head += f"TM[{timing.main:g}]"
         if timing.overtime:
@@ -237,6 +241,15 @@ def _marks(nodes: list[dict[str, list[str]]]) -> dict[int, dict[str, list[str]]]
     return out
 
 
+def _given(value: str, stones: int) -> int:
+    """The given opening's stones that OPENING[value] holds; ValueError (one line) when it
+    is no count of the record's first stones."""
+    v = value.strip()
+    if v.isdigit() and int(v) <= stones:
+        return int(v)
+    raise ValueError(f"bad SGF opening OPENING[{v}] for {stones} stones")
+
+
 def loads_record(text: str) -> Record:
     """A record from SGF text (GM[4]), or a Piskvork record (``.psq``): the game with its
     names, result, clock and comments; ValueError with one line if it is neither."""
@@ -250,6 +263,8 @@ def loads_record(text: str) -> Record:
     root = nodes[0]
     if root.get("SWAPTWO"):
         _apply_swap2(game, root["SWAPTWO"][0])
+    if root.get("OPENING"):
+        game.given = _given(root["OPENING"][0], len(game.moves))
     result = root.get("RE", [""])[0].strip()
     names = (_unesc(root.get("PB", [""])[0]).strip(), _unesc(root.get("PW", [""])[0]).strip())
     record = Record(game, *names, result, _timing(nodes))

@@ -51,6 +51,7 @@ def opening_game(config: Any, index: int) -> GomokuGame:
             ) from None
     if game.over:
         raise ValueError(f"opening {stones} already ends the game")
+    game.given = len(game.moves)  # the players did not choose them: the record says so
     return game
 
 
