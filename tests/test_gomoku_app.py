@@ -442,3 +442,67 @@ def test_a_loaded_records_names_and_root_properties_are_kept(tmp_path: Path):
     assert c.record.names[R.WHITE] == "pvs+vct 1s" and not any(
         ln.startswith("Record:") for ln in c.status_lines()
     )
+
+
+def test_gomoku_comments_are_typed_on_the_move_shown_and_saved(tmp_path: Path):
+    c = GomokuController(GomokuGame(15), "human", "human")
+    try:
+        c.set_comment("a quiet start")  # the empty board: the game's comment
+        for x, y in ((7, 7), (8, 8), (8, 7)):
+            assert c.play(q(c, x, y)), c.message
+        c.set_comment("  the third stone  ")
+        assert c.comment == "the third stone"
+        assert "Comment: the third stone" in c.status_lines()
+        c.go_back(1)  # move 2 shown: no comment there yet
+        assert c.comment == "" and not any(ln.startswith("Comment:") for ln in c.status_lines())
+        c.set_comment("White's answer")
+        c.go_end()
+        assert c.comment == "the third stone"
+        text = c.record_text()
+        assert "C[a quiet start]" in text and ";W[ii]C[White's answer]" in text
+        assert ";B[ih]C[the third stone]" in text
+        out = tmp_path / "noted.sgf"
+        c.save(str(out))
+        back = GomokuController(GomokuGame(15), "human", "human")
+        back.load(str(out))
+        assert back.comment == "the third stone"
+        back.go_start()
+        assert back.comment == "a quiet start"
+        back.close()
+        # another third move leaves the record's line: its comment goes, the earlier ones stay
+        c.undo()
+        assert c.play(q(c, 6, 6)), c.message
+        assert c.comment == ""
+        c.set_comment("the new line")
+        text = c.record_text()
+        assert "the third stone" not in text and "C[White's answer]" in text and "C[the new line]" in text
+        c.set_comment("")  # an empty comment removes it
+        assert "the new line" not in c.record_text()
+    finally:
+        c.close()
+
+
+def test_gomoku_game_info_names_the_players_and_the_event(tmp_path: Path):
+    c = GomokuController(GomokuGame(15), "human", "pvs+vct:0.2")
+    try:
+        info = c.names()
+        assert info is not None and (info.black, info.white, info.event) == ("", "", "")
+        assert c.set_game_info(" Ann ", "Bob", "Club night ] 3")
+        assert "Names saved" in c.message
+        info = c.names()
+        assert (info.black, info.white, info.event) == ("Ann", "Bob", "Club night ] 3")
+        assert "Record: Ann (Black) - Bob (White)" in c.status_lines()
+        assert c.play(q(c, 7, 7)), c.message
+        out = tmp_path / "named.sgf"
+        c.save(str(out))
+        text = out.read_text(encoding="utf-8")
+        assert "PB[Ann]" in text and "PW[Bob]" in text and "EV[Club night \\] 3]" in text
+        c.set_game_info("", "", "")  # empty names go: the seats' labels again
+        text = c.record_text()
+        assert "PB[human]" in text and "EV[" not in text
+        back = GomokuController(GomokuGame(15), "human", "human")
+        back.load(str(out))
+        assert (back.names().black, back.names().event) == ("Ann", "Club night ] 3")
+        back.close()
+    finally:
+        c.close()

@@ -60,6 +60,7 @@ def test_the_loading_stand_in_is_no_go_game_in_disguise(tables):
     assert loading.click(loading.game.position.points()[0]) is False and "starts when" in loading.message
     assert loading.new_game_choices()["rules"] == "gomoku renju"
     assert loading.control_map().shape == (13, 13) and not loading.kernels_ready("rules")
+    assert loading.names() is None  # no record yet: Ctrl+I says so
 
 
 def test_what_gomoku_lacks_answers_neutrally(tables):
@@ -73,6 +74,7 @@ def test_what_gomoku_lacks_answers_neutrally(tables):
         "cycle_mistake_threshold",
         "toggle_mistake_dots",
     }  # g, n, Alt+n, d
+    browsing |= {"set_comment", "set_game_info"}  # Enter, Ctrl+I: the record's comments and names
     for name in set(LACKING) - browsing:
         version = g.version
         args = {"go_back": (1,), "go_forward": (1,), "goto_move": (1,), "switch_variation": (1,)}

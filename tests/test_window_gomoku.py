@@ -627,3 +627,34 @@ def test_with_move_numbers_the_last_move_shows_its_number_in_red_and_no_ring(gom
     # the last move's ring is left out of the scene
     assert len(build_scene(h.c).over) == len(build_scene(h.c, numbered_last=True).over) + 1
     assert last in h.w.shown_numbers()
+
+
+def test_gomoku_takes_a_typed_comment_and_the_game_info_dialogs_names(gomoku, tmp_path):
+    from gorilla.rules.board import BLACK, WHITE
+
+    h = gomoku(15)
+    c: GomokuController = h.c
+    for x, y in ((7, 7), (8, 8)):
+        h.click_point(vertex(h, x, y))
+    # Enter: the comment box takes the keys (no key acts meanwhile), Enter keeps the text
+    h.press(h.key.ENTER)
+    h.type_text("a shoulder hit r")
+    h.press(h.key.ENTER)
+    assert c.comment == "a shoulder hit r" and h.w.comment is None and len(c.gomoku.moves) == 2
+    h.frames(0.1)
+    assert "Comment: a shoulder hit r" in h.w.hud.info.text
+    # Ctrl+I: the names dialog, as in Go (not "Go only"); the panel's rows show the names
+    h.press(h.key.I, h.key.MOD_CTRL)
+    h.type_text("Ann")
+    h.press(h.key.TAB)
+    h.type_text("Bob")
+    h.press(h.key.TAB)
+    h.type_text("Club night")
+    h.press(h.key.ENTER)
+    h.frames(0.1)
+    assert h.w.hud.rows[BLACK][2].text == "Ann" and h.w.hud.rows[WHITE][2].text == "Bob"
+    assert "Event: Club night" in h.w.hud.info.text and "Go only" not in (c.message or "")
+    out = tmp_path / "club.sgf"
+    c.save(str(out))
+    text = out.read_text(encoding="utf-8")
+    assert "PB[Ann]" in text and "EV[Club night]" in text and "W[ii]C[a shoulder hit r]" in text

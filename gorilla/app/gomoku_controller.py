@@ -56,6 +56,7 @@ from gorilla.app.move_values import EvaluationView
 from gorilla.app.parts import Shared
 from gorilla.app.pbrain_player import EngineForfeit, PbrainAgent, is_pbrain
 from gorilla.app.players import Players
+from gorilla.app.record_info import RecordInfo
 from gorilla.app.status_text import COMMENT_SHOWN
 from gorilla.app.table import NeutralTable
 from gorilla.app.tasks import Task, Workers
@@ -905,6 +906,31 @@ class GomokuController(Shared, NeutralTable):
                 g.play(p, c)
         return g
 
+    def names(self) -> RecordInfo:
+        """The record's player and event names (PB, PW, EV), which Ctrl+I edits."""
+        return self.record.info()
+
+    def set_game_info(self, black: str, white: str, event: str) -> bool:
+        """The record's player and event names (SGF PB, PW, EV), kept in the autosave and Ctrl+S."""
+        self.record.set_names(black, white, event)
+        self.version += 1
+        self._autosave_now()
+        self.say("Names saved in the record (PB, PW, EV)")
+        return True
+
+    @property
+    def comment(self) -> str:
+        """The current move's comment (the game's comment on the empty board)."""
+        return self.record.comment(self.gomoku)
+
+    def set_comment(self, text: str) -> None:
+        """Replace the current move's comment (saved in the SGF's C)."""
+        if text.strip() == self.comment:
+            return
+        self.record.set_comment(self.gomoku, self._whole_game(), text)
+        self.version += 1
+        self._autosave_now()
+
     def psq_text(self) -> str:
         """The whole game as Piskvork's record (``.psq``): its moves, a loaded record's
         thinking times for the moves it holds (0 for the others) and the players' names."""
@@ -1002,7 +1028,7 @@ class GomokuController(Shared, NeutralTable):
         last = self.game.last_move
         lines.append(f"Move {len(g.moves)}" + (f", last {self._name(last.point)}" if last else ""))
         note = self.record.comment(g)
-        if note:  # the record's comment on this move
+        if note:  # the record's comment on this move (the game's, on the empty board)
             lines.append("Comment: " + (note if len(note) <= COMMENT_SHOWN else note[:COMMENT_SHOWN] + "..."))
         analysed = self.game_review.note(g, [p for p, _ in g.moves])
         if analysed:  # the analysis (g) of this move

@@ -15,6 +15,7 @@ from typing import Any
 
 from gorilla.app.gomoku_review import GomokuReview, shared_moves
 from gorilla.app.pbrain_player import is_pbrain
+from gorilla.app.record_info import RecordInfo
 from gorilla.gomoku import psq, sgf
 from gorilla.gomoku import rules as R
 from gorilla.gomoku.game import GomokuGame
@@ -60,10 +61,52 @@ class KeptRecord:
             return None
         return f"Record: {self.names.get(R.BLACK, '?')} (Black) - {self.names.get(R.WHITE, '?')} (White)"
 
+    def info(self) -> RecordInfo:
+        """The record's player and event names (PB, PW, EV; '' where it has none)."""
+        ev = self.extra.get("EV")
+        event = sgf.unescape(ev[0]).strip() if ev else ""
+        return RecordInfo(self.names.get(R.BLACK, ""), self.names.get(R.WHITE, ""), event)
+
+    def set_names(self, black: str, white: str, event: str) -> None:
+        """The record's player and event names (an empty one is removed)."""
+        self.names = {c: n.strip() for c, n in ((R.BLACK, black), (R.WHITE, white)) if n.strip()}
+        if event.strip():
+            self.extra["EV"] = [sgf.escape(event.strip())]
+        else:
+            self.extra.pop("EV", None)
+
     def comment(self, g: GomokuGame) -> str:
-        """The record's comment on g's last move while g follows the record, else ''."""
+        """The record's comment on g's last move while g follows the record (on the empty
+        board: the game's comment, the root's C), else ''."""
+        if not g.moves:
+            root = self.extra.get("C")
+            return sgf.unescape(root[0]).strip() if root else ""
         note = self.comments.get(len(g.moves), "").strip()
         return note if note and self.shared(g) == len(g.moves) else ""
+
+    def set_comment(self, g: GomokuGame, whole: GomokuGame, text: str) -> None:
+        """text as the comment of g's last move (on the empty board, the game's comment); ''
+        removes it. Where g has left the record's moves or goes past them, the record takes
+        whole's moves (the game with the moves taken back while moving through it), and what
+        it said of its moves after the ones it shares with g goes."""
+        text = text.strip()
+        n = len(g.moves)
+        if n == 0:
+            if text:
+                self.extra["C"] = [sgf.escape(text)]
+            else:
+                self.extra.pop("C", None)
+            return
+        same = self.shared(g)
+        if same < n:
+            self.moves = [p for p, _ in whole.moves]
+            self.comments = {k: v for k, v in self.comments.items() if k <= same}
+            self.marks = {k: v for k, v in self.marks.items() if k <= same}
+            self.times_ms = self.times_ms[:same]
+        if text:
+            self.comments[n] = text
+        else:
+            self.comments.pop(n, None)
 
     def sgf_text(
         self, g: GomokuGame, labels: dict[int, str], result: str, timing: Any, review: GomokuReview

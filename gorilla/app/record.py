@@ -13,13 +13,16 @@ move the current node and rebuild the game to match, and tell the controller thr
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from gorilla.rules.board import BLACK, EMPTY, WHITE
 from gorilla.rules.coords import format_vertex
 from gorilla.rules.game import Game
 from gorilla.rules.gametree import Branch, GameTree, Node
 from gorilla.rules.position import IllegalMove
+
+if TYPE_CHECKING:
+    from gorilla.app.record_info import RecordInfo
 
 COLOR_WORD = {BLACK: "Black", WHITE: "White"}
 
@@ -312,6 +315,12 @@ class Record:
         self.host.restarted(game)
         self.host.say(f"Set-up: {len(stones)} stones, {COLOR_WORD[to_move]} to move")
         return True
+
+    def names(self) -> RecordInfo:
+        """The record's player and event names (PB, PW, EV; '' where it has none)."""
+        from gorilla.app.record_info import record_info
+
+        return record_info(self.tree)
 
     def set_game_info(self, black: str, white: str, event: str) -> bool:
         """The record's player and event names (SGF PB, PW, EV), kept in the autosave and Ctrl+S."""

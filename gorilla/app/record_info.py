@@ -91,9 +91,10 @@ def record_info(tree: Any) -> RecordInfo:
     return RecordInfo(tree.info.black_name, tree.info.white_name, _unescape(ev[0]) if ev else "")
 
 
-def shown_name(tree: Any, color: int, label: str) -> str:
-    """How the panel names a side: the record's own name, else the player's short name."""
-    name = record_info(tree).name(color)
+def shown_name(info: RecordInfo | None, color: int, label: str) -> str:
+    """How the panel names a side: the record's own name (info: the game's ``names()``, None
+    for a game that keeps none), else the player's short name."""
+    name = info.name(color) if info is not None else ""
     return short_player(label) if is_made_name(name, label) else name
 
 

@@ -23,6 +23,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from gorilla.app.record_info import RecordInfo
 from gorilla.rules.coords import GOMOKU_LETTERS
 
 
@@ -178,6 +179,11 @@ class Table(Protocol):
         """``f``: point -> the move model's probability."""
         ...
 
+    def names(self) -> RecordInfo | None:
+        """The record's player and event names (PB, PW, EV: what Ctrl+I edits and the panel
+        shows), or None for a game that keeps none (``set_game_info`` says so)."""
+        ...
+
     def analysis_graph(self) -> Any:
         """The whole-game analysis graph's values when the game's analysis is no ``review``
         (Gomoku's: :class:`gorilla.app.gomoku_review.Curve`), else None."""
@@ -320,6 +326,10 @@ class NeutralTable:
     def policy_map(self) -> dict[int, float]:
         """No move model: no move is likelier than another."""
         return {}
+
+    def names(self) -> RecordInfo | None:
+        """No record: no names."""
+        return None
 
     def analysis_graph(self) -> Any:
         """No whole-game analysis graph."""

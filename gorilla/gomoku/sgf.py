@@ -36,9 +36,12 @@ def escape(text: str) -> str:
 _esc = escape
 
 
-def _unesc(text: str) -> str:
+def unescape(text: str) -> str:
     """An SGF text value as written (escapes removed; a soft line break joins)."""
     return re.sub(r"\\(.)", lambda m: "" if m.group(1) == "\n" else m.group(1), text, flags=re.S)
+
+
+_unesc = unescape
 
 
 # the root properties dumps makes itself; a record's others are written back as read

@@ -11,7 +11,7 @@ from pyglet import shapes
 from pyglet.text import Label
 
 from gorilla.app.commands import HUD_ROWS
-from gorilla.app.record_info import record_info, shown_name
+from gorilla.app.record_info import RecordInfo, shown_name
 from gorilla.app.status_text import status_lines
 from gorilla.app.table import Table
 from gorilla.gui.overlay import candidate_lines, eval_legend
@@ -225,7 +225,7 @@ class Hud:
                 caps.visible = False
                 self._set(caps, "")
                 caps.x = self._width - self._pad - clock.content_width
-            self._set_elided(name, "", shown_name(controller.tree, c, who), self._name_room(caps))
+            self._set_elided(name, "", shown_name(controller.names(), c, who), self._name_room(caps))
         self._update_tip(controller)
 
     def name_row_at(self, x: float, y: float) -> int | None:
@@ -242,9 +242,10 @@ class Hud:
             return
         side = "Black" if color == BLACK else "White"
         who = controller.players.get(color, "human")
-        name = record_info(controller.tree).name(color)
+        info = controller.names()
+        name = info.name(color) if info is not None else ""
         text = f"{side}: {who}" + (f"  (record: {name})" if name and name != who else "")
-        if controller.tree is not None:
+        if info is not None:
             text += "   click: edit the names"
         self._set(self.tip, text)
         w = self.tip.content_width + 16
@@ -272,7 +273,7 @@ class Hud:
                 thinking_line = ln
         if thinking_line is not None:
             lines.remove(thinking_line)
-        event = record_info(controller.tree).event
+        event = (controller.names() or RecordInfo()).event
         if event:
             lines.insert(0, f"Event: {event}")
         self._set(self.info, "\n".join(lines))

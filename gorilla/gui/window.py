@@ -23,7 +23,6 @@ from pyglet.window import key, mouse
 
 from gorilla.app.commands import BUTTONS, COMMANDS, split_key
 from gorilla.app.file_browser import FileBrowser, recent_files, remember_file
-from gorilla.app.record_info import record_info
 from gorilla.app.table import Table
 from gorilla.gui.camera import PANEL_WIDTH, Camera
 from gorilla.gui.file_picker import FilePicker
@@ -569,10 +568,10 @@ class GorillaWindow(pyglet.window.Window):
     def edit_game_info(self) -> None:
         """Ctrl+I (or a click on a name in the panel): the record's players' and event names."""
         c = self.controller
-        if c.tree is None:
-            c.set_game_info("", "", "")  # a game without a record says so
+        info = c.names()
+        if info is None:
+            c.set_game_info("", "", "")  # a game that keeps no names says so
             return
-        info = record_info(c.tree)
         m = self.open_modal(
             InfoDialog(
                 self, (info.black, info.white, info.event), lambda *v: self.controller.set_game_info(*v)
