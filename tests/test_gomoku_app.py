@@ -12,6 +12,7 @@ import pytest
 from gorilla.app.gomoku_controller import GomokuController, parse_player
 from gorilla.app.gomoku_view import from_view, to_view
 from gorilla.app.newgame import FormError, NewGameForm
+from gorilla.app.record_info import shown_name
 from gorilla.gomoku import rules as R
 from gorilla.gomoku.game import GomokuGame
 from gorilla.launcher.cli import UsageError, main, parse_args
@@ -420,7 +421,8 @@ def test_a_loaded_records_names_and_root_properties_are_kept(tmp_path: Path):
     c = GomokuController(GomokuGame(15), "human", "human")
     c.load(str(path))
     assert c.record.names == {R.BLACK: "Rapfi ] 2024", R.WHITE: "AIWine"}
-    assert any(ln == "Record: Rapfi ] 2024 (Black) - AIWine (White)" for ln in c.status_lines())
+    # the panel's rows name the record's players (the seats' specs show on hover)
+    assert [shown_name(c.names(), s, c.players[s]) for s in (R.BLACK, R.WHITE)] == ["Rapfi ] 2024", "AIWine"]
     assert c.play(q(c, 6, 6)), c.message
     out = tmp_path / "saved.sgf"
     c.save(str(out))
@@ -435,13 +437,12 @@ def test_a_loaded_records_names_and_root_properties_are_kept(tmp_path: Path):
     ):
         assert text.count(prop) == 1, (prop, text)
     c.reset()  # a new game: the record's names go
-    assert c.record.names == {} and not any(ln.startswith("Record:") for ln in c.status_lines())
+    assert c.record.names == {} and shown_name(c.names(), R.BLACK, c.players[R.BLACK]) == "Human"
     own = tmp_path / "own.sgf"  # Gorilla's own labels are no names to show
     own.write_text("(;GM[4]SZ[15]PB[human]PW[pvs+vct 1s];B[hh])", encoding="utf-8")
     c.load(str(own))
-    assert c.record.names[R.WHITE] == "pvs+vct 1s" and not any(
-        ln.startswith("Record:") for ln in c.status_lines()
-    )
+    assert c.record.names[R.WHITE] == "pvs+vct 1s"
+    assert shown_name(c.names(), R.WHITE, c.players[R.WHITE]) == "Human"  # the seat's own name
 
 
 def test_gomoku_comments_are_typed_on_the_move_shown_and_saved(tmp_path: Path):
@@ -491,7 +492,7 @@ def test_gomoku_game_info_names_the_players_and_the_event(tmp_path: Path):
         assert "Names saved" in c.message
         info = c.names()
         assert (info.black, info.white, info.event) == ("Ann", "Bob", "Club night ] 3")
-        assert "Record: Ann (Black) - Bob (White)" in c.status_lines()
+        assert shown_name(c.names(), R.WHITE, c.players[R.WHITE]) == "Bob"
         assert c.play(q(c, 7, 7)), c.message
         out = tmp_path / "named.sgf"
         c.save(str(out))

@@ -10,6 +10,7 @@ import pytest
 from gorilla.app.file_browser import FileBrowser
 from gorilla.app.gomoku_controller import GomokuController
 from gorilla.app.gomoku_view import to_view
+from gorilla.app.record_info import shown_name
 from gorilla.gomoku import psq, sgf
 from gorilla.gomoku import rules as R
 from gorilla.gomoku.game import GomokuGame
@@ -102,7 +103,8 @@ def test_the_window_loads_a_psq_shows_its_players_and_saves_it_both_ways(tmp_pat
     try:
         c.load(str(path))
         assert c.gomoku.size == 20 and len(c.gomoku.moves) == 9 and c.over
-        assert "Record: pbrain-rapfi.zip (Black) - pbrain-wine.zip (White)" in c.status_lines()
+        assert (c.names().black, c.names().white) == ("pbrain-rapfi.zip", "pbrain-wine.zip")
+        assert shown_name(c.names(), R.BLACK, c.players[R.BLACK]) == "pbrain-rapfi.zip"  # the panel's row
         out = tmp_path / "again.psq"
         c.save(str(out))
         assert c.message == f"Saved {out}"

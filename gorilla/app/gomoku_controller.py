@@ -1021,9 +1021,6 @@ class GomokuController(Shared, NeutralTable):
         g = self.gomoku
         kind = "  (AI vs AI)" if self.ai_vs_ai else ""
         lines = [f"Black: {self.players[R.BLACK]}  White: {self.players[R.WHITE]}{kind}"]
-        names = self.record.names_line()
-        if names:
-            lines.append(names)
         lines.append(f"{g.size}x{g.size} Gomoku, {R.RULE_NAMES[g.rule]}")
         last = self.game.last_move
         lines.append(f"Move {len(g.moves)}" + (f", last {self._name(last.point)}" if last else ""))

@@ -9,12 +9,10 @@ game leaves them, only what belongs to the moves they still share.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from gorilla.app.gomoku_review import GomokuReview, shared_moves
-from gorilla.app.pbrain_player import is_pbrain
 from gorilla.app.record_info import RecordInfo
 from gorilla.gomoku import psq, sgf
 from gorilla.gomoku import rules as R
@@ -53,13 +51,6 @@ class KeptRecord:
     def players(self, labels: dict[int, str]) -> tuple[str, str]:
         """Black's and White's names as the record gives them, else the seats' labels."""
         return (self.names.get(R.BLACK) or labels[R.BLACK], self.names.get(R.WHITE) or labels[R.WHITE])
-
-    def names_line(self) -> str | None:
-        """The panel's line naming the record's players, when a name is not one Gorilla wrote
-        for a seat."""
-        if not any(not made_label(n) for n in self.names.values()):
-            return None
-        return f"Record: {self.names.get(R.BLACK, '?')} (Black) - {self.names.get(R.WHITE, '?')} (White)"
 
     def info(self) -> RecordInfo:
         """The record's player and event names (PB, PW, EV; '' where it has none)."""
@@ -129,10 +120,3 @@ class KeptRecord:
         """g as Piskvork's record: its moves, the record's thinking times for the moves it
         shares with g (0 for the others) and the players' names."""
         return psq.dumps(g, *self.players(labels), times_ms=self.times_ms[: self.shared(g)])
-
-
-def made_label(name: str) -> bool:
-    """Whether a record's PB/PW is a label Gorilla wrote for a seat ('human', 'pvs+vct 1s',
-    'pbrain:pbrain-wine') rather than a name."""
-    n = name.strip()
-    return n.lower() == "human" or is_pbrain(n) or re.fullmatch(r"[a-z0-9+]+ [0-9.]+s", n) is not None

@@ -8,6 +8,7 @@ properties as read (``GameTree.root.extra``); :func:`set_names` writes all three
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,9 +51,12 @@ def short_player(label: str) -> str:
 
 
 def is_made_name(name: str, label: str) -> bool:
-    """Whether a PB/PW is one Gorilla wrote for the player itself ('Human', 'Gorilla (mcts)')."""
+    """Whether a PB/PW is one Gorilla wrote for the player itself: Go's ('Human', 'Gorilla
+    (mcts)') or a Gomoku seat's label ('human', 'pvs+vct 1s', 'pbrain:pbrain-wine')."""
     n = name.strip()
-    return not n or n == "Human" or n.startswith("Gorilla (") or n == label.strip()
+    if not n or n == "Human" or n.startswith("Gorilla (") or n == label.strip():
+        return True
+    return n == "human" or n.startswith("pbrain:") or re.fullmatch(r"[a-z0-9+]+ [0-9.]+s", n) is not None
 
 
 def _unescape(raw: bytes) -> str:
