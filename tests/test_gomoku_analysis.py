@@ -71,7 +71,7 @@ def test_gorilla_analyze_writes_the_comments_into_the_gomoku_record(tmp_path: Pa
     assert record.game.moves == game().moves and record.black == "Ann" and record.extra["EV"] == ["club"]
     assert record.comments[2].startswith("a corner?\n\nGorilla: White I7")  # the record's own first
     assert "(blunder)" in record.comments[8] and "BM[2]" in out.read_text(encoding="utf-8")
-    assert "Analysis by Gorilla" in sgf._unesc(record.extra["C"][0])
+    assert "Analysis by Gorilla" in sgf.unescape(record.extra["C"][0])
     assert record.marks[8] == {"BM": ["2"]}
     again = tmp_path / "again.sgf"  # analysed again: the grades are replaced, not doubled
     assert main([str(out), "--time", "0.2", "-o", str(again)]) == 0
@@ -122,7 +122,7 @@ def test_g_in_the_window_analyses_the_game_n_finds_the_blunder_and_the_notes_are
         c.save(str(tmp_path / "analysed.sgf"))
         record = sgf.load_record(str(tmp_path / "analysed.sgf"))
         assert "(blunder)" in record.comments[8] and record.marks[8] == {"BM": ["2"]}
-        assert "Analysis by Gorilla" in sgf._unesc(record.extra["C"][0])
+        assert "Analysis by Gorilla" in sgf.unescape(record.extra["C"][0])
         c.goto_move(7)
         assert c.play(to_view(c.gomoku, c.gomoku.point(7, 6))), c.message  # White blocks instead
         assert not any(ln.startswith("Gorilla:") for ln in c.status_lines())  # another line now

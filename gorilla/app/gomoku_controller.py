@@ -154,7 +154,7 @@ class GomokuController(Shared, NeutralTable):
     # --- state --------------------------------------------------------------------------------
     def _set_game(self, game: GomokuGame) -> None:
         self.reviewing = False
-        self.record = KeptRecord()  # a loaded record's names, comments, ... (none yet)
+        self.record = KeptRecord()  # the record's names, comments, ...: a loaded one's, or typed
         if getattr(self, "game_review", None) is not None:
             self.game_review.cancel()
         self.game_review = GomokuReview()  # g: the whole game's analysis (its notes follow its line)
@@ -323,7 +323,8 @@ class GomokuController(Shared, NeutralTable):
             self.say("The analysis waits for the search's parts (they are compiling)")
             return
         g = self._whole_game()
-        rv.start(g, dict(zip((R.BLACK, R.WHITE), self.record.players(self.players), strict=True)))
+        black, white = self.record.players(self.players)
+        rv.start(g, {R.BLACK: black, R.WHITE: white})
         self.say(f"Analysing the game ({rv.seconds:g} s a position; g cancels)")
 
     def _whole_moves(self) -> list[int]:

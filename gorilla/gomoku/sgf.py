@@ -41,9 +41,6 @@ def unescape(text: str) -> str:
     return re.sub(r"\\(.)", lambda m: "" if m.group(1) == "\n" else m.group(1), text, flags=re.S)
 
 
-_unesc = unescape
-
-
 # the root properties dumps makes itself; a record's others are written back as read
 MADE = frozenset(
     {"GM", "FF", "CA", "AP", "SZ", "RU", "PB", "PW", "RE", "TM", "OT", "AB", "AW", "B", "W"}
@@ -219,7 +216,7 @@ def _comments(nodes: list[dict[str, list[str]]]) -> dict[int, str]:
     number = 0
     for node in nodes[1:]:
         number += sum(len(node.get(p, [])) for p in ("AB", "AW", "B", "W"))
-        text = "\n".join(_unesc(v).strip() for v in node.get("C", []) if v.strip())
+        text = "\n".join(unescape(v).strip() for v in node.get("C", []) if v.strip())
         if text and number > 0:
             out[number] = f"{out[number]}\n{text}" if number in out else text
     return out
@@ -269,7 +266,7 @@ def loads_record(text: str) -> Record:
     if root.get("OPENING"):
         game.given = _given(root["OPENING"][0], len(game.moves))
     result = root.get("RE", [""])[0].strip()
-    names = (_unesc(root.get("PB", [""])[0]).strip(), _unesc(root.get("PW", [""])[0]).strip())
+    names = (unescape(root.get("PB", [""])[0]).strip(), unescape(root.get("PW", [""])[0]).strip())
     record = Record(game, *names, result, _timing(nodes))
     record.extra = {k: v for k, v in root.items() if k not in MADE}
     record.comments = _comments(nodes)
