@@ -1,10 +1,11 @@
-"""What a loaded Gomoku record brings beyond its moves, kept for the record the game writes.
+"""What a Gomoku game's record holds beyond its moves, kept for the record the game writes.
 
 A record (SGF ``GM[4]`` or Piskvork's ``.psq``) has the players' names, other root
-properties, a comment and marks on a move and, in a ``.psq``, each move's thinking time.
-The window plays on from it; while the game follows the record's moves, what the record
-said of them is written back (Ctrl+S, the autosave) and shown in the panel, and once the
-game leaves them, only what belongs to the moves they still share.
+properties, a comment and marks on a move and, in a ``.psq``, each move's thinking time: a
+loaded record's, and what the player types (Enter: a move's comment; Ctrl+I: the names).
+While the game follows the record's moves, what the record says of them is written back
+(Ctrl+S, the autosave) and shown in the panel; once the game leaves them, only what belongs
+to the moves they still share.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from gorilla.gomoku.game import GomokuGame
 
 @dataclass
 class KeptRecord:
-    """A loaded record's names (PB, PW), other root properties and, by move number, its
-    comments, marks and thinking times (empty for a game not loaded from a record)."""
+    """The record's names (PB, PW), other root properties and, by move number, its comments,
+    marks and thinking times (a loaded record's and what was typed since; empty at first)."""
 
     names: dict[int, str] = field(default_factory=dict)
     extra: dict[str, list[str]] = field(default_factory=dict)

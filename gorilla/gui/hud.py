@@ -203,6 +203,7 @@ class Hud:
         """Each side's name, and its clock or its captures."""
         game = controller.game
         players = controller.players
+        names = controller.names()
         for c in (BLACK, WHITE):
             _, _, name, caps = self.rows[c]
             who = players.get(c, "human")
@@ -225,7 +226,7 @@ class Hud:
                 caps.visible = False
                 self._set(caps, "")
                 caps.x = self._width - self._pad - clock.content_width
-            self._set_elided(name, "", shown_name(controller.names(), c, who), self._name_room(caps))
+            self._set_elided(name, "", shown_name(names, c, who), self._name_room(caps))
         self._update_tip(controller)
 
     def name_row_at(self, x: float, y: float) -> int | None:
