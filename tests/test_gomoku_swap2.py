@@ -145,7 +145,11 @@ def test_the_opener_plays_the_candidate_its_search_finds_nearest_even():
     stones = swap2.place_three(agent, game, 0.2, seed=4)
     c = game.size // 2
     pool = swap2.three_stone_openings()
-    picks = random.Random(4).sample(pool, min(swap2.CANDIDATES, len(pool)))
+    rng = random.Random(4)
+    drawn = rng.sample(pool, min(swap2.CANDIDATES, len(pool)))
+    # each drawn opening turned or mirrored by the same seed
+    turns = [(op, rng.randrange(8)) for op in drawn]
+    picks = [[swap2.symmetric(dx, dy, k) for dx, dy in op] for op, k in turns]
     assert [(x - c, y - c) for x, y in stones] in picks and not game.moves
 
     def score(op: list[tuple[int, int]]) -> int:
