@@ -1,8 +1,8 @@
 """Gomoku sparring: Gorilla's ``gorilla pbrain`` against any Gomocup engine, with Elo.
 
     python benchmarks/gomoku_spar.py ENGINE [--agent pvs+vct] [-n 20] [--turn-ms 1000]
-        [--rule freestyle|renju] [--seed 1] [--stones 3] [--radius 3] [--out DIR] [--resume]
-        [--sources DIR]
+        [--rule freestyle|renju] [--seed 1] [--stones 3] [--radius 3] [--openings FILE]
+        [--out DIR] [--resume] [--sources DIR]
 
 ENGINE is ``aiwine``, ``rapfi`` (Rapfi's classical evaluation, no NNUE weights) or any
 Gomocup brain command in quotes (``"/path/pbrain-foo"``). ``aiwine`` and ``rapfi`` are
@@ -16,9 +16,12 @@ gomoku`` (:mod:`gorilla.match.gomoku_games`: the protocol's time controls, forfe
 time-outs, crashes and illegal moves, SGFs, ``results.jsonl``, ``--resume``). The openings
 are seeded random: ``-n/2`` openings of ``--stones`` stones (alternating from Black) on
 distinct points within ``--radius`` of the centre, each played with both colours; the
-same seed gives the same openings. The printout: wins, draws and losses per colour,
-Gorilla's score with its 95% (Wilson) interval and the Elo difference with its interval,
-time per move (mean and max: a move past ``timeout_turn`` plus ``--grace``
+same seed gives the same openings. ``--openings FILE`` plays the first ``-n/2`` openings of
+an openings file instead, each with both colours: ``assets/gomoku_swap2.txt`` holds 40
+three-stone openings that Gorilla's search and Rapfi both find even, where a random
+opening often favours one colour and decides both of its games. The printout: wins, draws
+and losses per colour, Gorilla's score with its 95% (Wilson) interval and the Elo difference
+with its interval, time per move (mean and max: a move past ``timeout_turn`` plus ``--grace``
 forfeits), forfeits, and the load average (the machine is shared: both engines
 suffer the same load; report it with the result).
 
@@ -37,6 +40,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from gorilla.gomoku.openings import load_openings
 from gorilla.match import stats
 from gorilla.match.runner import MatchConfig, load_results, run_match
 
@@ -192,6 +196,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--stones", type=int, default=3, help="stones in an opening (default 3)")
     ap.add_argument("--radius", type=int, default=3, help="openings within this distance of the centre")
     ap.add_argument(
+        "--openings",
+        type=Path,
+        default=None,
+        help="an openings file: its first n/2 openings, in order, instead of random ones",
+    )
+    ap.add_argument(
         "--grace",
         type=float,
         default=1.0,
@@ -214,7 +224,16 @@ def main(argv: list[str] | None = None) -> int:
     engine = "pbrain:" + engine_command(a.engine, sources)
     out.mkdir(parents=True, exist_ok=True)
     openings = out / "openings.txt"
-    write_openings(openings, random_openings((a.games + 1) // 2, a.stones, a.radius, a.seed))
+    if a.openings is not None:
+        try:
+            chosen = load_openings(a.openings)[: (a.games + 1) // 2]
+        except ValueError as e:
+            raise SystemExit(str(e)) from None
+        if len(chosen) < (a.games + 1) // 2:
+            raise SystemExit(f"{a.openings} holds {len(chosen)} openings: give -n {2 * len(chosen)} or fewer")
+    else:
+        chosen = random_openings((a.games + 1) // 2, a.stones, a.radius, a.seed)
+    write_openings(openings, chosen)
     cfg = MatchConfig(
         players=[gorilla, engine],
         games=a.games,
