@@ -24,12 +24,14 @@ from gorilla.match.runner import MatchConfig, load_results, run_match
 BRAIN = f"pbrain:{shlex.quote(sys.executable)} -m gorilla pbrain"
 
 # A Gomocup brain that misbehaves on purpose after GOOD good moves: it exits (crash),
-# sleeps (hang), answers words (garbage) or plays the opponent's last point (illegal).
+# sleeps (hang), answers words (garbage) or plays the opponent's last point (illegal);
+# "race" drops a TURN that comes within 10 ms of its own move, as Rapfi does while its
+# search thread finishes, and reads the coordinates as a command.
 FAKE_BRAIN = textwrap.dedent(
     """
     import sys, time
     mode, good = sys.argv[1], int(sys.argv[2])
-    size, taken, asked, block = 15, [], 0, False
+    size, taken, asked, block, moved = 15, [], 0, False, -1e9
     heard = open(sys.argv[3], "a") if len(sys.argv) > 3 else None  # every line, as it came
     def say(text):
         sys.stdout.write(text + "\\n"); sys.stdout.flush()
@@ -46,11 +48,15 @@ FAKE_BRAIN = textwrap.dedent(
             if mode == "illegal" and taken:
                 say("%d,%d" % taken[-1]); return
         free = [(x, y) for y in range(size) for x in range(size) if (x, y) not in taken]
+        global moved
+        moved = time.monotonic()
         taken.append(free[0]); say("%d,%d" % free[0])
     for line in sys.stdin:
         if heard:
             heard.write(line); heard.flush()
         w = line.strip().upper()
+        if mode == "race" and w.startswith("TURN") and time.monotonic() - moved < 0.01:
+            say("ERROR Unknown command: " + w.split()[1]); continue
         if block:
             if w == "DONE":
                 block = False; move()
@@ -185,6 +191,19 @@ def test_every_command_is_one_whole_line(tmp_path: Path):
         else:
             assert re.fullmatch(r"START \d+|RESTART|INFO \w+ -?\d+|BEGIN|TURN \d+,\d+|BOARD|END", w), w
             block = w == "BOARD"
+
+
+def test_a_brain_is_not_asked_again_while_it_finishes_its_move(tmp_path: Path):
+    # ... and sending the whole line was not enough: the TURN that Rapfi drops is one that
+    # reaches it while its search thread, having printed the move, has not yet said it is done.
+    # Two brains that answer at once and drop a TURN sent within 10 ms of their own move (as
+    # Rapfi's race does) play whole games: the referee waits referee.SETTLE after each answer.
+    racer = fake(tmp_path, "race", 10_000)
+    cfg = config(tmp_path, racer, racer, games=2, timeout_turn=300)
+    summary = run_match(cfg, log=io.StringIO())
+    recs = check_games(cfg, summary)
+    assert not summary["forfeits"], summary["forfeits"]
+    assert all(r["moves"] > 20 and r["reason"] == "five" for r in recs)
 
 
 @pytest.mark.parametrize(

@@ -30,8 +30,17 @@ class EngineError(Exception):
         self.reason = reason
 
 
+# seconds between a brain's answer and the next line sent to it: Rapfi drops a command that
+# arrives while its search thread is still finishing the move it just printed (its protocol loop
+# skips commands while it is "thinking"), so a TURN sent at once after a fast opponent's reply
+# was lost and the coordinates that followed it answered "ERROR Unknown command: x,y"
+# (benchmarks/RESULTS.md#2026-11-29-gomoku-the-swap2-openers-openings-session-39)
+SETTLE = 0.02
+
+
 class PBrain:
-    """One engine process behind pipes, with a reader thread so reads can time out."""
+    """One engine process behind pipes, with a reader thread so reads can time out. A line is
+    sent no sooner than SETTLE seconds after the brain's last answer."""
 
     def __init__(self, command: list[str]) -> None:
         self.command = command
@@ -44,6 +53,7 @@ class PBrain:
             bufsize=1,
         )
         self.lines: queue.Queue[str | None] = queue.Queue()
+        self.answered = -1e9  # time.monotonic() of the last answer
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
@@ -53,7 +63,10 @@ class PBrain:
         self.lines.put(None)
 
     def send(self, text: str) -> None:
-        """Send one protocol line to the brain."""
+        """Send one protocol line to the brain (waiting out SETTLE after its last answer)."""
+        wait = self.answered + SETTLE - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
         try:
             assert self.proc.stdin is not None
             self.proc.stdin.write(text + "\n")
@@ -77,6 +90,7 @@ class PBrain:
             word = line.split(" ", 1)[0].upper()
             if word in ("MESSAGE", "DEBUG", "SUGGEST") or not line.strip():
                 continue
+            self.answered = time.monotonic()
             return line.strip()
 
     def close(self) -> None:
