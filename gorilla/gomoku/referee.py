@@ -34,7 +34,7 @@ class EngineError(Exception):
 # arrives while its search thread is still finishing the move it just printed (its protocol loop
 # skips commands while it is "thinking"), so a TURN sent at once after a fast opponent's reply
 # was lost and the coordinates that followed it answered "ERROR Unknown command: x,y"
-# (benchmarks/RESULTS.md#2026-11-29-gomoku-the-swap2-openers-openings-session-39)
+# (benchmarks/RESULTS.md#2026-11-29-gomoku-even-openings-rapfi-far-ahead-of-aiwine-session-39)
 SETTLE = 0.02
 
 

@@ -9,7 +9,7 @@ this engine's own longer searches (``benchmarks/gomoku_swap2_book.py``; its head
 CANDIDATES of them are searched for a share of the time and the one whose score is nearest
 even is played. (The match openings, ``gomoku_openings.txt``, are balanced with four or five
 stones: their first three leave Black a stone ahead, and a strong chooser takes Black on
-every one: benchmarks/RESULTS.md#2026-11-29-gomoku-the-swap2-openers-openings-session-39.)
+every one: benchmarks/RESULTS.md#2026-11-29-gomoku-even-openings-rapfi-far-ahead-of-aiwine-session-39.)
 """
 
 from __future__ import annotations
