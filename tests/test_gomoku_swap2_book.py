@@ -95,3 +95,16 @@ def test_the_opener_turns_its_book_opening_any_way_and_keeps_it_on_the_board():
             book.canonical(tuple(op)) for op in swap2.three_stone_openings()
         }
     assert len(seen) > 1
+
+
+def test_on_a_small_board_the_opener_keeps_to_openings_that_fit():
+    agent = make_agent("threat1")
+    for size in (5, 6, 7, 8, 9):
+        reach = min(size // 2, size - 1 - size // 2)
+        pool = swap2.three_stone_openings(size)
+        assert len(pool) >= swap2.CANDIDATES
+        assert all(max(abs(x), abs(y)) <= reach for op in pool for x, y in op)
+        for seed in range(3):
+            stones = swap2.place_three(agent, GomokuGame(size, R.FREESTYLE), 0.02, seed=seed)
+            assert len(set(stones)) == 3 and all(0 <= v < size for xy in stones for v in xy)
+    assert len(swap2.three_stone_openings(9)) == len(swap2.three_stone_openings(15))  # the whole book

@@ -18,7 +18,7 @@ import random
 
 from gorilla import asset_file
 from gorilla.gomoku.game import GomokuGame
-from gorilla.gomoku.openings import load_openings
+from gorilla.gomoku.openings import DEFAULT_OPENINGS, load_openings
 
 SWAP2_OPENINGS = asset_file("gomoku_swap2.txt")
 
@@ -26,13 +26,24 @@ CANDIDATES = 6  # three-stone openings searched by the opener
 SWAP_BELOW = 0  # the chooser takes Black when its search scores White (to move) below this
 
 
-def three_stone_openings() -> list[list[tuple[int, int]]]:
-    """The distinct three-stone openings (dx, dy from the centre) of the shipped Swap2 book."""
-    out: list[list[tuple[int, int]]] = []
-    for op in load_openings(SWAP2_OPENINGS):
-        if len(op) >= 3 and op[:3] not in out:
-            out.append(op[:3])
-    return out
+def three_stone_openings(size: int = 15) -> list[list[tuple[int, int]]]:
+    """The distinct three-stone openings (dx, dy from the centre) of the shipped Swap2 book that
+    fit a size x size board however they are turned; where fewer than CANDIDATES fit (boards
+    under 7x7), the first three stones of the match openings (within 2 of the centre) join them."""
+    reach = min(size // 2, size - 1 - size // 2)
+
+    def fitting(path) -> list[list[tuple[int, int]]]:
+        out: list[list[tuple[int, int]]] = []
+        for op in load_openings(path):
+            three = op[:3]
+            if len(three) == 3 and three not in out and all(max(abs(x), abs(y)) <= reach for x, y in three):
+                out.append(three)
+        return out
+
+    book = fitting(SWAP2_OPENINGS)
+    if len(book) < CANDIDATES:
+        book += [op for op in fitting(DEFAULT_OPENINGS) if op not in book]
+    return book
 
 
 def symmetric(dx: int, dy: int, k: int) -> tuple[int, int]:
@@ -47,7 +58,7 @@ def place_three(agent, game: GomokuGame, seconds: float, seed: int) -> list[tupl
     seed, each turned or mirrored by seed, the one the agent's search scores nearest even for
     White to move."""
     rng = random.Random(seed)
-    pool = three_stone_openings()
+    pool = three_stone_openings(game.size)
     picks = rng.sample(pool, min(CANDIDATES, len(pool)))
     c = game.size // 2
     best: tuple[int, list[tuple[int, int]]] | None = None
