@@ -29,26 +29,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-Opening = tuple[tuple[int, int], tuple[int, int], tuple[int, int]]  # (dx, dy) of B, W, B
+from gomoku_regret import judge_brain, win_rate  # noqa: E402
+from gomoku_spar import default_sources, engine_command  # noqa: E402
 
-# the eight symmetries of the square, on offsets from the centre
-SYMMETRIES = (
-    lambda x, y: (x, y),
-    lambda x, y: (-x, y),
-    lambda x, y: (x, -y),
-    lambda x, y: (-x, -y),
-    lambda x, y: (y, x),
-    lambda x, y: (-y, x),
-    lambda x, y: (y, -x),
-    lambda x, y: (-y, -x),
-)
+from gorilla.gomoku.agents import make_agent, ready_engine  # noqa: E402
+from gorilla.gomoku.game import GomokuGame  # noqa: E402
+from gorilla.gomoku.swap2 import symmetric  # noqa: E402
+
+Opening = tuple[tuple[int, int], tuple[int, int], tuple[int, int]]  # (dx, dy) of B, W, B
 
 
 def canonical(op: Opening) -> Opening:
     """One representative of op's mirror images and rotations (the two Black stones unordered)."""
     best: Opening | None = None
-    for f in SYMMETRIES:
-        b1, w, b2 = (f(*p) for p in op)
+    for k in range(8):
+        b1, w, b2 = (symmetric(x, y, k) for x, y in op)
         cand = (min(b1, b2), w, max(b1, b2))
         if best is None or cand < best:
             best = cand
@@ -99,8 +94,6 @@ HEADER = """\
 
 def score(agent, op: Opening, size: int, seconds: float) -> int:
     """The search's score of op for White to move."""
-    from gorilla.gomoku.game import GomokuGame
-
     agent.new_game()
     g = GomokuGame(size)
     c = size // 2
@@ -127,8 +120,6 @@ def choose(agent, ops: list[Opening], times: list[float], keep: int, size: int =
 
 def judge_white(brain, op: Opening, size: int = 15) -> float:
     """The judge's win rate for White to move after op."""
-    from gomoku_regret import win_rate
-
     c = size // 2
     moves = [(1 if i % 2 == 0 else 2, c + dx, c + dy) for i, (dx, dy) in enumerate(op)]
     _, value = brain.ask((moves, 2))
@@ -145,12 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--judge", default="none", help="rapfi: print an outside engine's values too")
-    from gomoku_spar import default_sources
-
     ap.add_argument("--sources", type=Path, default=default_sources())
     args = ap.parse_args(argv)
-    from gorilla.gomoku.agents import make_agent, ready_engine
-
     ready_engine(["pvs+vct"])
     agent = make_agent("pvs+vct")
     ops = sample_openings(args.samples, args.radius, args.seed)
@@ -159,9 +146,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(ops)} openings searched, {len(kept)} kept in {time.time() - t0:.0f} s")
     judged: dict[Opening, float] = {}
     if args.judge != "none":
-        from gomoku_regret import judge_brain
-        from gomoku_spar import engine_command
-
         brain = judge_brain(engine_command(args.judge, args.sources), 14, 300_000)
         rest = [op for op in ops if op not in {k for k, _ in kept}]
         drawn = random.Random(args.seed).sample(rest, min(len(kept), len(rest)))

@@ -21,7 +21,6 @@ def test_the_eight_symmetries_are_distinct_and_the_first_is_the_identity():
     images = {swap2.symmetric(1, 2, k) for k in range(8)}
     assert len(images) == 8 and swap2.symmetric(1, 2, 0) == (1, 2)
     assert all(abs(x) + abs(y) == 3 for x, y in images)
-    assert [f(1, 2) for f in book.SYMMETRIES] and {f(1, 2) for f in book.SYMMETRIES} == images
 
 
 def test_an_opening_and_its_images_have_one_representative():
@@ -52,8 +51,9 @@ def test_the_maker_keeps_the_openings_its_search_scores_nearest_even():
     ops = book.sample_openings(8, 3, seed=1) + [lopsided]
     kept = book.choose(agent, ops, [0.05, 0.05], keep=3)
     assert len(kept) == 3 and lopsided not in [op for op, _ in kept]
-    scores = {op: max(abs(book.score(agent, op, 15, 0.05)) for _ in range(2)) for op in ops}
-    assert max(scores[op] for op, _ in kept) <= min(s for op, s in scores.items() if op not in dict(kept))
+    size = {op: abs(book.score(agent, op, 15, 0.05)) for op in ops}  # threat1: the same each time
+    chosen = [op for op, _ in kept]
+    assert max(size[op] for op in chosen) <= min(s for op, s in size.items() if op not in chosen)
 
 
 def _scores(openings: list[list[tuple[int, int]]]) -> list[int]:
