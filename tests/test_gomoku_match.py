@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from gorilla.gomoku import referee, sgf
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
-from gorilla.gomoku import sgf
 from gorilla.gomoku.vcf import new_state
 from gorilla.match import cli, tune
 from gorilla.match.gomoku_games import DEFAULT_OPENINGS, load_openings, opening_game, parse_openings
@@ -204,6 +204,10 @@ def test_a_brain_is_not_asked_again_while_it_finishes_its_move(tmp_path: Path):
     recs = check_games(cfg, summary)
     assert not summary["forfeits"], summary["forfeits"]
     assert all(r["moves"] > 20 and r["reason"] == "five" for r in recs)
+    # the wait comes before the referee's clock starts: it is not the brains' time
+    for r in recs:
+        for t in r["times"].values():
+            assert t["total"] / t["moves"] < referee.SETTLE / 2  # answered at once: under a millisecond
 
 
 @pytest.mark.parametrize(

@@ -62,11 +62,15 @@ class PBrain:
             self.lines.put(line.rstrip("\r\n"))
         self.lines.put(None)
 
-    def send(self, text: str) -> None:
-        """Send one protocol line to the brain (waiting out SETTLE after its last answer)."""
+    def settle(self) -> None:
+        """Wait until SETTLE seconds have passed since the brain's last answer."""
         wait = self.answered + SETTLE - time.monotonic()
         if wait > 0:
             time.sleep(wait)
+
+    def send(self, text: str) -> None:
+        """Send one protocol line to the brain (waiting out SETTLE after its last answer)."""
+        self.settle()
         try:
             assert self.proc.stdin is not None
             self.proc.stdin.write(text + "\n")

@@ -161,6 +161,7 @@ def play_gomoku_game(
         wait = (turn / 1000 + grace) if turn > 0 else config.move_timeout
 
         def timed(pid: str, ask: Any) -> Any:
+            players[pid].settle()
             t0 = time.monotonic()
             try:
                 return ask()
@@ -180,6 +181,7 @@ def play_gomoku_game(
             w for w in (turn / 1000 if turn > 0 else None, None if left_ms is None else left_ms / 1000) if w
         ]
         wait = min(waits) + grace if waits else config.move_timeout  # no limit: --move-timeout
+        players[pid].settle()  # a brain's wait after its last answer is not its time
         t0 = time.monotonic()
         try:
             x, y = players[pid].genmove(game, left_ms, wait)

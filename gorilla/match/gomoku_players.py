@@ -48,6 +48,10 @@ class GomokuPlayer:
     def set_game_seed(self, seed: int) -> None:  # noqa: B027 - an optional hook
         """A seeded built-in agent takes this seed for the next game; brains ignore it."""
 
+    def settle(self) -> None:  # noqa: B027 - an optional hook
+        """Return when the player can be asked (a brain: SETTLE after its last answer); the
+        referee calls it before its clock starts, so the wait is not the player's time."""
+
     def genmove(self, game: GomokuGame, time_left: int | None, wait: float | None) -> tuple[int, int]:
         """The move (x, y) for the side to move; Forfeit after wait seconds or on a crash/garbage."""
         raise NotImplementedError
@@ -144,6 +148,11 @@ class BrainPlayer(GomokuPlayer):
         if self.brain is not None:
             self.brain.close()
         self.brain, self.started = None, False
+
+    def settle(self) -> None:
+        """Wait out the brain's SETTLE after its last answer (:meth:`PBrain.settle`)."""
+        if self.brain is not None:
+            self.brain.settle()
 
     def _ask(self, line: str, timeout: float) -> str:
         assert self.brain is not None
