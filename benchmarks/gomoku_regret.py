@@ -80,8 +80,7 @@ class Brain:
         """The brain's move in the position and the last value it reported (or None)."""
         moves, stm = pos
 
-        def board() -> None:
-            time.sleep(0.002)
+        def board() -> None:  # PBrain waits out Rapfi's race (referee.SETTLE) before sending
             try:
                 self.brain.send("BOARD")
                 for c, x, y in moves:
@@ -101,7 +100,7 @@ class Brain:
             elif line[:1].isdigit() and "," in line:
                 x, y = (int(v) for v in line.split(",")[:2])
                 return (x, y), value
-            elif line == "ERROR Unknown command: DONE":  # Rapfi's race: the BOARD line was lost
+            elif line == "ERROR Unknown command: DONE":  # the BOARD line was lost all the same: again
                 value = None
                 board()
 

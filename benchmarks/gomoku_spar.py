@@ -222,8 +222,6 @@ def main(argv: list[str] | None = None) -> int:
         print(report(load_results(out), cfg["players"][0], cfg["players"][1]))
         return 0
     engine = "pbrain:" + engine_command(a.engine, sources)
-    out.mkdir(parents=True, exist_ok=True)
-    openings = out / "openings.txt"
     if a.openings is not None:
         try:
             chosen = load_openings(a.openings)[: (a.games + 1) // 2]
@@ -233,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"{a.openings} holds {len(chosen)} openings: give -n {2 * len(chosen)} or fewer")
     else:
         chosen = random_openings((a.games + 1) // 2, a.stones, a.radius, a.seed)
+    out.mkdir(parents=True, exist_ok=True)
+    openings = out / "openings.txt"
     write_openings(openings, chosen)
     cfg = MatchConfig(
         players=[gorilla, engine],

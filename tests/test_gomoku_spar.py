@@ -41,3 +41,4 @@ def test_an_openings_file_gives_the_games_their_first_stones(tmp_path: Path, cap
     book.write_text("0,0 x\n", encoding="utf-8")
     with pytest.raises(SystemExit, match="not dx,dy pairs"):
         spar.main([*argv[:3], "--openings", str(book), "--out", str(tmp_path / "c")])
+    assert not (tmp_path / "b").exists() and not (tmp_path / "c").exists()  # no run folder left

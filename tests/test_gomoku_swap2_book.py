@@ -59,14 +59,7 @@ def test_the_maker_keeps_the_openings_its_search_scores_nearest_even():
 def _scores(openings: list[list[tuple[int, int]]]) -> list[int]:
     agent = make_agent("pvs")
     agent.max_depth = 4  # a fixed depth: the same scores on any machine
-    out = []
-    for op in openings:
-        agent.new_game()
-        g = GomokuGame(15, R.FREESTYLE)
-        for dx, dy in op:
-            g.play_xy(7 + dx, 7 + dy)
-        out.append(agent.select(g, 30.0).score)
-    return out
+    return [book.score(agent, tuple(op), 15, 30.0) for op in openings]
 
 
 def test_the_shipped_book_is_more_even_than_the_match_openings_first_three_stones():
