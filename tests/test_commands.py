@@ -1,5 +1,5 @@
 """The commands table is the one list of the window's keys and buttons: the window binds it, and
-the panel's help, ``gorilla --help``, docs/controls.md and the README agree with it."""
+the panel's help, ``gorilla --help``, docs/controls.md and docs/playing.md agree with it."""
 
 from __future__ import annotations
 
@@ -48,8 +48,8 @@ def test_docs_controls_key_table_is_made_from_the_commands():
     assert all(b in toolbar for b in BUTTONS)
 
 
-def test_readme_key_table_is_the_panels_help():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_playing_key_table_is_the_panels_help():
+    text = (ROOT / "docs" / "playing.md").read_text(encoding="utf-8")
     assert cmds.readme_keys_table() in text
     toolbar = text[text.index("The panel's toolbar has") :].split(".")[0]
     assert all(b in toolbar for b in BUTTONS)

@@ -2,7 +2,7 @@
 
 The window binds its keys and its buttons from :data:`COMMANDS` (each name is one entry of
 ``GorillaWindow``'s command map); the panel's help (:data:`HUD_ROWS`), the key table of
-``docs/controls.md`` (:data:`DOC_ROWS`), the README's key table and ``gorilla --help``'s key line
+``docs/controls.md`` (:data:`DOC_ROWS`), docs/playing.md's key table and ``gorilla --help``'s key line
 are made from it, and ``tests/test_commands.py`` fails on any difference.
 
 A key is written as a person reads it: ``c``, ``Shift+Left``, ``Ctrl+Shift+Z``, ``Alt+Home``,
@@ -22,7 +22,7 @@ class Command:
 
     name: str
     keys: tuple[str, ...]
-    help: str  # a few words: the README's key table and ``gorilla --help``
+    help: str  # a few words: docs/playing.md's key table and ``gorilla --help``
     button: str | None = None  # the toolbar button's caption
 
 
@@ -385,7 +385,7 @@ def controls_keys_table() -> str:
 
 
 def readme_keys_table() -> str:
-    """The README's table of keys: the panel's help (h), row by row."""
+    """docs/playing.md's table of keys: the panel's help (h), row by row."""
     return markdown_table([(r.keys, r.text) for r in HUD_ROWS if r.keys], ("keys", "what they do"))
 
 
