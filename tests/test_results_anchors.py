@@ -1,7 +1,8 @@
 """Code and docs cite benchmarks/RESULTS.md by anchored headings
 (``benchmarks/RESULTS.md#playouts-per-second``): every anchor cited, in the code, the docs and
 RESULTS.md's own first page of current figures, names a heading there (GitHub's anchors: lower
-case, punctuation dropped, spaces to hyphens, a repeated heading's anchor with -1, -2...)."""
+case, punctuation dropped, spaces to hyphens, a repeated heading's anchor with -1, -2...); and
+that first table reads in one screen, one short line per benchmark."""
 
 from __future__ import annotations
 
@@ -70,3 +71,25 @@ def test_the_code_cites_results_with_an_anchor() -> None:
             if "RESULTS.md" in line and not CITE.search(line):
                 bare.append(f"{rel}:{n}")
     assert bare == [], "RESULTS.md cited without an anchor:\n" + "\n".join(bare)
+
+
+def first_table(markdown: str) -> list[list[str]]:
+    """The cells of each row of the first table under "## Current figures" (header and rule left out)."""
+    lines = markdown[markdown.index("## Current figures") :].splitlines()[1:]
+    start = next(i for i, line in enumerate(lines) if line.startswith("|"))
+    rows = []
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        rows.append([c.strip() for c in line.strip().strip("|").split(" | ")])
+    return rows
+
+
+def test_the_first_table_reads_in_one_screen() -> None:
+    """One short line per benchmark (what, figure, peer, date), the date a link to its section."""
+    rows = first_table(RESULTS.read_text(encoding="utf-8"))
+    assert 10 <= len(rows) <= 50
+    for cells in rows:
+        shown = re.sub(r"\]\(#[\w\-]+\)", "]", " | ".join(cells))
+        assert len(cells) == 4 and len(shown) <= 200, f"a row too long or not four cells: {shown}"
+        assert re.fullmatch(r"\[[^\]]+\]\(#[\w\-]+\)", cells[3]), f"the date is not one link: {cells[3]}"
