@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import queue
 import re
 import subprocess
@@ -128,7 +129,10 @@ def test_lz_analyze_streams_info_lines_until_the_next_command(engine_pipe: Pipe)
         assert visits == sorted(visits, reverse=True) and visits[0] > 0
         for b in blocks:
             assert b["move"] not in ("C3", "E5", "D4")  # avoided, and D4 is occupied
-            assert 0 <= int(b["winrate"]) <= 10000 and 0 <= int(b["lcb"]) <= int(b["winrate"])
+            # the lower bound from the line's own win rate and visits (rounding: a unit or two)
+            w, n = int(b["winrate"]) / 10000, int(b["visits"])
+            bound = w - 1.96 * math.sqrt(max(w * (1 - w), 1e-4) / n)
+            assert abs(int(b["lcb"]) - max(0, round(10000 * bound))) <= 2, ln
             pv = b["pv"].split()
             assert pv[0] == b["move"]
             for v in pv:

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -443,7 +444,14 @@ def test_the_announced_seconds_follow_the_machines_pace(
     fast = announced(warmup.PACE_SECONDS / 3)
     assert slow == pytest.approx(2 * fast, rel=0.25)  # whole seconds; a busy machine oversleeps
     assert fast == pytest.approx(warmup.estimate(["fake-big"]), rel=0.35)  # the reference pace
-    assert 0.25 <= warmup.pace() <= 8.0
+    # pace(): three times the median run's seconds over PACE_SECONDS (the pace work is a third of
+    # the reference's), between 0.25 and 8; on a clock that only the runs move
+    now = [0.0]
+    monkeypatch.setattr(warmup, "time", SimpleNamespace(perf_counter=lambda: now[0]))
+    for runs, want in (([1 / 2] * 3, 1.5), ([1 / 3, 5, 1 / 4], 1.0), ([0.01] * 3, 0.25), ([3] * 3, 8.0)):
+        left = [r * warmup.PACE_SECONDS for r in runs]
+        monkeypatch.setattr(warmup, "_pace_work", lambda left=left: now.__setitem__(0, now[0] + left.pop(0)))
+        assert warmup.pace() == pytest.approx(want), runs
 
 
 def test_the_nets_parts_compile_the_kernels_as_play_calls_them() -> None:

@@ -5,11 +5,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_gui_functions import MAX_LINES, long_functions
+from test_gui_functions import long_functions
 
 APP = Path(__file__).resolve().parent.parent / "gorilla" / "app"
 
 
 def test_no_app_function_is_over_80_lines() -> None:
-    assert MAX_LINES == 80
-    assert long_functions(APP) == []
+    assert long_functions(APP, limit=80) == []
+
+
+def test_a_function_of_80_lines_passes_and_one_of_81_does_not(tmp_path: Path) -> None:
+    for n in (80, 81):
+        body = "\n".join(f"    x{i} = {i}" for i in range(n - 1))
+        (tmp_path / f"f{n}.py").write_text(f"def f{n}():\n{body}\n")
+    assert long_functions(tmp_path, limit=80) == ["f81.py:1 f81 (81 lines)"]

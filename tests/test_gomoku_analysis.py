@@ -51,8 +51,11 @@ def test_each_move_is_valued_and_the_move_that_ignores_an_open_three_is_a_blunde
     assert away.winrate_after == 1.0  # Black's open four comes: a proven win
     assert away.best in (g.point(7, 6), g.point(7, 10))  # a block of the three
     assert revs[-1].winrate_after == 1.0 and revs[-1].lost == 0.0  # five
-    assert all(0.0 <= r.lost <= 1.0 for r in revs)
-    assert all(r.lost == 0.0 for r in revs if r.move == r.best)
+    # the win rate lost is the fall of the mover's (Black's win rates before and after its move)
+    for r in (r for r in revs if r.move != r.best):
+        fall = r.winrate_before - r.winrate_after
+        assert r.lost == pytest.approx(max(0.0, fall if r.color == R.BLACK else -fall)), r.number
+    assert away.lost == pytest.approx(1.0 - away.winrate_before)  # White's whole remaining chance
     text = ga.report_text(revs, g, {R.BLACK: "Ann", R.WHITE: "Bob"}, 0.2)
     assert "White (Bob): 5 moves" in text and "8. O1 -" in text  # column 14 is O, with I counted
 

@@ -98,10 +98,17 @@ def test_swap2board():
     r = feed(b, out, "SWAP2BOARD", "DONE")
     stones = r[0].split(" ")
     assert len(stones) == 3 and len(b.game.moves) == 3
-    # three stones where Black (to move after White) is crushing: Black has an open four coming
-    r = feed(b, out, "SWAP2BOARD", "7,7", "0,0", "8,7", "DONE")
-    assert r[0] == "SWAP" or len(b.game.moves) == 4
     assert feed(b, out, "SWAP2BOARD", "7,7", "8,8", "DONE")[0].startswith("ERROR")
+    # taking Black is the search's judgement (threat1 scores nothing: it always plays White's stone)
+    b, out = brain("pvs")
+    feed(b, out, "START 15")
+    # three stones where Black (to move after White) is well ahead: two together, White's in a corner
+    r = feed(b, out, "SWAP2BOARD", "7,7", "0,0", "8,7", "DONE")
+    assert r == ["SWAP"] and len(b.game.moves) == 3  # the brain takes Black, plays no stone
+    # ... and where White is: Black's second stone in the corner; the brain plays White's stone
+    r = feed(b, out, "SWAP2BOARD", "7,7", "8,8", "0,0", "DONE")
+    x, y = b.game.xy(b.game.moves[-1][0])
+    assert r == [f"{x},{y}"] and len(b.game.moves) == 4 and b.game.moves[-1][1] == R.WHITE
 
 
 def test_full_game_script_through_a_pipe():

@@ -224,42 +224,39 @@ def test_a_ten_thousand_node_tree_loads_whole(folder) -> None:
     assert time.monotonic() - start < 300  # no hang (a generous bound, not a speed claim)
 
 
-@pytest.mark.parametrize(
-    "data",
-    [
-        b"(;SZ[9]" + b"(;" * 20_000 + b")" * 20_000 + b")",  # deep nesting of empty nodes
-        b"(" * 50_000,
-        b"(;SZ[9];B[ee]" + b"(;W[cc]" * 3000 + b")" * 3000 + b")",  # nesting with moves (3000 deep)
-        b"(;SZ[9]C[" + b"\\" * 100_000 + b"])",
-        b"(;SZ[9]AB[ee]AW[ee])",
-        b"(;SZ[9];B[ee]W[cc])",
-        b"(;SZ[9];B[ee];B[ee])",
-        b"(;SZ[9];B[ee];AB[aa])",
-        b"(;SZ[9]LB[zz:x][ee]TR[zz:aa])",
-        b"\xff\xfe(;SZ[9])",
-        b"",
-        b"(;GM[4]SZ[15];B[hh])",
-        b"(;SZ[99])",
-        b"(;SZ[9]CoPyright[x]ABCDEFGHIJ[y];B[ee]XY[a]XY[b])",
-        b"(;SZ[9];B[ee];W[h\n\x1ac])",
-    ],
-    ids=[
-        "nested-empty-nodes",
-        "only-brackets",
-        "nested-moves",
-        "huge-escaped-comment",
-        "ab-and-aw",
-        "black-and-white-move",
-        "occupied",
-        "setup-after-a-move",
-        "marks-off-the-board",
-        "utf16-bom",
-        "empty",
-        "gomoku",
-        "size-99",
-        "odd-identifiers",
-        "control-bytes-in-a-move",
-    ],
-)
-def test_hand_made_hostile_files(folder, data) -> None:
-    check_one(data, folder)
+# each hand-made file and what becomes of it: "loaded", or refused with these words in its line
+HAND_MADE = {
+    "nested-empty-nodes": (b"(;SZ[9]" + b"(;" * 20_000 + b")" * 20_000 + b")", "loaded"),
+    "only-brackets": (b"(" * 50_000, "parse error"),
+    # nesting with moves (3000 deep): White's second W[cc] is on its own stone
+    "nested-moves": (b"(;SZ[9];B[ee]" + b"(;W[cc]" * 3000 + b")" * 3000 + b")", "W[cc] at move 3 (occupied)"),
+    "huge-escaped-comment": (b"(;SZ[9]C[" + b"\\" * 100_000 + b"])", "loaded"),
+    "ab-and-aw": (b"(;SZ[9]AB[ee]AW[ee])", "both AB and AW"),
+    "black-and-white-move": (b"(;SZ[9];B[ee]W[cc])", "both a black and a white move"),
+    "occupied": (b"(;SZ[9];B[ee];B[ee])", "B[ee] at move 2 (occupied)"),
+    "setup-after-a-move": (b"(;SZ[9];B[ee];AB[aa])", "after the first move"),
+    "marks-off-the-board": (b"(;SZ[9]LB[zz:x][ee]TR[zz:aa])", "loaded"),  # the marks left out
+    "utf16-bom": (b"\xff\xfe(;SZ[9])", "loaded"),
+    "empty": (b"", "empty file"),
+    "gomoku": (b"(;GM[4]SZ[15];B[hh])", "not a Go game"),
+    "size-99": (b"(;SZ[99])", "board size 99"),
+    "odd-identifiers": (b"(;SZ[9]CoPyright[x]ABCDEFGHIJ[y];B[ee]XY[a]XY[b])", "loaded"),
+    "control-bytes-in-a-move": (b"(;SZ[9];B[ee];W[h\n\x1ac])", "bad move"),
+}
+
+
+@pytest.mark.parametrize("data, expected", list(HAND_MADE.values()), ids=list(HAND_MADE))
+def test_hand_made_hostile_files(folder, data, expected) -> None:
+    outcome = check_one(data, folder)
+    if expected == "loaded":
+        assert outcome == "loaded"
+    else:
+        assert outcome == "refused"
+        with pytest.raises(SgfError) as e:
+            load_tree(data)
+        assert expected in str(e.value), str(e.value)
+
+
+def test_marks_off_the_board_and_a_label_without_text_are_left_out() -> None:
+    tree = load_tree(b"(;SZ[9]LB[zz:x][ee][cc:ok]TR[zz:aa][bb])")
+    assert tree.root.labels == {v("C7"): "ok"} and tree.root.marks == {"TR": {v("B8")}}

@@ -7,17 +7,30 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import numpy as np
 import pytest
+from helpers import game_from_diagram
 
 from gorilla.app.compiler import Compiler
 from gorilla.app.controller import Controller
 from gorilla.app.game_kinds import GomokuLoading, GomokuStart, controller_for
 from gorilla.app.gomoku_controller import gomoku_controller
 from gorilla.app.table import LACKING, Board, Table
+from gorilla.rules.board import WHITE
 from gorilla.rules.game import Game
 
 GUI = Path(__file__).resolve().parent.parent / "gorilla" / "gui"
+# Black walls off the lower left corner, White the upper right
+WALLS = """
+. . . . . O . . .
+. . . . . O . . .
+. . . . . O . . .
+. . . . . O O O O
+X X X X . . . . .
+. . . X . . . . .
+. . . X . . . . .
+. . . X . . . . .
+. . . X . . . . .
+"""
 
 
 def _members(proto: type) -> list[str]:
@@ -83,7 +96,14 @@ def test_what_gomoku_lacks_answers_neutrally(tables):
         assert g.message.startswith("Go only") and g.version > version
     go = tables["go"]
     assert go.shows_captures and go.tree is not None and go.review is not None
-    assert isinstance(go.ownership_map(), np.ndarray) or go.ownership_map() is None
+    assert g.ownership_map().size == 0  # Gomoku: nobody owns anything
+    # Go's: the net's estimate of the position on the board, -1 Black .. +1 White, row 0 on top
+    walls = Controller(game_from_diagram(WALLS, WHITE))
+    try:
+        own = walls.ownership_map()
+        assert own.shape == (9, 9) and own[7, 1] < -0.5 and own[1, 7] > 0.5  # B2 Black's, H8 White's
+    finally:
+        walls.close()
 
 
 def test_a_go_game_from_the_loading_stand_in_is_a_new_go_controller(tables):

@@ -428,7 +428,8 @@ def _node_text(
 ) -> None:
     """Comment, name, markup and the other properties of an sgfmill node, added to ``into``.
 
-    Markup with a point off the board is left out (nothing to draw); the rest is kept.
+    Markup with a point off the board, or a label without its text, is left out (nothing to
+    draw); the rest is kept.
     """
     size, encoding = presenter.size, presenter.encoding
     comment = _text(node, "C")
@@ -445,7 +446,7 @@ def _node_text(
                         into.marks.setdefault(ident, set()).add(to_index(col, row, size))
     if node.has_property("LB"):
         for raw in node.get_raw_list("LB"):
-            with contextlib.suppress(ValueError):
+            with contextlib.suppress(ValueError, TypeError):  # TypeError: sgfmill's for a label without ':'
                 for (row, col), text in sgf_properties.interpret_LB_list([raw], presenter):
                     into.labels[to_index(col, row, size)] = text
     for ident in node.properties():
