@@ -1,9 +1,13 @@
-"""Render benchmark: a full 19x19 board (361 stones) redrawn in the real window, and launch time.
+"""Render benchmark: a full 19x19 board (361 stones) redrawn in the real window, the frames drawn
+while an AI thinks, and launch time.
 
 Prints ms/frame (median and 90th percentile of wall time with glFinish after each frame,
 plus the process CPU time per frame: llvmpipe renders on this process's threads, so CPU
 ms/frame is what the frame costs when the machine is not shared) and the time from
-``python -m gorilla`` to its window being on screen. Run under Xvfb on Mesa llvmpipe:
+``python -m gorilla`` to its window being on screen. While an AI thinks (``--ai``, White's reply
+to D4 on 9x9) the window keeps drawing at its thinking rate: the frames in the first
+``--thinking`` seconds and the gaps between them (the largest is the longest the window froze;
+tests/test_window.py only counts the frames). Run under Xvfb on Mesa llvmpipe:
 
     xvfb-run -a -s "-screen 0 1280x1024x24" python benchmarks/render.py
 
@@ -48,6 +52,37 @@ def frame_stats(draw, n: int) -> tuple[float, float, float]:
     return statistics.median(walls), walls[int(0.9 * (len(walls) - 1))], statistics.median(cpus)
 
 
+def thinking_frames(window_kwargs: dict, ai: str, seconds: float) -> tuple[int, float, float, bool]:
+    """Frames drawn in the first seconds of White's search after Black's D4 on 9x9: their
+    number, the median and the largest gap between them (s), and whether the AI still thought."""
+    import pyglet
+
+    from gorilla.app.controller import Controller
+    from gorilla.gui.window import GorillaWindow
+    from gorilla.rules.coords import parse_vertex
+    from gorilla.rules.game import Game
+
+    controller = Controller(Game.new(9), "human", ai, autosave=None)
+    window = GorillaWindow(controller, **window_kwargs)
+    window.dispatch_events()
+    window.tick(1 / 60)
+    controller.click(parse_vertex("D4", 9))
+    t0 = time.perf_counter()
+    while time.perf_counter() < t0 + seconds:  # the event loop as pyglet.app.run runs it
+        window.dispatch_events()
+        pyglet.clock.tick()
+        time.sleep(0.004)
+    thinking = controller.thinking
+    stamps = [t for t in window.frame_times if t >= t0]
+    gaps = [b - a for a, b in zip([t0, *stamps], stamps, strict=False)]
+    window.close()
+    controller.close()
+    pyglet.clock.unschedule(window.tick)
+    if not gaps:
+        return 0, float("nan"), float("nan"), thinking
+    return len(stamps), statistics.median(gaps), max(gaps), thinking
+
+
 def launch_time(timeout: float = 30.0) -> float | None:
     """Seconds from starting ``python -m gorilla`` until xdotool sees its window mapped."""
     if not shutil.which("xdotool"):
@@ -82,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--height", type=int, default=768)
     ap.add_argument("--samples", type=int, default=None, help="MSAA samples (default: the window's choice)")
     ap.add_argument("--no-launch", action="store_true", help="skip the python -m gorilla launch timing")
+    ap.add_argument("--ai", default="alphabeta:time=2", help="the AI that thinks (default alphabeta:time=2)")
+    ap.add_argument("--thinking", type=float, default=0.8, help="seconds of its thinking watched (0: skip)")
     args = ap.parse_args(argv)
 
     import pyglet
@@ -128,6 +165,12 @@ def main(argv: list[str] | None = None) -> int:
     window.close()
     controller.close()
     pyglet.clock.unschedule(window.tick)
+    if args.thinking > 0:
+        n, med_gap, max_gap, still = thinking_frames(kwargs, args.ai, args.thinking)
+        print(
+            f"while {args.ai} thinks: {n} frames in {args.thinking:g} s, gaps median {1000 * med_gap:.0f} ms,"
+            f" largest {1000 * max_gap:.0f} ms" + ("" if still else " (the AI finished within the time)")
+        )
     if not args.no_launch:
         t = launch_time()
         print(

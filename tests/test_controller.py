@@ -189,15 +189,32 @@ def test_progress_is_published_for_the_hud():
 
 
 def test_reset_during_thinking_cancels_and_a_late_answer_is_never_played():
-    # the agent keeps going 0.15 s after cancel and then answers C3: that answer is stale
-    agent = ScriptedAgent([v("C3"), v("G7")], late=0.15, release=False)
+    # the first search goes on after cancel until the test lets it end, and then answers C3:
+    # that answer is stale
+    agent = ScriptedAgent([v("C3"), v("G7")], release=False)
+    finish = threading.Event()
+    scripted = agent.select_move
+
+    def select_move(game, budget=None, cancel=None, progress=None):
+        if agent.calls > 0:
+            return scripted(game, budget, cancel, progress)
+        agent.calls += 1
+        agent.started.set()
+        cancel.wait()
+        finish.wait(30)
+        return agent.moves.pop(0)
+
+    agent.select_move = select_move
     c = Controller(Game.new(9), agent, "human")
     c.poll()
     assert agent.started.wait(5) and c.thinking
-    t0 = time.monotonic()
     c.reset()
-    assert time.monotonic() - t0 < 0.05  # reset does not wait for the search
+    assert agent.moves == [v("C3"), v("G7")]  # reset did not wait for the search: it still runs
     assert not c.thinking and c.game.move_number == 0
+    finish.set()
+    end = time.monotonic() + 10
+    while len(agent.moves) == 2 and time.monotonic() < end:  # the stale answer is taken first
+        time.sleep(0.001)
     agent.release.set()
     # the first search's answer (C3) arrives late; the new search answers G7
     drive(c, lambda: c.game.move_number == 1)

@@ -8,7 +8,9 @@ import re
 import shlex
 import sys
 import textwrap
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -16,7 +18,7 @@ from gorilla.gomoku import referee, sgf
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
 from gorilla.gomoku.vcf import new_state
-from gorilla.match import cli, tune
+from gorilla.match import cli, gomoku_games, tune
 from gorilla.match.gomoku_games import DEFAULT_OPENINGS, load_openings, opening_game, parse_openings
 from gorilla.match.report import write_report
 from gorilla.match.runner import MatchConfig, load_results, run_match
@@ -193,21 +195,34 @@ def test_every_command_is_one_whole_line(tmp_path: Path):
             block = w == "BOARD"
 
 
-def test_a_brain_is_not_asked_again_while_it_finishes_its_move(tmp_path: Path):
+def test_a_brain_is_not_asked_again_while_it_finishes_its_move(tmp_path: Path, monkeypatch):
     # ... and sending the whole line was not enough: the TURN that Rapfi drops is one that
     # reaches it while its search thread, having printed the move, has not yet said it is done.
     # Two brains that answer at once and drop a TURN sent within 10 ms of their own move (as
     # Rapfi's race does) play whole games: the referee waits referee.SETTLE after each answer.
     racer = fake(tmp_path, "race", 10_000)
     cfg = config(tmp_path, racer, racer, games=2, timeout_turn=300)
+    # the wait comes before the referee's clock starts: it is not the brains' time. The referee's
+    # clock reads a time that runs on by a thousand times each wait's real length, so a wait
+    # inside a timed move would add seconds to it, whatever the machine's load
+    waited = [0.0]
+    settle = referee.PBrain.settle
+
+    def counted(brain: referee.PBrain) -> None:
+        wait = brain.answered + referee.SETTLE - time.monotonic()
+        settle(brain)
+        waited[0] += 1000 * max(0.0, wait)
+
+    monkeypatch.setattr(referee.PBrain, "settle", counted)
+    monkeypatch.setattr(gomoku_games, "time", SimpleNamespace(monotonic=lambda: time.monotonic() + waited[0]))
     summary = run_match(cfg, log=io.StringIO())
     recs = check_games(cfg, summary)
     assert not summary["forfeits"], summary["forfeits"]
     assert all(r["moves"] > 20 and r["reason"] == "five" for r in recs)
-    # the wait comes before the referee's clock starts: it is not the brains' time
+    assert waited[0] > 1000 * referee.SETTLE  # the brains were waited for
     for r in recs:
         for t in r["times"].values():
-            assert t["total"] / t["moves"] < referee.SETTLE / 2  # answered at once: under a millisecond
+            assert t["total"] < 1000 * referee.SETTLE / 2, t  # none of it inside a move's time
 
 
 @pytest.mark.parametrize(

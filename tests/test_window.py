@@ -512,14 +512,13 @@ def test_frames_keep_coming_while_the_ai_thinks_and_the_stone_shows_on_the_next_
     # a click while the AI thinks plays nothing and says why
     h.click_point("F6")
     assert h.c.game.move_number == 1 and "thinking" in h.c.message
-    # the window keeps drawing (the HUD's clock and progress bar) while the AI works
-    t0 = time.perf_counter()
-    h.frames(0.8)
-    assert h.c.thinking, "the AI finished too early for this test: give it more time"
-    stamps = [t for t in h.w.frame_times if t >= t0]
-    assert len(stamps) >= 5, f"only {len(stamps)} frames in 0.8 s of thinking"
-    gaps = np.diff([t0, *stamps])
-    assert gaps.max() < 0.4, f"the window froze for {gaps.max():.2f} s while the AI thought"
+    # the window keeps drawing (the HUD's clock and progress bar) while the AI works: five frames
+    # before its 2 s search ends (counted, not timed: the frame gaps are benchmarks/render.py's)
+    drawn = h.w.frames
+    end = time.monotonic() + 20
+    while h.w.frames < drawn + 5 and h.c.thinking and time.monotonic() < end:
+        h.frames(0.05)
+    assert h.c.thinking, f"only {h.w.frames - drawn} frames while the AI thought"
     deadline = time.monotonic() + 20
     while h.c.thinking and time.monotonic() < deadline:
         h.frames(0.05)
