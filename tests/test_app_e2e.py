@@ -30,6 +30,14 @@ def _need(tool: str) -> str:
     return path
 
 
+def _need_display() -> None:
+    """An X display, or skip (locally) / fail (CI), as :func:`_need` does for a tool."""
+    if not os.environ.get("DISPLAY"):
+        if os.environ.get("CI"):
+            pytest.fail("an X display is required in CI (apt-get install -y xvfb; pytest-xvfb starts it)")
+        pytest.skip("no X display (run under Xvfb: pytest-xvfb or xvfb-run)")
+
+
 def _xdotool(*args: str, timeout: float = 10) -> str:
     r = subprocess.run(["xdotool", *args], capture_output=True, text=True, timeout=timeout)
     return r.stdout.strip() if r.returncode == 0 else ""
@@ -81,8 +89,7 @@ def _moves(path) -> list[tuple[int, int]]:
 
 def test_click_d4_right_click_pass_and_read_the_autosave(tmp_path):
     _need("xdotool")
-    if not os.environ.get("DISPLAY"):
-        pytest.skip("no X display (run under Xvfb: pytest-xvfb or xvfb-run)")
+    _need_display()
     # pyglet is not imported here: this process opens no window of its own (an in-process
     # pyglet import followed by this test's GL client made later in-process windows fail
     # with GL_INVALID_OPERATION on Xvfb + llvmpipe)
@@ -140,8 +147,7 @@ def test_cold_start_window_draws_while_compiling_and_the_ai_waits_for_its_kernel
     """Empty numba cache: the window opens at once and keeps drawing while a child process
     compiles, a human move is accepted meanwhile, and the MCTS answers with a searched move."""
     _need("xdotool")
-    if not os.environ.get("DISPLAY"):
-        pytest.skip("no X display (run under Xvfb: pytest-xvfb or xvfb-run)")
+    _need_display()
     _release_keys()  # none held from an earlier test (see _release_keys)
     autosave, frames = tmp_path / "autosave.sgf", tmp_path / "frames.txt"
     env = dict(
