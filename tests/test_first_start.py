@@ -432,8 +432,17 @@ def test_the_announced_seconds_follow_the_machines_pace(
         def flush(self) -> None:
             pass
 
+    # on a clock that only the pace work moves: the pace is the work's, not the machine's load
+    now = [0.0]
+    monkeypatch.setattr(warmup, "time", SimpleNamespace(perf_counter=lambda: now[0]))
+    monkeypatch.setattr(warmup, "default_jobs", lambda: 1)  # and the plan not the load average's
+
+    def runs_of(*seconds: float) -> None:
+        left = [s * warmup.PACE_SECONDS for s in seconds]
+        monkeypatch.setattr(warmup, "_pace_work", lambda: now.__setitem__(0, now[0] + left.pop(0)))
+
     def announced(seconds_per_run: float) -> float:
-        monkeypatch.setattr(warmup, "_pace_work", lambda: time.sleep(seconds_per_run))
+        runs_of(*[seconds_per_run / warmup.PACE_SECONDS] * 3)
         lines.clear()
         say = warmup.stderr_progress("gorilla test", ["fake-big"], Stream())  # type: ignore[arg-type]
         assert say is not None
@@ -442,15 +451,12 @@ def test_the_announced_seconds_follow_the_machines_pace(
 
     slow = announced(2 * warmup.PACE_SECONDS / 3)
     fast = announced(warmup.PACE_SECONDS / 3)
-    assert slow == pytest.approx(2 * fast, rel=0.25)  # whole seconds; a busy machine oversleeps
-    assert fast == pytest.approx(warmup.estimate(["fake-big"]), rel=0.35)  # the reference pace
+    assert slow == pytest.approx(2 * fast, abs=1)  # whole seconds
+    assert fast == pytest.approx(warmup.estimate(["fake-big"]), abs=0.5)  # the reference pace
     # pace(): three times the median run's seconds over PACE_SECONDS (the pace work is a third of
-    # the reference's), between 0.25 and 8; on a clock that only the runs move
-    now = [0.0]
-    monkeypatch.setattr(warmup, "time", SimpleNamespace(perf_counter=lambda: now[0]))
+    # the reference's), between 0.25 and 8
     for runs, want in (([1 / 2] * 3, 1.5), ([1 / 3, 5, 1 / 4], 1.0), ([0.01] * 3, 0.25), ([3] * 3, 8.0)):
-        left = [r * warmup.PACE_SECONDS for r in runs]
-        monkeypatch.setattr(warmup, "_pace_work", lambda left=left: now.__setitem__(0, now[0] + left.pop(0)))
+        runs_of(*runs)
         assert warmup.pace() == pytest.approx(want), runs
 
 
