@@ -53,13 +53,9 @@ class AiTurn:
         """The agent to start now, if an AI has the move and may search (its kernels loaded,
         its last cancelled search returned, a move asked for in step mode)."""
         game = self.record.game
-        if self.workers.thinking or self.ai_error is not None or self.record.reviewing or self.record.editing:
-            return None  # reviewing the record: the AI waits for a move or for space
+        if not self.wants_to_move():
+            return None
         agent = self.seats.agents[game.to_move]
-        if agent is None:
-            return None
-        if self.seats.ai_vs_ai and not self.continuous and self.steps <= 0:
-            return None
         if self.workers.winding_down(agent):
             return None  # the agent's cancelled search is still winding down (≤ 50 ms)
         if not self.ready(*groups_for([self.seats.specs[game.to_move]])):
@@ -68,6 +64,16 @@ class AiTurn:
         if self.seats.ai_vs_ai and not self.continuous:
             self.steps -= 1
         return agent
+
+    def wants_to_move(self) -> bool:
+        """Whether an AI has the move and would search it now (no search running, no failure
+        waiting for a click, not reviewing the record or setting up, a move asked for in step
+        mode); :meth:`due` also waits for its kernels and its last cancelled search."""
+        if self.workers.thinking or self.ai_error is not None or self.record.reviewing or self.record.editing:
+            return False  # reviewing the record: the AI waits for a move or for space
+        if self.seats.agents[self.record.game.to_move] is None:
+            return False
+        return not (self.seats.ai_vs_ai and not self.continuous and self.steps <= 0)
 
     def start(self, agent: Agent) -> None:
         """agent searches the move of the side to move on a worker thread."""

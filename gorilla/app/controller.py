@@ -15,7 +15,9 @@ The window (or the terminal front end) turns input into requests (``click``, ``p
   sounds, the version), ``workers`` (:mod:`gorilla.app.tasks`: the background tasks);
 - ``overlays`` (``c``, ``o``, ``f``), ``values`` and ``dead`` (:mod:`gorilla.app.move_values`:
   ``e``, the dead stones at the end), ``review`` and ``analysis`` (``g``, ``n``, ``d``),
-  ``files`` (:mod:`gorilla.app.record_files`: save and autosave).
+  ``files`` (:mod:`gorilla.app.record_files`: save and autosave);
+- ``teacher`` (:mod:`gorilla.app.teaching`: the teaching game), ``ponder``
+  (:mod:`gorilla.app.ponder`: the analysis of the position shown while ``v`` is on).
 
 The controller itself makes the parts, ties them together after every change (``changed``),
 runs the frame tick (``poll``), and starts, loads and closes games.
@@ -48,6 +50,7 @@ from gorilla.app.moves import Moves
 from gorilla.app.overlays import Overlays
 from gorilla.app.parts import Shared, hands
 from gorilla.app.players import Players
+from gorilla.app.ponder import Ponder, PonderView
 from gorilla.app.record import Record
 from gorilla.app.record_files import RecordFiles
 from gorilla.app.referee import COLOR_NAME, Referee
@@ -55,6 +58,7 @@ from gorilla.app.review import Review
 from gorilla.app.review import engine_for as review_engine
 from gorilla.app.status_text import go_status_lines
 from gorilla.app.tasks import Workers
+from gorilla.app.teaching import Marks, Teacher, TeachSettings, position_key
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import GTP_LETTERS
 from gorilla.rules.game import Game
@@ -78,6 +82,7 @@ __all__ = ["COLOR_NAME", "Controller"]
     overlays="control_map ownership_map policy_map show_ownership show_policy toggle_ownership toggle_policy",
     analysis="toggle_analysis next_mistake review_line cycle_mistake_threshold toggle_mistake_dots",
     files="save autosave autosave_now flush_autosave",
+    teacher="teach",
 )
 class Controller(Shared):
     """Owns the game through its parts (see the module docstring for the parts and the
@@ -117,6 +122,8 @@ class Controller(Shared):
         clock: TimeControl | None = None,
         now: Callable[[], float] = time.monotonic,
         tree: GameTree | None = None,
+        teach: str = "off",
+        teaching: TeachSettings | None = None,
     ) -> None:
         self.feed = Feed()
         self.workers = Workers()
@@ -136,8 +143,13 @@ class Controller(Shared):
         self.overlays = Overlays(self.kernels_ready, self.feed, lambda: (self.game, self.workers.gen))
         self.review = Review(threads=self.threads)  # whole-game analysis (g), kept across navigation
         self.analysis = Analysis(self.review, self.record, self.feed, self._waiting_for)
+        parts = (self.record, self.seats, self.workers, self.feed)
+        self.teacher = Teacher(parts, self, self.kernels_ready, teaching)
+        self.teacher.teach(teach)
+        self.ponder = Ponder(self.workers, self.feed, self.threads)
         self.compiler = compiler  # None: every kernel is usable at once (tests, the terminal)
         self.closed = False
+        self._key: tuple[tuple[int, int], Any] = ((-1, -1), None)  # (generation, moves), the key
         self._review_seen = 0
         self.seats.name_game(game.info)
         self.referee.adopt_result(game)
@@ -159,7 +171,23 @@ class Controller(Shared):
             "black": self.seats.specs[BLACK],
             "white": self.seats.specs[WHITE],
             "clock": self.time_control.spec(),
+            "teach": self.teacher.choice(),
         }
+
+    def teaching_marks(self) -> Marks | None:
+        """The teaching's dots and ghost at the position on the board (:meth:`Teacher.marks`)."""
+        return self.teacher.marks(self.version)
+
+    def ponder_view(self) -> PonderView | None:
+        """The analysis of the position on the board while ``v`` is on (:mod:`gorilla.app.ponder`)."""
+        return self.ponder.shown(self.position_key())
+
+    def position_key(self) -> Any:
+        """The review's key of the position on the board (kept until the game changes)."""
+        at = (self.workers.gen, len(self.game.moves))
+        if self._key[0] != at:
+            self._key = (at, position_key(self.game))
+        return self._key[1]
 
     def kernels_ready(self, *groups: str) -> bool:
         """Whether the kernel groups (see gorilla.ai.warmup) can be used now."""
@@ -181,7 +209,7 @@ class Controller(Shared):
         game = self.game
         net = ("net",) if self.dead.group(game) == "net" else ()
         window = ("policy", review_engine(game)) if heat_map else ()
-        extra = (*self.values.groups(game), *net, "ownership", "control", *window)
+        extra = (*self.values.groups(game), *net, "ownership", "control", *window, *self.teacher.groups())
         return groups_for(self.seats.specs.values(), extra=extra)
 
     def _waiting_for(self, *groups: str) -> bool:
@@ -242,6 +270,14 @@ class Controller(Shared):
         if autosave:
             self.autosave_now()
 
+    def human_played(self, color: int) -> None:
+        """A human's move is on the board: the teacher judges it when it teaches that side."""
+        self.teacher.played(self.game, color)
+
+    def take_back(self) -> bool:
+        """The teacher takes back the last move (as undo does)."""
+        return self.moves.undo()
+
     def restarted(self, game: Game) -> None:
         """The game on the board was replaced by the record's: its end as the record says."""
         self.referee.reopen(game)
@@ -283,6 +319,8 @@ class Controller(Shared):
         task = self.workers.finished("dead")
         if task is not None:
             self.dead.finish(task, self.game)
+        self.teacher.tick(self.game)
+        self.ponder.poll()
         self.referee.watch()
         self._start_work()
 
@@ -298,10 +336,23 @@ class Controller(Shared):
     def _start_work(self) -> None:
         game = self.game
         if self.ended is not None:
-            return
-        if game.over:
+            pass
+        elif game.over:
             if self.dead.due(game) and self.kernels_ready(self.dead.group(game)):
                 self.dead.start(game)  # else poll() asks again every frame
+        elif self.workers.thinking or self.turn.wants_to_move():
+            self._ai_turn()
+            return
+        key = self.position_key()
+        if self.ponder.due(game, key) and self.kernels_ready("net"):
+            self.ponder.start(game, key)  # no AI is to move: the net thinks on the position shown
+
+    def _ai_turn(self) -> None:
+        """An AI has the move: the analysis of the position stops and the AI waits for its last
+        batch; the reply waits for a judgement that may take the human's move back."""
+        if self.ponder.running:
+            self.ponder.stop()
+        if self.ponder.winding_down() or self.teacher.holding():
             return
         agent = self.turn.due()
         if agent is not None:
@@ -319,6 +370,7 @@ class Controller(Shared):
             game = Game.new(size, ruleset, komi, handicap)
         game.info.black_name, game.info.white_name = self.game.info.black_name, self.game.info.white_name
         self.seats.new_game()
+        self.teacher.new_game()
         self._begin(game, points)
         self.say("New game")
 
@@ -343,6 +395,8 @@ class Controller(Shared):
             return False
         self.stop_work()
         self.seats.take(seats)
+        self.teacher.new_game()
+        self.teacher.teach(ng.teach)
         self.handicap_to_place = ng.handicap if by_hand else 0
         seats.name_game(game.info)
         self.clocks.time_control = ng.clock
@@ -430,6 +484,7 @@ class Controller(Shared):
         self.progress = None
         self.values.eval_progress = None
         self.review.close()
+        self.teacher.close()
         self.seats.close()
         self.files.close()
         if self.compiler is not None:

@@ -32,6 +32,10 @@ class MovesHost(Protocol):
         """After any change of the game."""
         ...
 
+    def human_played(self, color: int) -> None:
+        """A human's move is on the board (the teacher judges it)."""
+        ...
+
 
 class Moves:
     """A human's requests on the game (see the module docstring). ``ready(*groups)`` says
@@ -140,6 +144,7 @@ class Moves:
         self.record.reviewing = False
         self.referee.moved(color)
         self.host.changed()
+        self.host.human_played(color)
         return True
 
     def pass_turn(self) -> bool:

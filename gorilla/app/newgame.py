@@ -30,6 +30,8 @@ GOMOKU_PLAYERS = (
 )
 KOMI_PRESETS = ("7.5", "6.5", "5.5", "0.5", "0")
 RANK_PRESETS = ("25k", "20k", "15k", "10k", "5k", "2k", "1d")  # the dialog's rank AIs (rank:Nk)
+TEACH_CHOICES = (("off", "off"), ("the human side", "human"), ("Black", "black"), ("White", "white"),
+                 ("both", "both"))  # fmt: skip
 CLOCK_PRESETS = ("none", "30s+3x10s", "5m+5x30s", "10m+5x30s", "10m+25/5m", "5m+5s", "10m")
 
 
@@ -122,6 +124,7 @@ class NewGame:
     white: str = "human"
     clock: TimeControl = field(default_factory=TimeControl)
     opening: str = "free"  # Gomoku: "swap2" opens by Swap2 (the Black row's player opens)
+    teach: str = "off"  # the teaching game: off, human (the human sides), black, white, both
 
     @property
     def game(self) -> str:
@@ -151,6 +154,21 @@ def _check_rank_players(ng: NewGame) -> None:
                 raise FormError(f"{colour}: rank AIs need the net, which plays 7x7..19x19 (not Little-Go)")
 
 
+def _teach(teach: str, ng: NewGame) -> str:
+    """The Teaching row's choice, checked: Go only, and a named side must be a human's."""
+    if teach == "off":
+        return teach
+    if ng.game != "go":
+        raise FormError("Teaching (Go): Gomoku has no teaching game (choose off)")
+    humans = {"black": ng.black == "human", "white": ng.white == "human"}
+    if teach == "human" and not any(humans.values()):
+        raise FormError("Teaching (Go): no human plays (choose off, or a human player)")
+    for side in ("black", "white"):
+        if teach in (side, "both") and not humans[side]:
+            raise FormError(f"Teaching (Go): {side.capitalize()} is not played by a human")
+    return teach
+
+
 class NewGameForm:
     """The dialog's rows and focus; ``result()`` checks them and makes a :class:`NewGame`."""
 
@@ -168,6 +186,7 @@ class NewGameForm:
             Field("black_cmd", "Black engine command", [], editable=True),
             Field("white", "White", list(players)),
             Field("white_cmd", "White engine command", [], editable=True),
+            Field("teach", "Teaching (Go)", list(TEACH_CHOICES)),
             Field(
                 "opening", "Opening (Gomoku)", [("free", "free"), ("swap2: Black's player opens", "swap2")]
             ),
@@ -287,6 +306,7 @@ class NewGameForm:
                 raise FormError(f"{colour}: {spec} plays Gomoku, not Go")
         if ng.game == "go":
             _check_rank_players(ng)
+        ng.teach = _teach(self["teach"].value, ng)
         try:
             ng.clock = parse_clock(self["clock"].text)
         except ClockSpecError as e:

@@ -1,5 +1,5 @@
-"""Remembered settings (the last new game, volume, mute, move numbers, coordinates, recent files)
-and where they live.
+"""Remembered settings (the last new game, volume, mute, move numbers, coordinates, recent files,
+the teaching game's thresholds) and where they live.
 
 Settings are one JSON object in ``settings.json`` in the platform's user config
 folder (platformdirs; ``$GORILLA_CONFIG_DIR`` overrides it, for tests). A file
@@ -29,6 +29,9 @@ DEFAULTS: dict[str, Any] = {
     "coordinates": True,
     "new_game": {},  # the new-game dialog's last choices
     "recent_files": [],  # the SGF files last opened or saved through the file picker, newest first
+    # the teaching game's thresholds, take-back, chances, dots and visits (gorilla.app.teaching's
+    # TeachSettings; a key left out takes its default, docs/teaching.md lists them)
+    "teaching": {},
 }
 MOVE_NUMBER_MODES = ("off", "last10", "all")
 

@@ -199,6 +199,18 @@ class Table(Protocol):
         while its dots are on; else None."""
         ...
 
+    def teaching_marks(self) -> Any:
+        """The teaching game's marks at the position on the board (:class:`gorilla.app.teaching.Marks`:
+        ``dots``, (point, class) of the judged stones of the last moves, and ``ghost``, the move
+        taken back here with its loss and refutation), or None (no teaching game)."""
+        ...
+
+    def ponder_view(self) -> Any:
+        """The analysis of the position on the board while ``v`` is on
+        (:class:`gorilla.app.ponder.PonderView`: candidates with visits, win rate, score lead and
+        line), or None."""
+        ...
+
     # --- the frame loop ----------------------------------------------------------------------------
     def poll(self) -> None:
         """Apply finished background work; start the AI when it has the move."""
@@ -341,6 +353,14 @@ class NeutralTable:
 
     def analysis_best(self) -> int | None:
         """No whole-game analysis: no best move."""
+        return None
+
+    def teaching_marks(self) -> None:
+        """No teaching game."""
+        return None
+
+    def ponder_view(self) -> None:
+        """No analysis of the position shown (only the AI's search while it thinks)."""
         return None
 
 

@@ -16,6 +16,11 @@ class Task:
         self.kind = kind
         self.gen = gen
         self.data = data
+        # lasting: a change of the game does not cancel it (its result is keyed by positions, not
+        # by the generation: the teacher's judgement); background: wait() does not wait for it
+        # (the analysis of the position shown, which runs until it is stopped)
+        self.lasting = bool(data.pop("lasting", False))
+        self.background = bool(data.pop("background", False))
         self.cancel = threading.Event()
         self.done = threading.Event()
         self.result: Any = None
@@ -79,7 +84,11 @@ class Workers:
         return Task(kind, self.gen, fn, **data)
 
     def launch(self, task: Task) -> Task:
-        """Put task in its slot and start it; returns it."""
+        """Put task in its slot and start it; returns it. A task of the kind still running there
+        goes among the retired (it returns on its own)."""
+        old = self.slots.get(task.kind)
+        if old is not None and old.alive():
+            self.retired.append(old)
         self.slots[task.kind] = task
         return task.start()
 
@@ -105,9 +114,10 @@ class Workers:
             self.cancel(kind)
 
     def changed(self) -> None:
-        """The game changed: a new generation, and every task cancelled."""
+        """The game changed: a new generation, and every task cancelled but the lasting ones."""
         self.gen += 1
-        self.cancel_all()
+        for kind in [k for k, t in self.slots.items() if not t.lasting]:
+            self.cancel(kind)
 
     def finished(self, kind: str) -> Task | None:
         """The task of kind if it is done (taken out of its slot), else None."""
@@ -131,7 +141,7 @@ class Workers:
         deadline = None if timeout is None else time.monotonic() + timeout
         if not self.slots:
             poll()
-        for t in list(self.slots.values()):
+        for t in [t for t in self.slots.values() if not t.background]:
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             if not t.done.wait(left):
                 return False

@@ -1,6 +1,8 @@
 """Terminal mode (``-no_gui``): the board in text after every move, humans type their moves.
 
-AI vs AI runs to the end without input, as Gorilla's command-prompt version did.
+AI vs AI runs to the end without input, as Gorilla's command-prompt version did. In a teaching
+game (``--teach``) each judgement is a line after the move; a move taken back says so, and the
+board is shown again.
 A human types a vertex (``D4``), ``pass``, ``undo``, ``resign``, ``board``, ``help``
 or ``quit``; bad input gets one line of explanation and the prompt again; end of
 input ends the session cleanly (the game is autosaved after every move).
@@ -78,6 +80,17 @@ class Terminal:
         self.say(f"Move {game.move_number}: {COLOR_NAME[m.color]} ({who}) {where}{took}")
         self.show_board()
 
+    def show_teaching(self) -> None:
+        """The teacher's judgements since the last call, one line each; after a take-back the
+        board again."""
+        size = self.c.game.size
+        for j in self.c.teacher.drain():
+            if j.taken_back:
+                self.say(j.try_again(size))
+                self.show_board()
+            else:
+                self.say(j.text(size))
+
     def show_header(self) -> None:
         """Print the players, the board size, the rules and the komi."""
         game = self.c.game
@@ -88,6 +101,11 @@ class Terminal:
         )
         if any(self.c.is_human(col) for col in (BLACK, WHITE)):
             self.say("Type a move like D4, or pass, undo, resign, help, quit.")
+        taught = [COLOR_NAME[col] for col in (BLACK, WHITE) if self.c.teacher.teaches(col)]
+        if taught:
+            back = self.c.teacher.settings.take_back
+            again = f"; a move that loses {back:g} points or more is taken back once" if back else ""
+            self.say(f"Teaching game: the net judges {' and '.join(taught)}'s moves{again}.")
 
     def show_result(self) -> None:
         """Print how the game ended and the count."""
@@ -116,6 +134,7 @@ class Terminal:
         self.show_board()
         while True:
             c.poll()  # applies a finished AI move, starts the next AI turn
+            self.show_teaching()
             if c.game.move_number != self.shown:
                 self.show_move()
             if c.over:
@@ -123,7 +142,7 @@ class Terminal:
             if c.ai_error is not None:
                 self.say(c.ai_error)
                 return 1
-            if c.thinking:
+            if c.thinking or c.teacher.judging:
                 c.wait()
                 continue
             if c.ai_to_move:

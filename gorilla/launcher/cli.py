@@ -43,7 +43,7 @@ usage: gorilla [-no_gui] [-ai_vs_ai] [-ai_random | -ai_monte_carlo G T]... [-eva
                [--handicap N] [--black SPEC] [--white SPEC] [--clock SPEC]
                [--load FILE.sgf | --resume]
                [--threads N] [--autosave PATH | --no-autosave] [--no-gui] [--continuous]
-               [--seed N] [--eval-engine net|flat|mcts]
+               [--seed N] [--eval-engine net|flat|mcts] [--teach [black|white|both]]
                [--mc-patterns NAME | --mc-load-patterns FILE] [--mc-list-patterns] [-h]
        gorilla --game gomoku [--rule freestyle|standard|renju|caro] [--size 15]
                [--black SPEC] [--white SPEC] [--swap2] [--load FILE.sgf] [--continuous]"""
@@ -77,6 +77,10 @@ Options:
   --no-gui              same as -no_gui
   --continuous          AI vs AI: play on without clicks (the terminal always does)
   --seed N              seed for the random and Monte-Carlo AIs (reproducible games)
+  --teach [SIDE]        a teaching game: the net judges each move of the human side
+                        (black, white or both humans; default the human side), and a
+                        move that loses 3 points or more is taken back once (window and
+                        terminal; the thresholds are in the settings, docs/teaching.md)
   --eval-engine E       the evaluator's engine (e): net (the default; the MCTS where the
                         net does not play the board), flat (Gorilla's G, T; the default
                         with -eval G T) or mcts
@@ -190,6 +194,7 @@ class AppOptions:
     game: str = "go"  # or "gomoku"
     rule: str = "freestyle"  # Gomoku's five-rule
     opening: str = "free"  # Gomoku: "swap2" opens by Swap2
+    teach: str = "off"  # the teaching game's sides (gorilla.app.teaching.SIDES)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -220,6 +225,7 @@ def _parser() -> _Parser:
     p.add_argument("--game", choices=["go", "gomoku"])  # default: the --load record's game, else go
     p.add_argument("--rule")
     p.add_argument("--swap2", action="store_true")
+    p.add_argument("--teach", nargs="?", const="human", choices=["black", "white", "both", "human", "off"])
     catalog.add_options(p, "mcts players")
     return p
 
@@ -368,6 +374,7 @@ def parse_args(argv: Sequence[str]) -> AppOptions:
         return _gomoku_options(opts, ns)
     if ns.rule is not None:
         raise UsageError("--rule is Gomoku's five-rule (with --game gomoku); Go takes --rules")
+    opts.teach = _teach_option(ns.teach, opts)
     if ns.swap2:
         raise UsageError("--swap2 is a Gomoku opening (with --game gomoku)")
     if ns.rules is not None:
@@ -397,9 +404,25 @@ def parse_args(argv: Sequence[str]) -> AppOptions:
     return opts
 
 
+def _teach_option(teach: str | None, opts: AppOptions) -> str:
+    """--teach checked: the side it names is a human's (none named: the human sides)."""
+    if teach is None or teach == "off":
+        return "off"
+    human = {"black": opts.black == "human", "white": opts.white == "human"}
+    if teach == "human" and not any(human.values()):
+        raise UsageError("--teach: no human plays (the teaching game judges a human's moves)")
+    for side in ("black", "white"):
+        if teach in (side, "both") and not human[side]:
+            raise UsageError(f"--teach {teach}: {side.capitalize()} is not played by a human")
+    return teach
+
+
 def _gomoku_options(opts: AppOptions, ns: argparse.Namespace) -> AppOptions:
     """The options of a Gomoku game: the rule, the size, the players, a file, continuous play."""
     from gorilla.gomoku.rules import MAX_SIZE, MIN_SIZE, RULE_NAMES, rule_from_name
+
+    if ns.teach is not None:
+        raise UsageError("--teach is Go's teaching game (not Gomoku's)")
 
     if not opts.gui:
         raise UsageError("Gomoku plays in the window (gorilla pbrain plays it on stdin/stdout)")
@@ -534,11 +557,24 @@ def build_controller(opts: AppOptions):
             continuous=opts.continuous or not opts.gui,
             clock=opts.clock,
             tree=tree,
+            teach=opts.teach,
+            teaching=_teaching_settings(),
         )
     except ImportError as e:
         raise UsageError(f"that AI is not available in this installation ({e.name or e})") from None
     except ValueError as e:
         raise UsageError(str(e).splitlines()[0]) from None
+
+
+def _teaching_settings():
+    """The teaching game's settings from the settings file (a bad one: one line, the defaults)."""
+    from gorilla.app.settings import Settings
+    from gorilla.app.teaching import TeachSettings
+
+    teaching, problem = TeachSettings.from_dict(Settings().get("teaching"))
+    if problem:
+        print(f"{PROG}: {problem}", file=sys.stderr)
+    return teaching
 
 
 def _gomoku_controller(opts: AppOptions):
