@@ -38,7 +38,7 @@ class HelpRow:
 COMMANDS: tuple[Command, ...] = (
     Command("toggle_control", ("c",), "control map on/off"),
     Command("evaluate", ("e",), "evaluate every move (heat map)", "Evaluate"),
-    Command("toggle_thinking", ("v",), "live thinking view on/off"),
+    Command("toggle_thinking", ("v",), "analysis of the position shown on/off", "Ponder"),
     Command("toggle_policy", ("f",), "the policy heat map on/off"),
     Command("toggle_ownership", ("o",), "ownership overlay on/off"),
     Command("undo", ("u", "Ctrl+Z"), "undo", "Undo"),
@@ -93,7 +93,7 @@ COMMANDS: tuple[Command, ...] = (
 
 BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}
 
-BUTTONS: tuple[str, ...] = ("New", "Pass", "Resign", "Undo", "Evaluate", "Pause", "Save", "Load")
+BUTTONS: tuple[str, ...] = ("New", "Pass", "Resign", "Undo", "Evaluate", "Ponder", "Pause", "Save", "Load")
 """The toolbar's buttons in their order on the panel (each is one command's ``button``)."""
 
 CLI_KEYS: tuple[str, ...] = ("toggle_control", "evaluate", "toggle_policy", "reset", "undo", "help")
@@ -116,8 +116,9 @@ HUD_ROWS: tuple[HelpRow, ...] = (
         "c / o", "control map (dark Black, light White) / ownership", ("toggle_control", "toggle_ownership")
     ),
     HelpRow("e", "evaluate: best ringed, others: points vs it; again: hide", ("evaluate",)),
-    HelpRow("v", "live MCTS thinking view", ("toggle_thinking",)),
+    HelpRow("v", "the net's analysis here (the AI's search while it thinks)", ("toggle_thinking",)),
     HelpRow("Pointer on a candidate", "its best line as numbered stones (e, v, g)"),
+    HelpRow("Pointer on a ghost", "teaching: the net's refutation of the move taken back"),
     HelpRow("f", "move model: moves strong players would choose", ("toggle_policy",)),
     HelpRow("r", "reset: new game", ("reset",)),
     HelpRow("u, Ctrl+Z / Ctrl+Y", "undo / redo (the moves stay in the record)", ("undo", "redo")),
@@ -171,10 +172,15 @@ DOC_ROWS: tuple[HelpRow, ...] = (
     ),
     HelpRow(
         "",
-        "live thinking view on/off: while an AI searches, its candidates as discs (size by visits, colour"
-        " by win rate), the best ringed, and its top moves with principal variations in the panel; the "
-        "pointer on a candidate (here, after `e` with a searching engine, or on the review's ringed best "
-        "move) draws its line as numbered translucent stones",
+        "the analysis of the position shown on/off (also the toolbar's Ponder): whenever no AI is to move"
+        " (your turn, a record stepped through, the game over) the net thinks on the position on the "
+        "board and draws its top moves, each a disc with its score against the best (the best ringed, "
+        "with its lead) and its visits, small and faint under 5% of the best's visits, renewed four times"
+        " a second; it stops when the board changes and goes on from its tree when a position comes back"
+        " ([teaching.md](teaching.md)). While an AI searches: its candidates as discs (size by visits, "
+        "colour by win rate), the best ringed, and its top moves with principal variations in the panel;"
+        " the pointer on a candidate (here, after `e` with a searching engine, or on the review's ringed"
+        " best move) draws its line as numbered translucent stones",
         ("toggle_thinking",),
     ),
     HelpRow(
