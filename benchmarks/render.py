@@ -12,6 +12,11 @@ tests/test_window.py only counts the frames). Run under Xvfb on Mesa llvmpipe:
     xvfb-run -a -s "-screen 0 1280x1024x24" python benchmarks/render.py
 
 Numbers taken on a shared, loaded machine are pessimistic: the load average is printed.
+
+``--ponder``: the same frames over a 19x19 middle game (120 seeded moves) with the analysis of
+the position shown on (``v``): the net's search runs on its thread while the window redraws,
+and the analysis's visits per second are printed beside the frame time (the same frames with
+``v`` off first).
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import sys
 import tempfile
 import time
 
-from common import parser
+from common import middle_game, parser
 
 
 def full_board_game(size: int = 19):
@@ -83,6 +88,17 @@ def thinking_frames(window_kwargs: dict, ai: str, seconds: float) -> tuple[int, 
     return len(stamps), statistics.median(gaps), max(gaps), thinking
 
 
+def thread_ms(draw, n: int) -> float:
+    """The median CPU milliseconds of the calling thread (the window's) per frame: what the
+    frame costs Python, without other threads (llvmpipe's, the analysis's)."""
+    out = []
+    for _ in range(n):
+        c0 = time.thread_time()
+        draw()
+        out.append((time.thread_time() - c0) * 1000.0)
+    return statistics.median(out)
+
+
 def launch_time(timeout: float = 30.0) -> float | None:
     """Seconds from starting ``python -m gorilla`` until xdotool sees its window mapped."""
     if not shutil.which("xdotool"):
@@ -110,6 +126,35 @@ def launch_time(timeout: float = 30.0) -> float | None:
             proc.wait(10)
 
 
+def ponder_warm_up(controller, visits: int = 20, timeout: float = 120.0) -> None:
+    """v on, polled until the analysis has published a snapshot of some visits."""
+    controller.toggle_thinking()
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        controller.poll()
+        view = controller.ponder_view()
+        if view is not None and view.visits >= visits:
+            return
+        time.sleep(0.02)
+    raise SystemExit("the analysis of the position shown never started")
+
+
+def ponder_visits(controller) -> int:
+    """The visits in the analysis's tree of the position shown (0 without one)."""
+    view = controller.ponder_view()
+    return 0 if view is None else view.visits
+
+
+def polled(controller, draw):
+    """draw after the frame's poll, as the window's tick does (new snapshots redraw)."""
+
+    def frame() -> None:
+        controller.poll()
+        draw()
+
+    return frame
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = parser(__doc__)
     ap.add_argument("--frames", type=int, default=60)
@@ -119,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-launch", action="store_true", help="skip the python -m gorilla launch timing")
     ap.add_argument("--ai", default="alphabeta:time=2", help="the AI that thinks (default alphabeta:time=2)")
     ap.add_argument("--thinking", type=float, default=0.8, help="seconds of its thinking watched (0: skip)")
+    ap.add_argument("--ponder", action="store_true", help="a middle game with the analysis (v) on")
     args = ap.parse_args(argv)
 
     import pyglet
@@ -127,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     from gorilla.app.controller import Controller
     from gorilla.gui.window import GorillaWindow, gl_config
 
-    game = full_board_game()
+    game = middle_game(19, 120) if args.ponder else full_board_game()
     controller = Controller(game, autosave=None)
     kwargs = {"width": args.width, "height": args.height}
     if args.samples is not None:
@@ -150,10 +196,30 @@ def main(argv: list[str] | None = None) -> int:
         window.draw()
         gl.glFinish()
 
+    if args.ponder:
+        for _ in range(5):
+            redraw()
+        off, off90, offcpu = frame_stats(redraw, args.frames)
+        gui = thread_ms(redraw, args.frames)
+        print(
+            f"middle game, v off: median {off:.1f} ms/frame (p90 {off90:.1f}), CPU {offcpu:.1f} ms/frame,"
+            f" the window's thread {gui:.1f} ms/frame"
+        )
+        ponder_warm_up(controller)
+        redraw = polled(controller, redraw)
+        orbit = polled(controller, orbit)
     for _ in range(5):
         redraw()
+    t0, visits0 = time.perf_counter(), ponder_visits(controller)
     med, p90, cpu = frame_stats(redraw, args.frames)
     omed, op90, ocpu = frame_stats(orbit, args.frames // 2)
+    if args.ponder:
+        gui = thread_ms(redraw, args.frames)
+        rate = (ponder_visits(controller) - visits0) / (time.perf_counter() - t0)
+        print(
+            f"analysis of the position shown (v) on: {rate:.1f} visits/s during the frames;"
+            f" the window's thread {gui:.1f} ms/frame (CPU below counts the analysis's thread too)"
+        )
     print(
         f"renderer: {gl.gl_info.get_renderer()}; window {args.width}x{args.height},"
         f" samples={window.config.samples}"

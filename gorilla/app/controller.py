@@ -350,8 +350,8 @@ class Controller(Shared):
     def _ai_turn(self) -> None:
         """An AI has the move: the analysis of the position stops and the AI waits for its last
         batch; the reply waits for a judgement that may take the human's move back."""
-        if self.ponder.running:
-            self.ponder.stop()
+        if self.ponder.running or self.ponder.winding_down():
+            self.ponder.stop(wait=0.5)  # one batch: the AI starts in this frame
         if self.ponder.winding_down() or self.teacher.holding():
             return
         agent = self.turn.due()

@@ -139,7 +139,9 @@ class GomokuLoading(NeutralTable, Shared):
 
     LACKS = WAIT
     # before the game starts only New does anything: the other buttons are dimmed
-    NO_COMMANDS = frozenset({"pass", "resign", "undo", "evaluate", "pause", "save", "load"})
+    NO_COMMANDS = frozenset(
+        {"pass", "resign", "undo", "evaluate", "toggle_thinking", "pause", "save", "load"}
+    )
 
     def __init__(self, start: GomokuStart, compiler: Compiler) -> None:
         self.game = EmptyBoard(start.size, start.rules)

@@ -169,9 +169,13 @@ class Ponder:
         publish()
         return added
 
-    def stop(self) -> None:
-        """Stop the run (an AI is about to think)."""
+    def stop(self, wait: float = 0.0) -> None:
+        """Stop the run (an AI is about to think), and wait up to ``wait`` seconds for its last
+        batch to return (so that the AI can start in the same frame)."""
         self.workers.cancel("ponder")
+        t = self._last
+        if wait > 0 and t is not None and t.alive():
+            t.thread.join(wait)
 
     def winding_down(self) -> bool:
         """Whether a stopped run has not returned yet (an AI waits for it: at most one batch)."""

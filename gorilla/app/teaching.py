@@ -123,7 +123,8 @@ class TeachSettings:
 class Judgement:
     """One judged move: its number, colour and point, the points it lost, its class, the search's
     best move before it, the refutation (the best line after it, the opponent first), whether it
-    was taken back, and the seconds from the move to the judgement on screen."""
+    was taken back, the seconds from the move to the judgement on screen and the CPU seconds
+    its searches took after the move (on their thread)."""
 
     number: int
     color: int
@@ -134,6 +135,7 @@ class Judgement:
     refutation: list[int]
     taken_back: bool = False
     delay: float = 0.0
+    cpu: float = 0.0
 
     def text(self, size: int, letters: str = GTP_LETTERS) -> str:
         """The judgement as one line: 'Move 23 (Black D4): lost 1.2 points, an inaccuracy; best C3'."""
@@ -312,17 +314,19 @@ class Teacher:
         prev, budget = self._last, self._budget(game)
         keys = line_keys(game)[: len(game.moves) + 1]
 
-        def run(cancel: threading.Event) -> tuple[PositionEval | None, PositionEval | None]:
+        def run(cancel: threading.Event) -> tuple[PositionEval | None, PositionEval | None, float]:
             if prev is not None:
                 prev.done.wait()
+            cpu = time.thread_time()
             if self._agent is None:
                 self._agent = make_agent(1, None, "net")
             if job is None:
-                return self._search(game, keys[-1], budget, cancel), None
+                return self._search(game, keys[-1], budget, cancel), None, 0.0
             before = game.copy()
             before.undo()
             first = self._search(before, keys[-2], budget, cancel)
-            return first, self._search(game, keys[-1], budget, cancel)
+            second = self._search(game, keys[-1], budget, cancel)
+            return first, second, time.thread_time() - cpu
 
         task = self.workers.task("teach", run, lasting=True)
         self._last = task
@@ -345,14 +349,14 @@ class Teacher:
         if task.error is not None:
             self.feed.say(f"Teaching: the judgement failed: {task.error}")
             return
-        before, after = task.result
+        before, after, cpu = task.result
         if before is None or after is None:
             return
         rev = move_review(job.number, job.color, job.move, before, after)
         grade = self.settings.grade(rev.points_lost)
         j = Judgement(
             job.number, job.color, job.move, rev.points_lost, grade, before.best, list(after.pv),
-            delay=time.monotonic() - job.played_at,
+            delay=time.monotonic() - job.played_at, cpu=cpu,
         )  # fmt: skip
         self.judged[job.after] = j
         self._marks = None

@@ -190,8 +190,12 @@ class Hud:
         if controller.show_thinking and p is not None and p.candidates:
             rows = candidate_lines(p.candidates, game.size, letters=controller.column_letters)
             cand = "move   win   visits  pv\n" + "\n".join(rows)
+        elif controller.show_thinking and (view := controller.ponder_view()) is not None and view.candidates:
+            rows = candidate_lines(view.candidates, game.size, letters=controller.column_letters)
+            head = f"Analysis (v): {view.visits} visits, {view.rate:.0f}/s"
+            cand = head + "\nmove   win   visits  pv\n" + "\n".join(rows)
         elif controller.show_thinking:
-            cand = "Thinking view on (v): shows the AI's candidates while it searches"
+            cand = "Live view on (v): the AI's search; in Go the net's analysis when no AI is to move"
         self.cands.position = (self._x0 + self._pad, y, 0)
         self._set(self.cands, cand)
         if cand:

@@ -28,7 +28,8 @@ def review_best(controller: Table) -> tuple[int, list[int]] | None:
 
 def hover_line(controller: Table, hover: int | None) -> list[int]:
     """The line the candidate under the pointer starts (that move first), or [] when the pointer
-    is on no candidate shown: the evaluation's, then the live view's, then the review's."""
+    is on no candidate shown: the evaluation's, then the live view's (the AI's search, else the
+    analysis of the position shown), then the review's."""
     if hover is None or controller.game.over:
         return []
     ev = controller.evaluation
@@ -36,6 +37,9 @@ def hover_line(controller: Table, hover: int | None) -> list[int]:
         return list(ev.evaluation.pvs.get(hover) or [hover])[:PV_SHOWN]
     p = controller.progress
     line = candidate_line(p.candidates or [], hover) if controller.show_thinking and p is not None else []
+    view = controller.ponder_view()  # v while no AI thinks: the analysis of the position shown
+    if not line and view is not None:
+        line = candidate_line(view.candidates, hover)
     if line:
         return line[:PV_SHOWN]
     best = review_best(controller)

@@ -12,6 +12,7 @@ import numpy as np
 
 from gorilla.app.table import Table
 from gorilla.gui import overlay as ov
+from gorilla.gui import teaching_view as tv
 from gorilla.gui.camera import board_to_world
 from gorilla.gui.meshes import STONE_HALF_HEIGHT
 from gorilla.gui.pv import hover_line, line_stones, review_best
@@ -45,7 +46,7 @@ class Scene:
     over: np.ndarray  # (j, 9) markers drawn after the stones (last move, dead crosses)
     overlay: np.ndarray | None  # (size, size, 4) uint8 colour field or None
     occupancy: np.ndarray  # (size, size) uint8, 255 under a live stone, row 0 = bottom: the shadows
-    # (point, text) or (point, text, rgba) projected over the board
+    # (point, text), (point, text, rgba) or (point, text, rgba, lift: font sizes up) over the board
     labels: list[tuple] = field(default_factory=list)
     notice: str = ""  # a GUI-side problem to show (e.g. an overlay that could not be computed)
     # (point, text, rgba) drawn on the stones' tops: the numbers of the line under the pointer
@@ -137,6 +138,9 @@ def _overlays(controller: Table, under: list, over: list) -> tuple[np.ndarray | 
     if controller.show_thinking and progress is not None and not over_game:
         rows, labels = ov.thinking_markers(progress.candidates or [], size, SURFACE * 1.5)
         under += rows
+    elif (view := controller.ponder_view()) is not None:  # v: the analysis of the position shown
+        rows, labels = tv.ponder_markers(view, size, SURFACE * 1.5)
+        under += rows
     return overlay, labels, notice
 
 
@@ -206,9 +210,15 @@ def build_scene(
     for p in controller.winning_line():  # Gomoku: the five that won, ringed in gold
         over.append(ov.marker(p, size, STONE_TOP + 0.004, 0.40, WIN_INK, ov.THICK_RING))
     over += extra or []
-    line = line_stones(
-        hover_line(controller, hover), game.to_move, lambda p: game.position.color_at(p) == EMPTY
-    )
+    empty = lambda p: game.position.color_at(p) == EMPTY  # noqa: E731
+    marks = controller.teaching_marks()  # the teaching game: class dots, the ghost of a move taken back
+    over += tv.class_dots(marks, size, STONE_TOP + 0.005)
+    ghost = tv.ghost(marks, empty)
+    if ghost is not None:
+        ghosts.append(_stone_rows([ghost.move], [ghost.color], size, tv.GHOST_ALPHA))
+        labels.append(tv.ghost_label(ghost))
+    line = tv.refutation(ghost, hover, empty)  # the pointer on the ghost: the net's refutation
+    line = line or line_stones(hover_line(controller, hover), game.to_move, empty)
     stone_labels = []
     for p, color, number in line:  # the line under the pointer: translucent numbered stones
         ghosts.append(_stone_rows([p], [color], size, PV_ALPHA))

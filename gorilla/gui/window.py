@@ -657,9 +657,9 @@ class GorillaWindow(pyglet.window.Window):
         items: list[tuple] = []
         for p, text, *ink in [] if scene.stone_labels else scene.labels:  # a line shown hides them
             x, y = self.camera.point_to_screen(p)
-            items.append(
-                (x, y, text, ink[0] if ink else (255, 255, 255, 255), self._label_size(p, len(text)))
-            )
+            size = self._label_size(p, len(text))
+            lift = ink[1] * size if len(ink) > 1 else 0  # two lines on one point (v's score, visits)
+            items.append((x, y + lift, text, ink[0] if ink else (255, 255, 255, 255), size))
         for p, text, ink in scene.stone_labels:  # the numbers of the line under the pointer
             x, y = self.camera.point_to_screen(p, STONE_HALF_HEIGHT * 2)
             items.append((x, y, text, ink, self._label_size(p, 2)))
