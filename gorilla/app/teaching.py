@@ -261,6 +261,9 @@ class Teacher:
         last = game.last_move
         if not self.teaches(color) or last is None or last.point == RESIGN or not self._usable(game):
             return
+        if not self.ready("net"):
+            self.feed.say("Teaching: the net is still loading; this move is not judged")
+            return
         keys = line_keys(game)[: len(game.moves) + 1]
         before = keys[-2]
         hold = self.settings.take_back > 0 and before not in self.ghosts

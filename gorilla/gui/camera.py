@@ -10,7 +10,7 @@ Screen coordinates are pyglet's: pixels, origin at the bottom left of the window
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -80,6 +80,8 @@ class Camera:
     target_x: float = 0.0
     target_z: float = 0.0
     viewport: tuple[int, int, int, int] = (0, 0, 800, 600)
+    # (state, view_projection()): the matrix of the last state (a frame projects many points)
+    _vp: tuple = field(default=((), None), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.distance <= 0:
@@ -159,8 +161,14 @@ class Camera:
         return perspective(self.fov, max(vw, 1) / max(vh, 1), near, self.distance * 4.0 + 40.0)
 
     def view_projection(self) -> np.ndarray:
-        """projection @ view: world to clip space."""
-        return self.projection() @ self.view()
+        """projection @ view: world to clip space (kept while the camera's state and field of view
+        stay the same)."""
+        key = (*self.state(), self.fov)
+        if self._vp[0] != key:
+            m = self.projection() @ self.view()
+            m.flags.writeable = False  # shared by every projection until the camera moves
+            self._vp = (key, m)
+        return self._vp[1]
 
     # --- projections ----------------------------------------------------------
     def world_to_screen(self, world: tuple[float, float, float]) -> tuple[float, float]:
