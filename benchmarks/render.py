@@ -139,6 +139,28 @@ def ponder_warm_up(controller, visits: int = 20, timeout: float = 120.0) -> None
     raise SystemExit("the analysis of the position shown never started")
 
 
+def live(window, controller, seconds: float) -> tuple[float, float, float, float]:
+    """The window's own loop for a while (pyglet's clock calls its 60 Hz tick, which redraws when
+    something changed: the analysis's snapshots): (frames drawn a second, median and p90 ms of
+    a frame's drawing, the analysis's visits a second)."""
+    import pyglet
+
+    t0, v0, f0 = time.perf_counter(), ponder_visits(controller), window.frames
+    ms = []
+    while time.perf_counter() - t0 < seconds:
+        seen = window.frames
+        window.dispatch_events()
+        pyglet.clock.tick()
+        if window.frames != seen:
+            ms.append(window.last_frame_ms)
+        time.sleep(0.002)
+    dt = time.perf_counter() - t0
+    ms.sort()
+    med = statistics.median(ms) if ms else 0.0
+    p90 = ms[int(0.9 * (len(ms) - 1))] if ms else 0.0
+    return (window.frames - f0) / dt, med, p90, (ponder_visits(controller) - v0) / dt
+
+
 def ponder_visits(controller) -> int:
     """The visits in the analysis's tree of the position shown (0 without one)."""
     view = controller.ponder_view()
@@ -219,6 +241,17 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"analysis of the position shown (v) on: {rate:.1f} visits/s during the frames;"
             f" the window's thread {gui:.1f} ms/frame (CPU below counts the analysis's thread too)"
+        )
+        t1, v1 = time.perf_counter(), ponder_visits(controller)
+        while time.perf_counter() - t1 < 8.0:  # polled, nothing drawn: the analysis alone
+            controller.poll()
+            time.sleep(0.02)
+        alone = (ponder_visits(controller) - v1) / (time.perf_counter() - t1)
+        print(f"the analysis alone (polled, no frame drawn), 8 s: {alone:.1f} visits/s")
+        fps, lmed, lp90, lrate = live(window, controller, 8.0)
+        print(
+            f"the window's own loop, 8 s, v on: {fps:.1f} frames/s drawn, drawing median {lmed:.1f} ms"
+            f" (p90 {lp90:.1f}, before the buffer swap), the analysis {lrate:.1f} visits/s"
         )
     print(
         f"renderer: {gl.gl_info.get_renderer()}; window {args.width}x{args.height},"
