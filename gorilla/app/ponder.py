@@ -82,6 +82,7 @@ class Ponder:
         self._lock = threading.Lock()
         self._last: Task | None = None  # the last run: the next waits for it (one tree, one thread)
         self._evaluator: Any = None
+        self._waited: Task | None = None  # the last run stop() waited for
         self._seq = 0  # snapshots published
         self._seen = 0
 
@@ -171,10 +172,11 @@ class Ponder:
 
     def stop(self, wait: float = 0.0) -> None:
         """Stop the run (an AI is about to think), and wait up to ``wait`` seconds for its last
-        batch to return (so that the AI can start in the same frame)."""
+        batch to return (so that the AI can start in the same frame; once a run)."""
         self.workers.cancel("ponder")
         t = self._last
-        if wait > 0 and t is not None and t.alive():
+        if wait > 0 and t is not None and t.alive() and t is not self._waited:
+            self._waited = t  # once a run: a later frame does not block again
             t.thread.join(wait)
 
     def winding_down(self) -> bool:

@@ -295,8 +295,10 @@ class Teacher:
             self._prejudge(game)
 
     def _prejudge(self, game: Game) -> None:
-        if game.over or not self.teaches(game.to_move) or self.record.editing or not self.ready("net"):
+        if game.over or not self.teaches(game.to_move) or not self.ready("net"):
             return
+        if self.record.editing or self.record.reviewing:
+            return  # a record stepped through: a move played here is judged from scratch
         if not self._usable(game):
             return
         key = position_key(game)
