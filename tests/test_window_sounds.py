@@ -138,7 +138,8 @@ def test_no_sound_files_means_silence_not_an_error(monkeypatch, tmp_path):
 def test_toolbar_buttons_with_the_mouse_and_resign_with_a_confirmation(window, tmp_path):
     h = window()
     bar = h.w.toolbar
-    assert list(bar.buttons) == ["New", "Pass", "Resign", "Undo", "Evaluate", "Pause", "Save", "Load"]
+    names = ["New", "Pass", "Resign", "Undo", "Evaluate", "Ponder", "Pause", "Save", "Load"]
+    assert list(bar.buttons) == names
     h.frame()
     assert all(b.enabled for b in bar.buttons.values())  # Go has every button's command
     h.click_point("D4")
