@@ -145,3 +145,184 @@ def test_gorilla_gtp_with_a_bad_net_says_so_on_one_line(tmp_path: Path) -> None:
     assert "\n\n=" in out
     warnings = [ln for ln in proc.stderr.decode().splitlines() if "no net" in ln]
     assert len(warnings) == 1 and "version 99 is not supported" in warnings[0]
+
+
+# --- kata-set-rules, kata-get-rules, kata-set-rule, kgs-rules ---------------------------------
+
+REFERENCE = Path(__file__).parent / "data" / "net" / "katago_raw_nn.json.gz"
+
+# (command, KataGo 1.17.2's answer), sent in this order to `katago gtp` (its 6-block net) and
+# to Gorilla: the names, the short form, the JSON, KataGo's errors, one field at a time, KGS's
+KATAGO_SESSION = [
+    ("kata-set-rules tromp-taylor", "="),
+    (
+        "kata-get-rules",
+        '= {"friendlyPassOk":false,"hasButton":false,"ko":"POSITIONAL","scoring":"AREA",'
+        '"suicide":true,"tax":"NONE","whiteHandicapBonus":"0"}',
+    ),
+    ("kata-set-rules chinese", "="),
+    (
+        "kata-get-rules",
+        '= {"friendlyPassOk":true,"hasButton":false,"ko":"SIMPLE","scoring":"AREA",'
+        '"suicide":false,"tax":"NONE","whiteHandicapBonus":"N"}',
+    ),
+    ("kata-set-rules koPOSITIONALscoreAREAtaxNONEsui0", "="),
+    (
+        "kata-get-rules",
+        '= {"friendlyPassOk":false,"hasButton":false,"ko":"POSITIONAL","scoring":"AREA",'
+        '"suicide":false,"tax":"NONE","whiteHandicapBonus":"0"}',
+    ),
+    (
+        "kata-set-rules koSPIGHTscoreAREA",
+        '? Rules {"friendlyPassOk":false,"hasButton":false,"ko":"SPIGHT",'
+        '"scoring":"AREA","suicide":true,"tax":"NONE","whiteHandicapBonus":"0"} are not supported by this '
+        "neural net version",
+    ),
+    (
+        "kata-set-rules scoreTERRITORYbutton1",
+        '? Rules {"friendlyPassOk":false,"hasButton":true,'
+        '"ko":"POSITIONAL","scoring":"TERRITORY","suicide":true,"tax":"SEKI","whiteHandicapBonus":"0"} '
+        "are not supported by this neural net version",
+    ),
+    ('kata-set-rules {"ko":"SIMPLE","scoring":"TERRITORY"}', "="),
+    (
+        "kata-get-rules",
+        '= {"friendlyPassOk":false,"hasButton":false,"ko":"SIMPLE","scoring":"TERRITORY",'
+        '"suicide":true,"tax":"SEKI","whiteHandicapBonus":"0"}',
+    ),
+    (
+        'kata-set-rules {"ko":"simple"}',
+        '? Unknown rules \'{"ko":"simple"}\', Rules::parseKoRule: Invalid ko rule: simple',
+    ),
+    ('kata-set-rules {"kox":"SIMPLE"}', '? Unknown rules \'{"kox":"SIMPLE"}\', Unknown rules option: kox'),
+    ("kata-set-rules blah", "? Unknown rules 'blah', Could not parse rules: blah"),
+    ("kata-set-rules koSIMPLEkomi7", "? Unknown rules 'koSIMPLEkomi7', Could not parse rules: koSIMPLEkomi7"),
+    ("kata-set-rules Ancient_Territory", "="),
+    (
+        "kata-get-rules",
+        '= {"friendlyPassOk":false,"hasButton":false,"ko":"SIMPLE","scoring":"TERRITORY",'
+        '"suicide":false,"tax":"ALL","whiteHandicapBonus":"0"}',
+    ),
+    ("kata-set-rules aga-button", "="),
+    ("kata-set-rule ko SITUATIONAL", "="),
+    ("kata-set-rule suicide true", "="),
+    (
+        "kata-get-rules",
+        '= {"friendlyPassOk":true,"hasButton":true,"ko":"SITUATIONAL","scoring":"AREA",'
+        '"suicide":true,"tax":"NONE","whiteHandicapBonus":"N-1"}',
+    ),
+    ("kata-set-rule foo 1", "? Unknown rules option: foo"),
+    ("kata-set-rule ko BAD", "? Rules::parseKoRule: Invalid ko rule: BAD"),
+    ("kgs-rules chinese", "="),
+    (
+        "kata-get-rules",
+        '= {"friendlyPassOk":true,"hasButton":false,"ko":"POSITIONAL","scoring":"AREA",'
+        '"suicide":false,"tax":"NONE","whiteHandicapBonus":"N"}',
+    ),
+    ("kgs-rules new_zealand", "="),
+    (
+        "kata-get-rules",
+        '= {"friendlyPassOk":true,"hasButton":false,"ko":"SITUATIONAL","scoring":"AREA",'
+        '"suicide":true,"tax":"NONE","whiteHandicapBonus":"0"}',
+    ),
+    ("kgs-rules foo", "? Unknown rules 'foo'"),
+]
+
+
+def test_the_rules_commands_answer_as_katago_does() -> None:
+    engine = engine_from_args(["--size", "9"])
+    for command, expected in KATAGO_SESSION:
+        assert answer(engine, command).rstrip("\n") == expected, command
+
+
+def test_every_rules_name_means_what_it_means_to_katago() -> None:
+    import gzip
+    import json
+
+    with gzip.open(REFERENCE, "rt") as f:
+        katago = json.load(f)["rules"]  # KataGo's kata-get-rules after kata-set-rules NAME
+    engine = engine_from_args(["--size", "9", "--komi", "3.5"])
+    for name, rules in katago.items():
+        assert answer(engine, f"kata-set-rules {name}") == "=\n\n", name
+        got = answer(engine, "kata-get-rules")
+        assert json.loads(got[2:]) == rules, name
+    assert engine.game.komi == 3.5  # the rules leave the komi alone
+
+
+def test_the_rules_decide_which_moves_are_legal() -> None:
+    engine = engine_from_args(["--size", "9"])
+    answer(engine, "kata-set-rules chinese")
+    assert not engine.game.ruleset.superko  # KataGo's chinese: simple ko
+    answer(engine, "kata-set-rules chinese-ogs")
+    assert engine.game.ruleset.superko and not engine.game.ruleset.suicide
+    answer(engine, "kata-set-rules tromp-taylor")
+    # a multi-stone suicide (A1 A2 into White's B1 B2 A3) is legal under Tromp-Taylor's rules
+    for line in (
+        "play b A1",
+        "play w B1",
+        "play b pass",
+        "play w B2",
+        "play b pass",
+        "play w A3",
+        "play b A2",
+    ):
+        assert answer(engine, line) == "=\n\n", line
+    assert answer(engine, "list_stones b") == "=\n\n"  # both black stones gone
+    # ... so the record cannot go under rules that forbid it, and stays as it was
+    before = [(m.point, m.color) for m in engine.game.moves]
+    resp = answer(engine, "kata-set-rules japanese")
+    assert (
+        resp
+        == "? Could not make the rules change, some earlier moves in the game would now become illegal.\n\n"
+    )
+    assert [(m.point, m.color) for m in engine.game.moves] == before
+    assert '"suicide":true' in answer(engine, "kata-get-rules")
+
+
+def test_the_net_agent_is_told_the_rules() -> None:
+    engine = engine_from_args(["--size", "9"])
+    answer(engine, "kata-set-rules japanese")
+    rules = engine.agent.evaluator.inputs.rules
+    assert (rules.ko, rules.scoring, rules.tax) == ("simple", "territory", "seki")
+    assert engine.game.ruleset.scoring == "territory"
+
+
+def test_kata_raw_nn_equals_katagos_under_the_rules_set() -> None:
+    """Positions of tests/data/net's reference, set up with KataGo's own commands: every rules
+    name, kata-raw-nn within 1e-3 of KataGo's numbers (its NAN points exactly)."""
+    import gzip
+    import json
+
+    with gzip.open(REFERENCE, "rt") as f:
+        positions = json.load(f)["positions"]
+    chosen: dict[str, list[dict]] = {}
+    for spec in positions:
+        if spec["size"] <= 13 and len(chosen.setdefault(spec["rules"], [])) < 2:
+            chosen[spec["rules"]].append(spec)
+    engine = engine_from_args(["--size", "9"])
+    checked = 0
+    for name, specs in chosen.items():
+        for spec in specs:
+            size = spec["size"]
+            lines = [f"boardsize {size}", "clear_board", f"kata-set-rules {name}", f"komi {spec['komi']}"]
+            if spec["handicap"]:
+                lines.append("set_free_handicap " + " ".join(spec["handicap"]))
+            lines += [f"play {c} {v}" for c, v in spec["moves"]]
+            for line in lines:
+                assert answer(engine, line).startswith("="), (name, line)
+            for e in spec["evals"]:
+                [b] = parse_blocks(
+                    answer(engine, f"kata-raw-nn {spec['to_move']} {e['symmetry']}")[2:].strip(), size
+                )
+                pol = np.array(e["policy"], float)
+                ours = np.append(b["policy"].reshape(-1), b["policyPass"])
+                assert np.array_equal(np.isnan(ours), pol < 0), name
+                assert np.nanmax(np.abs(ours - pol / 1e6)) < 1e-3, name
+                assert abs(b["whiteWin"] - e["white_win"]) < 1e-3, name
+                assert abs(b["noResult"] - e["no_result"]) < 1e-3, name
+                assert abs(b["whiteLead"] - e["white_lead"]) < 0.01, name
+                own = np.array(e["white_ownership"], float) / 1e7
+                assert np.abs(b["whiteOwnership"].reshape(-1) - own).max() < 1e-3, name
+                checked += 1
+    assert set(chosen) >= {"chinese", "japanese", "tromp-taylor", "aga", "stone-scoring", "new-zealand"}
+    assert checked >= 15

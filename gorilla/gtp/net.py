@@ -26,14 +26,28 @@
 The engine's net is ``gorilla gtp --net FILE`` (default: the shipped one, loaded at the
 first use); a file that cannot be read leaves the engine without a net, and the command
 answers with the reason.
+
+``kata-set-rules RULES``, ``kata-set-rule KEY VALUE``, ``kgs-rules NAME``, ``kata-get-rules``
+    KataGo's rules (:mod:`gorilla.gtp.kata_rules`: its names with its meanings, ``chinese``
+    being simple ko; its JSON; its short form), the komi kept. The moves are then played under
+    them (simple ko or positional superko, the suicide rule; the game replayed, refused as
+    KataGo refuses it if a move becomes illegal) and the net is told exactly them, so
+    ``kata-raw-nn`` equals KataGo's after the same commands; the search of the ``net`` agent
+    is told them too. ``kata-get-rules`` answers KataGo's JSON (without the komi); before any
+    ``kata-set-rules``, the KataGo rules nearest the game's own (``--rules``).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from gorilla.gtp.args import arg_color, game_for
+from gorilla.gtp.kata_rules import KataRules, RulesError, from_net_rules, parse_rules, update_rule
 from gorilla.gtp.protocol import GtpEngine, GtpError, one_line
+from gorilla.rules.game import Game
+from gorilla.rules.position import IllegalMove
 
 
 def engine_net(engine: GtpEngine):  # -> gorilla.ai.net.Net
@@ -116,9 +130,109 @@ def cmd_kata_raw_nn(engine: GtpEngine, args: list[str]) -> str:
     else:
         raise GtpError(f"expected a symmetry 'all' or index [0-7] but got '{args[0]}'")
     net = engine_net(engine)
-    evals = net.evaluate([game] * len(symmetries), symmetry=symmetries)
+    evals = net.evaluate([game] * len(symmetries), symmetry=symmetries, rules=net_rules(engine))
     # KataGo ends each block with an empty line, then drops double newlines from the answer
     return "\n".join(raw_nn_text(ev, sym) for ev, sym in zip(evals, symmetries, strict=True))
 
 
-COMMANDS = {"kata-raw-nn": cmd_kata_raw_nn}
+# --- KataGo's rules ------------------------------------------------------------------------
+
+
+def current_rules(engine: GtpEngine) -> KataRules:
+    """The engine's KataGo rules (komi: the game's): those set, else the game's nearest."""
+    from gorilla.ai.net.inputs import NetRules
+
+    komi = float(engine.game.komi)
+    rules = getattr(engine, "kata_rules", None)
+    if rules is not None:
+        return replace(rules, komi=komi)
+    return from_net_rules(NetRules.from_game(engine.game), komi)
+
+
+def net_rules(engine: GtpEngine):  # -> gorilla.ai.net.inputs.NetRules | None
+    """What the net is told: the KataGo rules set (the game's komi), None before any."""
+    rules = getattr(engine, "kata_rules", None)
+    return None if rules is None else rules.net_rules()[0]
+
+
+def _replayed(game: Game, rules: KataRules) -> Game:
+    """The game's record played again under rules' ruleset (GtpError if a move becomes illegal)."""
+    g = Game(game.size, rules.ruleset(), game.komi, game.info, game.handicap)
+    try:
+        if game.setup:
+            g.add_setup(game.setup.items(), game.positions[0].to_move)
+        for m in game.moves:
+            g.reopen()
+            g.play(m.point, m.color, m.comment)
+    except (IllegalMove, ValueError):
+        raise GtpError(
+            "Could not make the rules change, some earlier moves in the game would now become illegal."
+        ) from None
+    return g
+
+
+def set_rules(engine: GtpEngine, rules: KataRules) -> None:
+    """Play on under rules (KataGo's setRulesNotIncludingKomi): refused if the net cannot be
+    told them or a move on the record becomes illegal; the agent told them."""
+    told, warning = rules.net_rules()
+    if warning is not None:
+        raise GtpError(f"Rules {rules.json_text()} are not supported by this neural net version")
+    engine.game = _replayed(engine.game, rules)
+    engine.kata_rules = rules  # type: ignore[attr-defined]
+    tell = getattr(engine.agent, "set_net_rules", None)
+    if callable(tell):
+        tell(told)
+
+
+def cmd_kata_get_rules(engine: GtpEngine, args: list[str]) -> str:
+    """``kata-get-rules``: KataGo's JSON of the rules, without the komi."""
+    if args:
+        raise GtpError(f"Expected no arguments for kata-get-rules but got '{' '.join(args)}'")
+    return current_rules(engine).json_text()
+
+
+def cmd_kata_set_rules(engine: GtpEngine, args: list[str]) -> str:
+    """``kata-set-rules RULES``: a name, KataGo's JSON or its short form; the komi kept."""
+    rest = " ".join(args)
+    try:
+        rules = parse_rules(rest, allow_komi=False)
+    except RulesError as e:
+        raise GtpError(f"Unknown rules '{rest}', {e}") from None
+    set_rules(engine, rules)
+    return ""
+
+
+def cmd_kata_set_rule(engine: GtpEngine, args: list[str]) -> str:
+    """``kata-set-rule KEY VALUE``: one field (``ko``, ``scoring``, ``tax``, ``suicide``,
+    ``hasButton``, ``whiteHandicapBonus``, ``friendlyPassOk``) changed."""
+    if len(args) != 2:
+        raise GtpError(f"Expected two arguments for kata-set-rule but got '{' '.join(args)}'")
+    try:
+        rules = update_rule(current_rules(engine), args[0], args[1])
+    except RulesError as e:
+        raise GtpError(str(e)) from None
+    set_rules(engine, rules)
+    return ""
+
+
+KGS_RULES = {"chinese": "chinese-kgs", "aga": "aga", "new_zealand": "new-zealand", "japanese": "japanese"}
+
+
+def cmd_kgs_rules(engine: GtpEngine, args: list[str]) -> str:
+    """``kgs-rules chinese|aga|japanese|new_zealand``: as kata-set-rules (KGS's chinese: superko)."""
+    if not args:
+        raise GtpError("Expected one argument kgs-rules")
+    name = args[0].strip().lower()
+    if name not in KGS_RULES:
+        raise GtpError(f"Unknown rules '{name}'")
+    set_rules(engine, parse_rules(KGS_RULES[name], allow_komi=False))
+    return ""
+
+
+COMMANDS = {
+    "kata-raw-nn": cmd_kata_raw_nn,
+    "kata-get-rules": cmd_kata_get_rules,
+    "kata-set-rules": cmd_kata_set_rules,
+    "kata-set-rule": cmd_kata_set_rule,
+    "kgs-rules": cmd_kgs_rules,
+}

@@ -27,7 +27,8 @@ move's view over 20 (with KataGo's territory-scoring adjustment of one point per
 played and any handicap bonus of the rules, clipped at ``area + 20``); 6, 7 the ko rule
 (simple 0/0, positional 1/0.5, situational 1/-0.5); 8 multi-stone suicide; 9 territory
 scoring; 10, 11 the tax (seki 1/0, all 1/1); 12, 13 the encore phase (zero); 14 whether a
-pass now would end the game or phase; 15, 16 playout doubling (zero); 17 the button; 18
+pass now would end the game or phase; 15, 16 playout doubling (zero unless
+:func:`set_playout_doubling` sets them); 17 the button; 18
 the komi parity wave under area scoring.
 
 Gorilla's rulesets as KataGo rules (:meth:`NetRules.from_game`):
@@ -553,6 +554,15 @@ def encode_into(game: Game, rules: NetRules | None, spatial: np.ndarray, glob: n
         glob[18] = komi_wave(self_komi, n * n)
 
 
+def set_playout_doubling(glob: np.ndarray, advantage: float) -> None:
+    """KataGo's playout doubling advantage features (15, 16) in a row of global inputs, in
+    place: ``advantage`` is the side to move's (fillRowV7: 1 and ``0.5 * advantage``; nothing
+    for 0)."""
+    if advantage != 0:
+        glob[15] = 1.0
+        glob[16] = np.float32(0.5 * advantage)
+
+
 def komi_wave(self_komi: float, board_area: int) -> np.float32:
     """KataGo's komi parity feature: a triangle wave of period 2 around the komis that can
     draw on a board of this area (even komis on an even area, odd ones on an odd area).
@@ -570,4 +580,12 @@ def komi_wave(self_komi: float, board_area: int) -> np.float32:
     return np.float32(delta - 2.0)
 
 
-__all__ = ["NUM_GLOBAL", "NUM_SPATIAL", "NetRules", "encode", "encode_into", "komi_wave"]
+__all__ = [
+    "NUM_GLOBAL",
+    "NUM_SPATIAL",
+    "NetRules",
+    "encode",
+    "encode_into",
+    "komi_wave",
+    "set_playout_doubling",
+]

@@ -39,7 +39,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from dataclasses import fields
+from dataclasses import fields, replace
 
 import numpy as np
 
@@ -123,6 +123,11 @@ class NetAgent(Agent):
         self._low = 0
         if self._fallback is not None:
             self._fallback.new_game()
+
+    def set_net_rules(self, rules) -> None:  # rules: gorilla.ai.net.inputs.NetRules | None
+        """Tell the net these KataGo rules from now on (None: each game's own); the tree goes."""
+        self.evaluator.inputs = replace(self.evaluator.inputs, rules=rules)
+        self.new_game()
 
     def close(self) -> None:
         """Stop pondering, and the fallback MCTS's workers if it ever played."""

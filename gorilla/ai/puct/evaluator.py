@@ -4,19 +4,28 @@ A thin adapter over :class:`gorilla.ai.net.Net`: one random symmetry per positio
 (KataGo's practice), the outputs mapped onto Gorilla's flat points: the policy, the win
 rate ``(1 + win - loss) / 2`` (a no-result counts half), the score lead and the
 ownership, all for the side to move. A net file is read once per process.
+
+:class:`NetInputs` says what the net is told besides the position, as KataGo's search tells
+it: the rules (KataGo's, set by ``kata-set-rules`` or an analysis query; default each game's
+own), the playout doubling advantage of one player (``playoutDoublingAdvantage``: positive,
+that player is assumed to have 2**pda times the opponent's playouts), and how much of the
+history before the search's root the net sees (KataGo's analysis engine default,
+``ignorePreRootHistory``: none at the root, below it only the moves since the root).
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from gorilla.ai.net import Net, default_net_path, load_net
+from gorilla.ai.net import Net, default_net_path, legal_moves, load_net
+from gorilla.ai.net.inputs import NetRules, encode, set_playout_doubling
 from gorilla.ai.puct.search import Evaluation, board_points
-from gorilla.rules.board import MAX_POINTS
+from gorilla.rules.board import BLACK, MAX_POINTS
 from gorilla.rules.game import Game
 
 MIN_NET_SIZE, MAX_NET_SIZE = 7, 19  # the sizes KataGo's nets of this version were trained on
@@ -45,13 +54,56 @@ def shared_net(path: str | Path | None = None) -> Net:
         return net
 
 
+@dataclass(frozen=True)
+class NetInputs:
+    """What the net is told besides the position (module docstring).
+
+    ``rules``: None for each game's own (:meth:`NetRules.from_game`), a komi of None in them
+    the game's; ``pda``: the playout doubling advantage of ``pda_color`` (the opponent's is its
+    negative); ``history_from``: the net sees only the moves after this many (the search's root
+    move number; None: the whole history, as far as KataGo's features reach).
+    """
+
+    rules: NetRules | None = None
+    pda: float = 0.0
+    pda_color: int = BLACK
+    history_from: int | None = None
+
+    @property
+    def plain(self) -> bool:
+        """Whether Net.evaluate's own encoding says it all (no PDA, the whole history)."""
+        return self.pda == 0 and self.history_from is None
+
+
+def cap_history(spatial: np.ndarray, glob: np.ndarray, turns: int) -> None:
+    """Show the net at most ``turns`` moves of history, in place (KataGo's ``maxHistory``).
+
+    fillRowV7 stops its history planes (9-13) and pass flags (globals 0-4) there, and its
+    ladder planes of the boards one and two moves ago (15, 16) fall back to the newer board
+    where the history they come from is not shown."""
+    shown = 0
+    while shown < 5 and (spatial[9 + shown].any() or glob[shown] != 0):
+        shown += 1
+    if turns >= shown:
+        return
+    spatial[9 + turns : 14] = 0.0
+    glob[turns:5] = 0.0
+    if turns < 1:
+        spatial[15] = spatial[14]
+    if turns < 2:
+        spatial[16] = spatial[15]
+
+
 class NetEvaluator:
     """Evaluates games with a KataGo net for the search (see the module docstring)."""
 
-    def __init__(self, path: str | Path | None = None, seed: int | None = None):
+    def __init__(
+        self, path: str | Path | None = None, seed: int | None = None, inputs: NetInputs | None = None
+    ):
         self.net = shared_net(path)
         self.rng = np.random.default_rng(seed)
         self._rng_lock = threading.Lock()
+        self.inputs = inputs or NetInputs()
 
     def reseed(self, seed: int) -> None:
         """New random symmetries from now on."""
@@ -62,8 +114,10 @@ class NetEvaluator:
         """One evaluation per game, for each game's side to move."""
         with self._rng_lock:
             syms = [int(s) for s in self.rng.integers(0, 8, len(games))]
+        if not self.inputs.plain:
+            return self._evaluate_inputs(games, syms)
         out = []
-        for g, ev in zip(games, self.net.evaluate(list(games), symmetry=syms), strict=True):
+        for g, ev in zip(games, self.net.evaluate(list(games), syms, self.inputs.rules), strict=True):
             pts = board_points(g.size)
             area = g.size * g.size
             policy = np.zeros(MAX_POINTS, np.float32)
@@ -81,3 +135,45 @@ class NetEvaluator:
                 )
             )
         return out
+
+    def _evaluate_inputs(self, games: Sequence[Game], syms: list[int]) -> list[Evaluation]:
+        """Games encoded here (the PDA, the history cap), then one forward pass per board size."""
+        out: list[Evaluation | None] = [None] * len(games)
+        by_size: dict[int, list[int]] = {}
+        for i, g in enumerate(games):
+            by_size.setdefault(g.size, []).append(i)
+        for size, idx in by_size.items():
+            rows = [self._encode(games[i]) for i in idx]
+            spatial = np.stack([r[0] for r in rows])
+            glob = np.stack([r[1] for r in rows])
+            legal = np.stack([r[2] for r in rows])
+            no_result = np.array([r[3] for r in rows])
+            res = self.net.evaluate_inputs(spatial, glob, [syms[i] for i in idx], legal, no_result)
+            pts = board_points(size)
+            area = size * size
+            for j, i in enumerate(idx):
+                policy = np.zeros(MAX_POINTS, np.float32)
+                policy[pts] = res.policy[j, :area]
+                ownership = np.zeros(MAX_POINTS, np.float32)
+                ownership[pts] = res.ownership[j]
+                out[i] = Evaluation(
+                    policy=policy,
+                    pass_prob=float(res.policy[j, area]),
+                    winrate=0.5 * (1.0 + float(res.wdl[j, 0]) - float(res.wdl[j, 1])),
+                    lead=float(res.lead[j]),
+                    ownership=ownership,
+                    stdev=float(res.score_stdev[j]),
+                )
+        return out  # type: ignore[return-value]
+
+    def _encode(self, game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+        """(spatial, global, legal moves, no result possible) of one game under the inputs."""
+        s = self.inputs
+        rules = s.rules if s.rules is not None else NetRules.from_game(game)
+        spatial, glob = encode(game, rules)
+        if s.history_from is not None:
+            cap_history(spatial, glob, max(0, len(game.moves) - s.history_from))
+        if s.pda:
+            set_playout_doubling(glob, s.pda if game.to_move == s.pda_color else -s.pda)
+        legal = legal_moves(game, spatial, rules.suicide)
+        return spatial, glob, legal, rules.ko == "simple" or rules.scoring == "territory"
