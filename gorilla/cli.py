@@ -4,6 +4,7 @@
 ``gorilla match ...`` -> :func:`gorilla.match.cli.main`
 ``gorilla little-go-agent ...`` -> :func:`gorilla.littlego.cli.main`
 ``gorilla analyze ...`` -> :func:`gorilla.app.analyze_cli.main`
+``gorilla analysis ...`` -> :func:`gorilla.gtp.analysis_engine.main` (KataGo's JSON analysis engine)
 ``gorilla learn ...`` / ``gorilla predict ...`` -> :mod:`gorilla.ai.policy.cli` (the move model)
 anything else         -> :func:`gorilla.launcher.cli.main` (GUI / terminal play)
 
@@ -24,6 +25,7 @@ SUBCOMMANDS: dict[str, str] = {
     "tune": "gorilla.match.tune:main",
     "pbrain": "gorilla.gomoku.pbrain:main",
     "analyze": "gorilla.app.analyze_cli:main",
+    "analysis": "gorilla.gtp.analysis_engine:main",
     "learn": "gorilla.ai.policy.cli:learn_main",
     "predict": "gorilla.ai.policy.cli:predict_main",
 }

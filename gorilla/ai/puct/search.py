@@ -19,6 +19,12 @@ After two passes a node is terminal: counted with the ownership the net gave
 the position before the last pass (dead stones removed), komi included.
 
 The tree is plain Python objects; the choice of a child is one numba kernel.
+
+For KataGo's analysis engine (:mod:`gorilla.gtp.analysis_engine`) a search also takes: moves
+it may not explore for a player until some depth (:meth:`Search.set_avoid`, KataGo's
+``avoidMoves`` / ``allowMoves``), KataGo's wide root noise (``SearchParams.wide_root_noise``:
+at the root a flatter policy and, half of the time, a random bonus to each child's value), and
+the ownership after each root move (``Search.child_ownership``).
 """
 
 from __future__ import annotations
@@ -95,6 +101,7 @@ class SearchParams:
     value_weight: float = 0.25  # children below the mean weighted by P(better) ** this (0.25)
     noise_prune: float = 0.15  # over-visited worse children lose weight on this utility scale (0.15)
     subtree_bias: float = 0.0  # own utility corrected by its context's mean search error (0.45)
+    wide_root_noise: float = 0.0  # KataGo's wideRootNoise: the root explored wider (its analysis: 0.04)
 
 
 _NONE = np.zeros(0, np.float64)  # a node's arrays before its expansion (shared, never written)
@@ -205,6 +212,42 @@ def pick_child(
     for i in range(n.shape[0]):
         q = u[i] / n[i] if n[i] > 0 else urgency
         v = q + explore * prior[i] / (1.0 + n[i])
+        if v > best_v:
+            best_v = v
+            best = i
+    return best
+
+
+@njit(cache=True, nogil=True)
+def pick_root_child(
+    prior: np.ndarray,
+    explore: np.ndarray,
+    bonus: np.ndarray,
+    n: np.ndarray,
+    u: np.ndarray,
+    parent_q: float,
+    fpu: float,
+    c_puct: float,
+    parent_nn: float,
+    fpu_pow: float,
+) -> int:
+    """:func:`pick_child` with KataGo's wide root noise: ``explore`` (the priors flattened) in the
+    exploration term and ``bonus`` added to each child's value, the urgency's included; the
+    visited prior mass that lowers the urgency stays the net's (``prior``)."""
+    total = 0.0
+    seen = 0.0
+    for i in range(n.shape[0]):
+        total += n[i]
+        if n[i] > 0:
+            seen += prior[i]
+    scale = c_puct * math.sqrt(total + 0.01)
+    w = min(1.0, seen**fpu_pow) if fpu_pow > 0 else 1.0
+    urgency = w * parent_q + (1.0 - w) * parent_nn - fpu * math.sqrt(seen)
+    best = -1
+    best_v = -1e300
+    for i in range(n.shape[0]):
+        q = u[i] / n[i] if n[i] > 0 else urgency
+        v = q + bonus[i] + scale * explore[i] / (1.0 + n[i])
         if v > best_v:
             best_v = v
             best = i
@@ -347,6 +390,7 @@ class RootInfo:
     stdev: list[float] = field(default_factory=list)
     pvs: list[list[int]] = field(default_factory=list)
     pv_visits: list[list[int]] = field(default_factory=list)
+    utility_lcb: list[float] = field(default_factory=list)  # KataGo's lower confidence bound of the utility
 
 
 class Search:
@@ -366,6 +410,32 @@ class Search:
         p = self.params
         self.recompute = p.value_weight > 0 or p.noise_prune > 0 or p.subtree_bias > 0
         self.sv_table: dict[int, list[float]] = {}  # subtree value bias: context -> [delta sum, weight sum]
+        self.avoid: dict[int, dict[int, int]] = {}  # colour -> {move: the depth it is avoided until}
+        self.avoid_depth = 0  # the deepest of those depths
+        self.child_own: dict[int, np.ndarray] | None = None  # root move -> ownership sum (Black +)
+        self.child_own_n: dict[int, int] = {}
+        self._wide_prior: np.ndarray | None = None  # the root's priors flattened by the wide root noise
+
+    # --- what the analysis engine asks for --------------------------------------------------
+    def set_avoid(self, avoid: dict[int, dict[int, int]]) -> None:
+        """Moves not to explore (KataGo's avoidMoves): per colour, move -> the depth (plies from
+        the root, the root's own moves at depth 0) from which the move may be explored again.
+        The tree is cleared; the next :meth:`set_game` starts a new one."""
+        self.avoid = {c: dict(m) for c, m in avoid.items() if m}
+        self.avoid_depth = max((d for m in self.avoid.values() for d in m.values()), default=0)
+        self.game = None
+        self.root = Node()
+
+    def track_child_ownership(self) -> None:
+        """Keep the ownership after each root move from now on (:meth:`child_ownership`)."""
+        self.child_own = {}
+        self.child_own_n = {}
+
+    def child_ownership(self, move: int) -> np.ndarray | None:
+        """The ownership averaged over the leaves below a root move, Black +1 (None: none seen)."""
+        if self.child_own is None or not self.child_own_n.get(move):
+            return None
+        return self.child_own[move] / self.child_own_n[move]
 
     # --- the tree's position ---------------------------------------------------------------
     def set_game(self, game: Game) -> int:
@@ -387,6 +457,9 @@ class Search:
         if self.root.visits == 0:
             self.sv_table = {}  # a new tree: no context corrections carried over
         self.own_sum, self.own_n = None, 0
+        self._wide_prior = None
+        if self.child_own is not None:
+            self.track_child_ownership()
         if self.root.nn is not None:  # a reused root: its side to move's view from now on
             searched = self.recompute and self.root.visits > 1
             lead = self.root.avg_s if searched else self.root.nn.lead  # KataGo: the tree's, when it has one
@@ -565,7 +638,10 @@ class Search:
                 fpu = p.root_fpu if node is self.root else p.fpu
                 c = p.c_puct + p.c_puct_log * math.log((node.visits + p.c_puct_base) / p.c_puct_base)
                 c *= utility_stdev_factor(node.visits, node.q(), node.u2_sum, p)
-                i = pick_child(node.prior, node.n, node.u, node.q(), fpu, c, node.nn_u, p.fpu_pow)
+                if node is self.root and p.wide_root_noise > 0:
+                    i = self._pick_wide(node, fpu, c)
+                else:
+                    i = pick_child(node.prior, node.n, node.u, node.q(), fpu, c, node.nn_u, p.fpu_pow)
                 move = int(node.moves[i])
                 kid = node.kids[i]
                 if kid is None:
@@ -613,9 +689,11 @@ class Search:
         total = prior.sum()
         prior = prior / total if total > 0 else np.full(prior.shape, 1.0 / prior.size)
         order = np.argsort(-prior, kind="stable")  # likeliest first: ties go to the first
+        if self.avoid_depth:
+            order = self._allowed(order, moves, game)
         node.moves = moves[order]
         node.prior = prior[order]
-        k = moves.size
+        k = node.moves.size
         node.n = np.zeros(k)
         node.u = np.zeros(k)
         node.w = np.zeros(k)
@@ -627,6 +705,38 @@ class Search:
             node.cwt = np.zeros(k)
         node.kids = [None] * k
         node.nn = ev
+
+    def _allowed(self, order: np.ndarray, moves: np.ndarray, game: Game) -> np.ndarray:
+        """order less the moves avoided at this depth for the side to move (pass kept if none is left)."""
+        assert self.game is not None
+        depth = len(game.moves) - len(self.game.moves)
+        banned = self.avoid.get(game.to_move)
+        if not banned or depth >= self.avoid_depth:
+            return order
+        keep = np.array([banned.get(int(moves[i]), 0) <= depth for i in order], bool)
+        if not keep.any():
+            keep = moves[order] == PASS
+        return order[keep]
+
+    def _pick_wide(self, node: Node, fpu: float, c: float) -> int:
+        """The root's child under KataGo's wide root noise (:func:`pick_root_child`)."""
+        w = self.params.wide_root_noise
+        if self._wide_prior is None or self._wide_prior.shape != node.prior.shape:
+            self._wide_prior = node.prior ** (1.0 / (4.0 * w + 1.0))
+        k = node.prior.shape[0]
+        bonus = w * np.abs(self.rng.standard_normal(k)) * (self.rng.random(k) < 0.5)
+        return pick_root_child(
+            node.prior,
+            self._wide_prior,
+            bonus,
+            node.n,
+            node.u,
+            node.q(),
+            fpu,
+            c,
+            node.nn_u,
+            self.params.fpu_pow,
+        )
 
     def _undo_virtual(self, path: list[tuple[Node, int]]) -> None:
         v = self.params.virtual_loss
@@ -663,6 +773,9 @@ class Search:
         if ownership is not None and self.game is not None:
             color = self.game.to_move if len(path) % 2 == 0 else _other(self.game.to_move)
             self._add_ownership(ownership, color)
+            if self.child_own is not None and path:
+                root, i = path[0]
+                self._add_child_ownership(int(root.moves[i]), ownership, color)  # type: ignore[index]
 
     def _backup_sums(
         self, path: list[tuple[Node, int]], wr: float, ld: float, root_side: bool, stdev: float
@@ -772,6 +885,15 @@ class Search:
         self.own_sum += own
         self.own_n += 1
 
+    def _add_child_ownership(self, move: int, ev: Evaluation, color: int) -> None:
+        assert self.child_own is not None
+        own = ev.ownership if color == BLACK else -ev.ownership
+        if move in self.child_own:
+            self.child_own[move] += own
+        else:
+            self.child_own[move] = own.astype(np.float64)
+        self.child_own_n[move] = self.child_own_n.get(move, 0) + 1
+
     # --- results ---------------------------------------------------------------------------
     def ownership(self) -> np.ndarray | None:
         """The root's ownership averaged over the search, per flat point, Black +1 .. White -1."""
@@ -787,6 +909,8 @@ class Search:
         if not r.expanded or r.moves is None:
             return info
         chosen = self.best_move()
+        p = self.params
+        radius, stdevs = 1.0 + p.static_score + p.dynamic_score, p.lcb if p.lcb > 0 else 5.0
         with self.lock:
             n = r.n.copy()
             order = sorted(
@@ -800,6 +924,7 @@ class Search:
                 info.lead.append(float(r.s[i] / n[i]))
                 info.prior.append(float(r.prior[i]))
                 info.utility.append(float(r.u[i] / n[i]))
+                info.utility_lcb.append(lcb_of(float(n[i]), float(r.u[i]), float(r.u2[i]), radius, stdevs))
                 kid = r.kids[i]
                 info.stdev.append(float(kid.nn.stdev) if kid is not None and kid.nn is not None else 0.0)
                 line, seen = self._pv(kid, max_pv - 1)
