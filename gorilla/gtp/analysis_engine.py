@@ -175,7 +175,8 @@ def make_search(req: Request, net_path: str | None, seed: int):  # -> Search
         pda_color=req.game.to_move,
         history_from=len(req.game.moves) if s.ignore_pre_root_history else None,
     )
-    search = Search(NetEvaluator(net_path, seed=seed, inputs=inputs), s.params, seed=seed)
+    evaluator = NetEvaluator(net_path, seed=seed, inputs=inputs, symmetry=s.symmetry)
+    search = Search(evaluator, s.params, seed=seed)
     if req.avoid:
         search.set_avoid(req.avoid)
     if req.moves_ownership:

@@ -10,7 +10,8 @@ noted once on stderr. A query's ``overrideSettings`` go through the same table
 :class:`Settings` holds what one search is run with: its limits (``maxVisits``,
 ``maxPlayouts``, ``maxTime``), the perspective of the answers
 (``reportAnalysisWinratesAs``), KataGo's ``wideRootNoise``, ``playoutDoublingAdvantage``
-and ``ignorePreRootHistory`` (their analysis defaults 0.04, 0, true), the search threads,
+and ``ignorePreRootHistory`` (their analysis defaults 0.04, 0, true), ``nnRandomize`` (false:
+the net's symmetry 0 for every position, else one at random), the search threads,
 and the search's constants by their KataGo names (``cpuctExploration``,
 ``staticScoreUtilityFactor``, ``lcbStdevs``, ...: :data:`PARAMS`), which keep Gorilla's own
 values (:class:`gorilla.ai.puct.search.SearchParams`) unless given.
@@ -106,6 +107,7 @@ SEARCH_KEYS = (
     "reportAnalysisWinratesAs",
     "playoutDoublingAdvantage",
     "ignorePreRootHistory",
+    "nnRandomize",
     "numSearchThreads",
     "numSearchThreadsPerAnalysisThread",
 )
@@ -122,6 +124,7 @@ class Settings:
     pda: float = 0.0
     ignore_pre_root_history: bool = True
     threads: int = 1
+    symmetry: int | None = None  # KataGo's nnRandomize false: the net's symmetry 0 always
     params: SearchParams = field(default_factory=lambda: SearchParams(wide_root_noise=0.04))
 
 
@@ -178,6 +181,8 @@ def apply_settings(base: Settings, pairs: dict[str, str]) -> tuple[Settings, lis
             s = replace(s, pda=_number(key, value, -3.0, 3.0))
         elif key == "ignorePreRootHistory":
             s = replace(s, ignore_pre_root_history=_bool(key, value))
+        elif key == "nnRandomize":
+            s = replace(s, symmetry=None if _bool(key, value) else 0)
         elif key in ("numSearchThreads", "numSearchThreadsPerAnalysisThread"):
             s = replace(s, threads=_int(key, value, 1, 4096))
         else:

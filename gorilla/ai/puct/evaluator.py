@@ -98,12 +98,19 @@ class NetEvaluator:
     """Evaluates games with a KataGo net for the search (see the module docstring)."""
 
     def __init__(
-        self, path: str | Path | None = None, seed: int | None = None, inputs: NetInputs | None = None
+        self,
+        path: str | Path | None = None,
+        seed: int | None = None,
+        inputs: NetInputs | None = None,
+        symmetry: int | None = None,
     ):
         self.net = shared_net(path)
         self.rng = np.random.default_rng(seed)
         self._rng_lock = threading.Lock()
         self.inputs = inputs or NetInputs()
+        self.symmetry = (
+            symmetry  # one of the eight for every position (KataGo's nnRandomize false); None: random
+        )
 
     def reseed(self, seed: int) -> None:
         """New random symmetries from now on."""
@@ -112,8 +119,11 @@ class NetEvaluator:
 
     def evaluate_games(self, games: Sequence[Game]) -> list[Evaluation]:
         """One evaluation per game, for each game's side to move."""
-        with self._rng_lock:
-            syms = [int(s) for s in self.rng.integers(0, 8, len(games))]
+        if self.symmetry is not None:
+            syms = [self.symmetry] * len(games)
+        else:
+            with self._rng_lock:
+                syms = [int(s) for s in self.rng.integers(0, 8, len(games))]
         if not self.inputs.plain:
             return self._evaluate_inputs(games, syms)
         out = []
