@@ -269,6 +269,23 @@ def test_actions() -> None:
     assert model["name"].endswith(".bin.gz") and model["version"] >= 8
 
 
+def test_the_cache_of_evaluations_and_clear_cache() -> None:
+    e = Engine(nnCacheSizePowerOfTwo="10")
+    cache = e.engine.cache
+    assert cache.size == 1024
+    e.send(query("one", [["B", "E5"]]))
+    e.wait_for(lambda d: d.get("id") == "one")
+    first_misses, first_hits = cache.misses, cache.hits
+    assert len(cache) == first_misses > 0
+    e.send(query("two", [["B", "E5"]]))  # the same position: its evaluations are there
+    e.wait_for(lambda d: d.get("id") == "two")
+    assert cache.hits - first_hits > cache.misses - first_misses
+    e.send('{"id":"c","action":"clear_cache"}')
+    e.wait_for(lambda d: d.get("id") == "c")
+    assert len(cache) == 0
+    e.finish()
+
+
 def test_terminate_a_running_query_and_a_queued_one() -> None:
     e = Engine(threads=1)
     e.send(query("long", maxVisits=1_000_000, reportDuringSearchEvery=0.05), query("queued", maxVisits=5))
@@ -407,7 +424,7 @@ def test_gorilla_analysis_with_katagos_command_line(tmp_path: Path) -> None:
     assert sorted(d["id"] for d in finals(out)) == ["a", "b"]
     err = proc.stderr.splitlines()
     noted = [ln for ln in err if "not used by Gorilla" in ln]
-    assert len(noted) == 1 and "nnCacheSizePowerOfTwo" in noted[0] and "homeDataDir" in noted[0]
+    assert len(noted) == 1 and "logDir" in noted[0] and "homeDataDir" in noted[0]
     bad = subprocess.run(
         [sys.executable, "-m", "gorilla", "analysis", "-config", str(cfg)],
         capture_output=True,

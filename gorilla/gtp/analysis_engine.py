@@ -44,6 +44,7 @@ from typing import TextIO
 import numpy as np
 
 from gorilla import __version__
+from gorilla.ai.puct.evaluator import EvalCache
 from gorilla.gtp.analysis_query import Parsed, QueryError, Request, parse_query
 from gorilla.gtp.kata_config import ConfigError, EngineConfig, engine_config, parse_overrides, read_config
 from gorilla.rules.board import BLACK
@@ -163,8 +164,9 @@ def answer(search, req: Request, during: bool) -> dict:
     return out
 
 
-def make_search(req: Request, net_path: str | None, seed: int):  # -> Search
-    """A fresh search for the request: its rules, PDA and history cap told the net."""
+def make_search(req: Request, net_path: str | None, seed: int, cache=None):  # -> Search
+    """A fresh search for the request: its rules, PDA and history cap told the net; the
+    engine's cache of evaluations (an EvalCache, or None) shared."""
     from gorilla.ai.puct.evaluator import NetEvaluator, NetInputs
     from gorilla.ai.puct.search import Search
 
@@ -175,7 +177,7 @@ def make_search(req: Request, net_path: str | None, seed: int):  # -> Search
         pda_color=req.game.to_move,
         history_from=len(req.game.moves) if s.ignore_pre_root_history else None,
     )
-    evaluator = NetEvaluator(net_path, seed=seed, inputs=inputs, symmetry=s.symmetry)
+    evaluator = NetEvaluator(net_path, seed=seed, inputs=inputs, symmetry=s.symmetry, cache=cache)
     search = Search(evaluator, s.params, seed=seed)
     if req.avoid:
         search.set_avoid(req.avoid)
@@ -226,6 +228,7 @@ class AnalysisEngine:
         self._closing = False
         self._seeds = np.random.default_rng(cfg.seed)
         self._workers: list[threading.Thread] = []
+        self.cache = EvalCache(cfg.cache_size)
 
     # --- output ---
     def write(self, obj: dict) -> None:
@@ -287,7 +290,7 @@ class AnalysisEngine:
 
     def _analyse(self, req: Request) -> None:
         seed = int(self._seeds.integers(1 << 31))
-        search = make_search(req, self.net_path, seed)
+        search = make_search(req, self.net_path, seed, self.cache)
         run_search(req, search, max(1, min(req.settings.threads, self.threads)), self.write)
         self.write(answer(search, req, during=False))
 
@@ -360,7 +363,8 @@ class AnalysisEngine:
         elif action == "query_models":
             self.write({**q, "models": [self._model()]})
         elif action == "clear_cache":
-            self.write(q)  # Gorilla keeps no cache of evaluations
+            self.cache.clear()
+            self.write(q)
         elif action == "terminate":
             if not isinstance(q.get("terminateId"), str):
                 self.error(

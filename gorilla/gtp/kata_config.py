@@ -111,7 +111,13 @@ SEARCH_KEYS = (
     "numSearchThreads",
     "numSearchThreadsPerAnalysisThread",
 )
-ENGINE_KEYS = ("numAnalysisThreads", "analysisPVLen", "warnUnusedFields", "nnRandSeed")
+ENGINE_KEYS = (
+    "numAnalysisThreads",
+    "analysisPVLen",
+    "warnUnusedFields",
+    "nnRandSeed",
+    "nnCacheSizePowerOfTwo",
+)
 
 
 @dataclass(frozen=True)
@@ -200,6 +206,7 @@ class EngineConfig:
     pv_len: int = 15
     warn_unused_fields: bool = True
     seed: int | None = None
+    cache_size: int = 1 << 13  # evaluations kept (nnCacheSizePowerOfTwo, at most 2**16: about 6 kB each)
     settings: Settings = field(default_factory=Settings)
     ignored: tuple[str, ...] = ()  # the config's keys Gorilla does not use
 
@@ -217,6 +224,8 @@ def engine_config(pairs: dict[str, str]) -> EngineConfig:
             cfg = replace(cfg, pv_len=_int(key, value, 1, 100))
         elif key == "warnUnusedFields":
             cfg = replace(cfg, warn_unused_fields=_bool(key, value))
+        elif key == "nnCacheSizePowerOfTwo":
+            cfg = replace(cfg, cache_size=1 << min(16, _int(key, value, 0, 48)))
         elif key == "nnRandSeed":
             cfg = replace(cfg, seed=zlib.crc32(value.encode()))
         else:

@@ -16,6 +16,7 @@ history before the search's root the net sees (KataGo's analysis engine default,
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,6 +95,51 @@ def cap_history(spatial: np.ndarray, glob: np.ndarray, turns: int) -> None:
         spatial[16] = spatial[15]
 
 
+class EvalCache:
+    """Evaluations kept by the net's inputs, shared by searches (KataGo's NN cache): a position
+    met again, in the same search or another, is not evaluated again (the first symmetry drawn
+    for it stays, as in KataGo). The least recently used go beyond ``size``; thread-safe."""
+
+    def __init__(self, size: int = 8192) -> None:
+        self.size = size
+        self._items: OrderedDict[int, Evaluation] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    @staticmethod
+    def key(spatial: np.ndarray, glob: np.ndarray) -> int:
+        """The key of one position's inputs."""
+        return hash((spatial.shape, spatial.tobytes(), glob.tobytes()))
+
+    def get(self, key: int) -> Evaluation | None:
+        """The evaluation kept for key, or None."""
+        with self._lock:
+            ev = self._items.get(key)
+            if ev is None:
+                self.misses += 1
+                return None
+            self._items.move_to_end(key)
+            self.hits += 1
+            return ev
+
+    def put(self, key: int, ev: Evaluation) -> None:
+        """Keep an evaluation."""
+        with self._lock:
+            self._items[key] = ev
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def clear(self) -> None:
+        """Forget every evaluation (KataGo's clear_cache)."""
+        with self._lock:
+            self._items.clear()
+
+
 class NetEvaluator:
     """Evaluates games with a KataGo net for the search (see the module docstring)."""
 
@@ -103,14 +149,14 @@ class NetEvaluator:
         seed: int | None = None,
         inputs: NetInputs | None = None,
         symmetry: int | None = None,
+        cache: EvalCache | None = None,
     ):
         self.net = shared_net(path)
         self.rng = np.random.default_rng(seed)
         self._rng_lock = threading.Lock()
         self.inputs = inputs or NetInputs()
-        self.symmetry = (
-            symmetry  # one of the eight for every position (KataGo's nnRandomize false); None: random
-        )
+        self.symmetry = symmetry  # the same one of the eight always (nnRandomize false); None: random
+        self.cache = cache
 
     def reseed(self, seed: int) -> None:
         """New random symmetries from now on."""
@@ -124,7 +170,7 @@ class NetEvaluator:
         else:
             with self._rng_lock:
                 syms = [int(s) for s in self.rng.integers(0, 8, len(games))]
-        if not self.inputs.plain:
+        if not self.inputs.plain or self.cache is not None:
             return self._evaluate_inputs(games, syms)
         out = []
         for g, ev in zip(games, self.net.evaluate(list(games), syms, self.inputs.rules), strict=True):
@@ -147,33 +193,28 @@ class NetEvaluator:
         return out
 
     def _evaluate_inputs(self, games: Sequence[Game], syms: list[int]) -> list[Evaluation]:
-        """Games encoded here (the PDA, the history cap), then one forward pass per board size."""
+        """Games encoded here (the PDA, the history cap), those not in the cache evaluated in
+        one forward pass per board size."""
         out: list[Evaluation | None] = [None] * len(games)
+        rows = [self._encode(g) for g in games]
+        keys = [EvalCache.key(r[0], r[1]) for r in rows] if self.cache is not None else []
         by_size: dict[int, list[int]] = {}
         for i, g in enumerate(games):
-            by_size.setdefault(g.size, []).append(i)
+            hit = self.cache.get(keys[i]) if self.cache is not None else None
+            if hit is not None:
+                out[i] = hit
+            else:
+                by_size.setdefault(g.size, []).append(i)
         for size, idx in by_size.items():
-            rows = [self._encode(games[i]) for i in idx]
-            spatial = np.stack([r[0] for r in rows])
-            glob = np.stack([r[1] for r in rows])
-            legal = np.stack([r[2] for r in rows])
-            no_result = np.array([r[3] for r in rows])
+            spatial = np.stack([rows[i][0] for i in idx])
+            glob = np.stack([rows[i][1] for i in idx])
+            legal = np.stack([rows[i][2] for i in idx])
+            no_result = np.array([rows[i][3] for i in idx])
             res = self.net.evaluate_inputs(spatial, glob, [syms[i] for i in idx], legal, no_result)
-            pts = board_points(size)
-            area = size * size
             for j, i in enumerate(idx):
-                policy = np.zeros(MAX_POINTS, np.float32)
-                policy[pts] = res.policy[j, :area]
-                ownership = np.zeros(MAX_POINTS, np.float32)
-                ownership[pts] = res.ownership[j]
-                out[i] = Evaluation(
-                    policy=policy,
-                    pass_prob=float(res.policy[j, area]),
-                    winrate=0.5 * (1.0 + float(res.wdl[j, 0]) - float(res.wdl[j, 1])),
-                    lead=float(res.lead[j]),
-                    ownership=ownership,
-                    stdev=float(res.score_stdev[j]),
-                )
+                out[i] = _evaluation(res, j, size)
+                if self.cache is not None:
+                    self.cache.put(keys[i], out[i])  # type: ignore[arg-type]
         return out  # type: ignore[return-value]
 
     def _encode(self, game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
@@ -187,3 +228,21 @@ class NetEvaluator:
             set_playout_doubling(glob, s.pda if game.to_move == s.pda_color else -s.pda)
         legal = legal_moves(game, spatial, rules.suicide)
         return spatial, glob, legal, rules.ko == "simple" or rules.scoring == "territory"
+
+
+def _evaluation(res, j: int, size: int) -> Evaluation:  # res: gorilla.ai.net.forward.Outputs
+    """Row j of the net's outputs on Gorilla's flat points."""
+    pts = board_points(size)
+    area = size * size
+    policy = np.zeros(MAX_POINTS, np.float32)
+    policy[pts] = res.policy[j, :area]
+    ownership = np.zeros(MAX_POINTS, np.float32)
+    ownership[pts] = res.ownership[j]
+    return Evaluation(
+        policy=policy,
+        pass_prob=float(res.policy[j, area]),
+        winrate=0.5 * (1.0 + float(res.wdl[j, 0]) - float(res.wdl[j, 1])),
+        lead=float(res.lead[j]),
+        ownership=ownership,
+        stdev=float(res.score_stdev[j]),
+    )
