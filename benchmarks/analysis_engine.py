@@ -205,7 +205,7 @@ def compare(katago: str, model: str, visits: int) -> dict:
                 }
         entry["gorilla"] = {
             "rootInfo": {k: a["rootInfo"][k] for k in ("winrate", "scoreLead")},
-            "top": _top(a, 1),
+            "most": _most_visited(a["moveInfos"]),
         }
         kept["positions"].append(entry)
     _summary(kept["positions"])
