@@ -460,6 +460,22 @@ def test_the_engine_survives_a_broken_search(monkeypatch: pytest.MonkeyPatch) ->
     assert [d["id"] for d in finals(out)] == ["y"]
 
 
+def test_a_client_gone_stops_the_searches() -> None:
+    class Closed(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError("the reader went away")
+
+    engine = AnalysisEngine(engine_config({}), Closed())
+    engine.start(1)
+    engine.handle(query("long", maxVisits=1_000_000))
+    engine.handle("not json")  # its error line cannot be written either
+    t0 = time.time()
+    while not engine.gone and time.time() - t0 < 60:
+        time.sleep(0.05)
+    engine.finish()  # returns: the search was stopped
+    assert engine.gone
+
+
 def test_the_engine_can_stop_without_waiting() -> None:
     e = Engine(threads=1)
     e.send(query("long", maxVisits=1_000_000, reportDuringSearchEvery=0.05), query("never", maxVisits=5))

@@ -228,15 +228,26 @@ class AnalysisEngine:
         self._closing = False
         self._seeds = np.random.default_rng(cfg.seed)
         self._workers: list[threading.Thread] = []
+        self.gone = False  # the output's reader went away
         self.cache = EvalCache(cfg.cache_size)
 
     # --- output ---
     def write(self, obj: dict) -> None:
-        """One answer line, whole, flushed."""
+        """One answer line, whole, flushed; once the client is gone (a broken pipe) every search
+        stops and nothing more is written."""
         line = json.dumps(obj, separators=(",", ":"))
         with self._write_lock:
-            self.out.write(line + "\n")
-            self.out.flush()
+            if self.gone:
+                return
+            try:
+                self.out.write(line + "\n")
+                self.out.flush()
+            except (OSError, ValueError):  # the reader closed its end
+                self.gone = True
+        if self.gone:
+            with self._cond:
+                for req in self._open:
+                    req.cancel.set()
 
     def error(self, message: str, qid: str | None = None, field: str | None = None) -> None:
         """KataGo's error line: ``{"error"}`` or ``{"id", "field", "error"}``."""

@@ -206,7 +206,7 @@ class EngineConfig:
     pv_len: int = 15
     warn_unused_fields: bool = True
     seed: int | None = None
-    cache_size: int = 1 << 13  # evaluations kept (nnCacheSizePowerOfTwo, at most 2**16: about 6 kB each)
+    cache_size: int = 1 << 13  # evaluations kept (nnCacheSizePowerOfTwo, at most 2**14: about 6 kB each)
     settings: Settings = field(default_factory=Settings)
     ignored: tuple[str, ...] = ()  # the config's keys Gorilla does not use
 
@@ -225,7 +225,7 @@ def engine_config(pairs: dict[str, str]) -> EngineConfig:
         elif key == "warnUnusedFields":
             cfg = replace(cfg, warn_unused_fields=_bool(key, value))
         elif key == "nnCacheSizePowerOfTwo":
-            cfg = replace(cfg, cache_size=1 << min(16, _int(key, value, 0, 48)))
+            cfg = replace(cfg, cache_size=1 << min(14, _int(key, value, 0, 48)))
         elif key == "nnRandSeed":
             cfg = replace(cfg, seed=zlib.crc32(value.encode()))
         else:
