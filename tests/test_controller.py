@@ -12,7 +12,7 @@ from helpers import v
 
 from gorilla.ai.agent import Agent, Progress
 from gorilla.app.controller import Controller
-from gorilla.app.files import game_from_sgf
+from gorilla.app.files import game_from_sgf, game_to_sgf
 from gorilla.app.status_text import status_lines
 from gorilla.rules.board import BLACK, PASS, WHITE
 from gorilla.rules.game import Game
@@ -464,3 +464,24 @@ def test_the_komi_part_of_the_score_line_wraps_as_one_piece():
     head, _, tail = white.rpartition(" ")
     assert "komi" in tail and " " not in tail  # "+ 7.5 komi = N" holds only no-break spaces
     assert tail.startswith("+\u00a0") and tail.endswith(f"\u00a0{c.score().white:g}")
+
+
+def test_reset_leaves_the_records_names_with_the_old_game_and_undo_brings_it_back(tmp_path):
+    record = tmp_path / "named.sgf"
+    record.write_text("(;GM[1]FF[4]SZ[9]KM[7.5]PB[Lee Sedol]PW[Cho Chikun]EV[Final]BR[9p];B[ee];W[cc];B[gg])")
+    c = Controller(Game.new(9), autosave=str(tmp_path / "autosave.sgf"))
+    c.load(str(record))
+    assert (c.names().black, c.names().event) == ("Lee Sedol", "Final")
+    c.reset()
+    info = c.names()
+    assert c.game.move_number == 0 and (info.black, info.white, info.event) == ("Human", "Human", "")
+    assert c.message == "New game (u brings the last one back)"
+    assert "Lee Sedol" not in game_to_sgf(c.tree)
+    assert c.undo() and c.game.move_number == 3 and c.game.moves[-1].point == v("G3")
+    assert (c.names().black, c.names().event) == ("Lee Sedol", "Final")
+    # a move in the new game: undo takes that move back, and the old game stays gone
+    c.reset()
+    assert c.click(v("D4"))
+    assert c.undo() and c.game.move_number == 0
+    assert not c.undo() and c.message == "Nothing to undo" and c.names().black == "Human"
+    c.close()

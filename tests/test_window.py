@@ -344,11 +344,32 @@ def test_undo_with_u_and_ctrl_z_redo_with_ctrl_y_and_reset_with_r(make):
     h.press(k.Z, k.MOD_CTRL | k.MOD_SHIFT)
     assert h.c.game.move_number == 3 and h.c.game.position.color_at(h.point("C6")) == BLACK
     assert is_white_stone(h.patch("F6"))
+    h.press(k.R)  # a game with moves: the question in a box over the board, the game stays
+    assert h.w.confirm == "reset" and h.c.game.move_number == 3
+    box = h.w.modals[-1]
+    img = h.screen()
+    inside = img[box.y + 4 : box.y + box.height - 4, box.x + 4 : box.x + 14].reshape(-1, 3)
+    assert inside.max() < 40, "the question's box is dark and opaque"
+    h.press(k.ESCAPE)
+    assert h.w.confirm is None and h.c.game.move_number == 3 and "cancelled" in h.c.message
+    assert is_white_stone(h.patch("F6"))
     h.press(k.R)
-    assert h.c.game.move_number == 0 and h.c.message == "New game"
+    h.press(k.R)  # r again: yes
+    assert h.c.game.move_number == 0 and h.c.message == "New game (u brings the last one back)"
     assert is_wood(h.patch("F6")), "the reset board must be drawn without stones"
-    h.press(k.Z, k.MOD_CTRL)
-    assert h.c.message == "Nothing to undo"
+    h.press(k.Z, k.MOD_CTRL)  # right after the reset, undo brings the old game back
+    assert h.c.game.move_number == 3 and is_white_stone(h.patch("F6")) and is_black_stone(h.patch("C6"))
+    h.press(k.R)
+    h.press(k.Y)
+    h.click_point("E5")  # a move in the new game: undo takes it back, not the reset
+    h.press(k.U)
+    h.press(k.U)
+    assert h.c.game.move_number == 0 and h.c.message == "Nothing to undo"
+    h.press(k.R)  # E5 is still in the record (redo): it asks
+    assert h.w.confirm == "reset"
+    h.press(k.R)
+    h.press(k.R)  # an empty record resets at once
+    assert h.w.confirm is None and h.c.message == "New game"
 
 
 def test_ctrl_s_saves_next_to_the_autosave_and_ctrl_o_loads_it_back(make, tmp_path):
@@ -372,6 +393,7 @@ def test_ctrl_s_saves_next_to_the_autosave_and_ctrl_o_loads_it_back(make, tmp_pa
     assert [(m.color, m.point) for m in game_from_sgf(files[0].read_text()).moves] == saved
 
     h.press(k.R)
+    h.press(k.Y)
     h.click_point("G7")
     assert h.c.game.move_number == 1
     # Ctrl+O opens the picker with the latest save selected; Enter loads it
@@ -557,6 +579,7 @@ def test_reset_while_the_ai_thinks_cancels_it_and_its_late_answer_is_never_playe
     h.click_point("E5")
     assert h.c.thinking and late.started.wait(5)
     h.press(h.key.R)
+    h.press(h.key.R)  # yes: a game with a move asks first
     assert not h.c.thinking and h.c.game.move_number == 0
     deadline = time.monotonic() + 5
     while not late.answers and time.monotonic() < deadline:

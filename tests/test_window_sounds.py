@@ -163,7 +163,7 @@ def test_toolbar_buttons_with_the_mouse_and_resign_with_a_confirmation(window, t
     h.frame()
     assert bar.pressed[-1] == "Save"
     h.click(x, y)  # White to move: asks first
-    assert not h.c.over and "Resign as White?" in h.c.message
+    assert not h.c.over and h.w.confirm == "resign" and h.w.modals[-1].question.startswith("Resign as White?")
     h.press(h.key.ESCAPE)
     assert not h.c.over and "cancelled" in h.c.message
     h.click(x, y)

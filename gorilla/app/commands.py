@@ -58,7 +58,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("game_info", ("Ctrl+I",), "the players' and event names"),
     Command("setup", ("b",), "set-up mode on/off"),
     Command("setup_side", ("x",), "set-up: the side to move"),
-    Command("reset", ("r",), "reset: a new game like this one"),
+    Command("reset", ("r",), "reset: a new game like this one (asks first)"),
     Command("new_game", ("Ctrl+N",), "the new-game dialog", "New"),
     Command("pause", ("Ctrl+P", "Pause"), "pause the clocks", "Pause"),
     Command("pass", ("p",), "pass", "Pass"),
@@ -120,7 +120,7 @@ HUD_ROWS: tuple[HelpRow, ...] = (
     HelpRow("Pointer on a candidate", "its best line as numbered stones (e, v, g)"),
     HelpRow("Pointer on a ghost", "teaching: the net's refutation of the move taken back"),
     HelpRow("f", "move model: moves strong players would choose", ("toggle_policy",)),
-    HelpRow("r", "reset: new game", ("reset",)),
+    HelpRow("r", "reset: new game (asks first; u: back)", ("reset",)),
     HelpRow("u, Ctrl+Z / Ctrl+Y", "undo / redo (the moves stay in the record)", ("undo", "redo")),
     HelpRow(
         "Left / Right (Shift)",
@@ -242,7 +242,9 @@ DOC_ROWS: tuple[HelpRow, ...] = (
     HelpRow("", "redo", ("redo",)),
     HelpRow(
         "",
-        "reset: a new game with the same size, rules, komi, handicap and players",
+        "reset: a new game with the same size, rules, komi, handicap and players; a game with moves"
+        " asks first (r again or y: yes), and u right after brings it back (the record's names stay"
+        " with it)",
         ("reset",),
     ),
     HelpRow("", "the new-game dialog (below)", ("new_game",)),

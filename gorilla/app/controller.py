@@ -359,7 +359,10 @@ class Controller(Shared):
             self.turn.start(agent)
 
     def reset(self) -> None:
-        """A new game with the same size, rules, komi, handicap and players."""
+        """A new game with the same size, rules, komi, handicap and players. The record's names
+        and other properties (PB, PW, EV, ranks, date, result) go with the old game, which undo
+        (u) brings back until the new game changes (the window asks before a reset of a game
+        with moves)."""
         self.stop_work()
         size, ruleset, komi, handicap = self.record.start_settings
         points = self.record.handicap_points
@@ -368,11 +371,13 @@ class Controller(Shared):
             game.set_handicap(points)
         else:
             game = Game.new(size, ruleset, komi, handicap)
-        game.info.black_name, game.info.white_name = self.game.info.black_name, self.game.info.white_name
+        self.seats.name_game(game.info)  # the players' own names, none of the old record's
+        old = self.record.keep()
         self.seats.new_game()
         self.teacher.new_game()
         self._begin(game, points)
-        self.say("New game")
+        kept = self.record.kept_for_undo(old)
+        self.say("New game (u brings the last one back)" if kept else "New game")
 
     def new_game(self, ng: Any) -> bool:
         """Start the game a new-game form made (gorilla.app.newgame.NewGame): size, rules, komi,

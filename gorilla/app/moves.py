@@ -160,9 +160,13 @@ class Moves:
         return self.dead.toggle(self.record.game, point)
 
     def undo(self) -> bool:
-        """Take back a move (right after a deleted branch: put it back); against an AI, back to the
-        human's turn. The move stays in the record: redo or the arrows bring it back."""
+        """Take back a move (right after a deleted branch or a reset: put it or the old game back);
+        against an AI, back to the human's turn. The move stays in the record: redo or the arrows
+        bring it back."""
         if self.record.restore_branch() or self.record.restore_record():
+            return True
+        if self.record.restore_reset():
+            self.seats.new_game()  # the agents drop what they kept of the game after the reset
             return True
         game = self.record.game
         if self.referee.ended == "time":

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from gorilla.app.record_info import RecordInfo
 
 COLOR_WORD = {BLACK: "Black", WHITE: "White"}
+Kept = tuple[GameTree, Game, list[int] | None]  # a record put aside: its tree, its game, free handicap stones
 
 
 class RecordHost(Protocol):
@@ -74,6 +75,7 @@ class Record:
         self.changes = 0  # bumps at every sync: a deleted branch comes back only right after
         self._deleted: tuple[int, Branch] | None = None
         self._previous_record: tuple[GameTree, Game] | None = None  # the record a set-up replaced
+        self._before_reset: tuple[int, Kept] | None = None  # (changes, the record a reset replaced)
         self.start_settings = (game.size, game.ruleset, game.komi, game.handicap)
         self.handicap_points: list[int] | None = None  # free handicap stones where they were put
 
@@ -224,6 +226,39 @@ class Record:
                 self.game.moves[i] = replace(self.game.moves[i], comment=text)
         self.host.touch()
         self.host.autosave_now()
+
+    # --- a reset taken back ------------------------------------------------------------------------
+    def keep(self) -> Kept:
+        """The record as it is (the tree, the game on the board, its free handicap stones), for
+        :meth:`kept_for_undo`."""
+        return self.tree, self.game, self.handicap_points
+
+    def kept_for_undo(self, old: Kept) -> bool:
+        """Right after a reset: undo (:meth:`restore_reset`) brings the old record back until
+        the new game changes. True when the old record had moves or set-up stones (something
+        to bring back)."""
+        tree, game, _ = old
+        if not (tree.root.children or game.setup):
+            self._before_reset = None
+            return False
+        self._before_reset = (self.changes, old)
+        return True
+
+    def restore_reset(self) -> bool:
+        """Undo right after a reset: the record before it is back; True when it did."""
+        kept = self._before_reset
+        if kept is None or kept[0] != self.changes:
+            return False
+        self._before_reset = None
+        self.host.stop_work()
+        self.tree, game, points = kept[1]
+        self._tree_game = game
+        self.editing = self.reviewing = False
+        self._deleted = None
+        self.started(game, points)
+        self.host.restarted(game)
+        self.host.say(f"The game before the reset is back (move {game.move_number})")
+        return True
 
     # --- set-up ----------------------------------------------------------------------------------
     def toggle_setup(self) -> bool:

@@ -1,12 +1,12 @@
 """Modal input as pushed event handlers: the new-game dialog, the comment box and the
-resignation's confirmation (the file picker, :mod:`gorilla.gui.file_picker`, and the game-info
+confirmations (resign, reset) (the file picker, :mod:`gorilla.gui.file_picker`, and the game-info
 dialog, :mod:`gorilla.gui.info_dialog`, are modals of their own modules).
 
 Each is pushed on the window's handler stack (``window.push_handlers``) when it opens and
 removed when it closes; the events it handles stop there (pyglet's ``EVENT_HANDLED``), so the
 window's own handlers never see them and hold no branch per modal state. A modal handles only
 the events it defines: the comment box takes the keys and the typed text
-but not the mouse; the confirmation takes the next key only.
+but not the mouse; a confirmation takes the next key, and the clicks on its box.
 """
 
 from __future__ import annotations
@@ -17,10 +17,12 @@ from typing import Protocol
 import pyglet
 from pyglet.window import key
 
-from gorilla.gui.newgame_dialog import NewGameDialog
+from gorilla.gui.newgame_dialog import DIM, TEXT, NewGameDialog
+from gorilla.gui.toolbar import FONT, Toolbar, centre_box, dialog_box, text_label
 
 HANDLED = pyglet.event.EVENT_HANDLED
 ENTER = (key.ENTER, key.RETURN, key.NUM_ENTER)
+CONFIRM_W = 420  # a confirmation's box, at most (narrower in a narrow view)
 COMMENT_TAIL = 160  # characters of the comment being typed that the one-line box shows (its end)
 
 
@@ -132,19 +134,79 @@ class CommentBox(TextField):
 
 
 class Confirm(Modal):
-    """A question the next key answers: y or Enter confirms, any other key cancels."""
+    """A question the next key answers: y or Enter (or one of ``again``, the key that asked)
+    confirms, any other key cancels; a small box over the board asks it, with Yes and No
+    buttons (a click elsewhere goes on to the window: the Resign button again confirms)."""
 
-    def __init__(self, window: Host, what: str, yes: Callable[[], object], no: Callable[[], object]) -> None:
+    def __init__(
+        self,
+        window: Host,
+        what: str,
+        yes: Callable[[], object],
+        no: Callable[[], object],
+        question: str = "",
+        again: tuple[int, ...] = (),
+    ) -> None:
         super().__init__(window)
         self.what = what
         self.yes, self.no = yes, no
+        self.question = question
+        self.again = again
+        self.batch = pyglet.graphics.Batch()
+        bg, fg = pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=1)
+        self.width = CONFIRM_W
+        self.box = dialog_box(self.batch, bg, self.width, 100)
+        self.text = text_label(self.batch, fg, 11, TEXT, self.width - 40, question)
+        self.hint = text_label(self.batch, fg, 9, DIM, text="y or Enter: yes    any other key: no")
+        answers = {"Yes": lambda: self.answer(True), "No": lambda: self.answer(False)}
+        self.buttons = Toolbar(answers, 160, FONT, 2)
+        self.x = self.y = 0
+        self.height = 100
+
+    def answer(self, yes: bool) -> None:
+        """Close, then run yes or no."""
+        self.close()
+        (self.yes if yes else self.no)()
+        self.window.invalidate()
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
-        """y or Enter: yes; any other key: no."""
-        self.close()
-        (self.yes if symbol in (key.Y, key.ENTER, key.RETURN) else self.no)()
-        self.window.invalidate()
+        """y, Enter or the asking key again: yes; any other key: no."""
+        self.answer(symbol in (key.Y, *ENTER, *self.again))
         return HANDLED
+
+    def layout(self, view_width: int, height: int) -> None:
+        """The box in the middle of the board view, as tall as the question needs."""
+        self.width = max(160, min(CONFIRM_W, view_width - 20))
+        self.box.width = self.width
+        self.text.width = self.width - 40
+        self.height = int(self.text.content_height) + 90
+        self.box.height = self.height
+        self.x, self.y = centre_box(self.box, view_width, height)
+        self.text.position = (self.x + 20, self.y + self.height - 18, 0)
+        self.hint.position = (self.x + 20, self.y + 14, 0)
+        self.buttons.layout(self.x + self.width - 20 - 160, self.y + 62)
+
+    def contains(self, x: int, y: int) -> bool:
+        """Whether window pixel (x, y) is on the box."""
+        return self.x <= x <= self.x + self.width and self.y <= y <= self.y + self.height
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
+        """Yes or No pressed; a press elsewhere on the box stops there; off the box, it goes on."""
+        if self.buttons.on_mouse_press(x, y, button, modifiers) or self.contains(x, y):
+            return HANDLED
+        return None
+
+    def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
+        """A release over a pressed button answers; on the box it stops there."""
+        if self.contains(x, y):
+            self.buttons.on_mouse_release(x, y, button, modifiers)
+            return HANDLED
+        return None
+
+    def draw(self) -> None:
+        """The box, the question, the buttons."""
+        self.batch.draw()
+        self.buttons.draw()
 
 
 class DialogInput(Modal):

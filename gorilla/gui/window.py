@@ -523,7 +523,7 @@ class GorillaWindow(pyglet.window.Window):
             "tree_view": self.toggle_tree,
             "game_info": self.edit_game_info,
             "setup_side": lambda: c().setup_side_to_move(),
-            "reset": lambda: c().reset(),
+            "reset": self.ask_reset,
             "new_game": self.new_game,
             "pause": lambda: c().toggle_pause(),
             "pass": lambda: c().pass_turn(),
@@ -887,16 +887,31 @@ class GorillaWindow(pyglet.window.Window):
         if c.over or not c.is_human(c.acting):
             c.say("Only the human to move can resign")
             return
-        self.open_modal(
-            Confirm(
-                self,
-                "resign",
-                lambda: self.controller.resign(),
-                lambda: self.controller.say("Resignation cancelled"),
-            )
-        )
         side = "Black" if c.acting == 1 else "White"
-        c.say(f"Resign as {side}? Resign again or y confirms, Esc cancels")
+        self._ask(
+            Confirm(self, "resign", lambda: self.controller.resign(), lambda: self.controller.say(
+                "Resignation cancelled"), f"Resign as {side}? The Resign button again: yes")
+        )  # fmt: skip
+
+    def ask_reset(self) -> None:
+        """``r``: a new game like this one; a game with moves asks first (r again, y or Enter
+        confirms, any other key keeps the game), and undo brings the old game back after."""
+        c = self.controller
+        moves = len(c.game.moves) + (len(c.tree.continuation()) if c.tree is not None else 0)
+        if not moves and not (c.tree is not None and c.tree.root.children):
+            c.reset()
+            return
+        back = "u brings it back" if c.tree is not None else "Ctrl+S saves it first"
+        question = f"Start a new game like this one? This game ({moves} moves) goes; {back}. r again: yes"
+        self._ask(
+            Confirm(self, "reset", lambda: self.controller.reset(), lambda: self.controller.say(
+                "Reset cancelled: the game stays"), question, (key.R,))
+        )  # fmt: skip
+
+    def _ask(self, confirm: Confirm) -> None:
+        """Open a confirmation in the middle of the board view."""
+        self.open_modal(confirm)
+        confirm.layout(max(1, self.width - PANEL_WIDTH), self.height)
 
     def toggle_help(self) -> None:
         """Show or hide the key help."""
