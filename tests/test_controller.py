@@ -389,18 +389,31 @@ def test_autosave_after_every_move_and_resume(tmp_path):
     assert not [p for p in os.listdir(path.parent) if p.endswith(".tmp")]
     c.undo()
     c.click(v("C3"))  # a different move after the undo: a variation, the pass stays in the record
+    assert "Line: a variation, branching at move 3 (2 of 2)" in c.status_lines()
+    saved = tmp_path / "saved.sgf"
+    c.save(str(saved))
     c.close()  # close writes what is pending
-    # the line played last comes first (where --resume goes on), the pass is its variation
-    assert "(;B[cg])(;B[tt])" in path.read_text().replace("\n", "")  # C3 on 9x9
-    assert len(game_from_sgf(path.read_text()).moves) == 3
+    # the tree keeps its own order: the pass is the main line, C3 (on show) its variation, as the
+    # panel says; the autosave names the line on show for --resume, Ctrl+S does not
+    for text in (path.read_text(), saved.read_text()):
+        assert "(;B[tt])(;B[cg])" in text.replace("\n", "")  # C3 on 9x9
+        assert game_from_sgf(text).moves[-1].point == PASS
+    assert "GORILLALINE[3:1]" in path.read_text() and "GORILLALINE" not in saved.read_text()
 
     c2 = Controller(Game.new(19), autosave=str(path))
-    c2.load(str(path))
+    c2.load(str(path))  # --resume's way in: the end of the line that was on show
     assert c2.game.size == 9 and c2.game.move_number == 3 and c2.game.moves[-1].point == v("C3")
-    assert len(c2.tree.current.parent.children) == 2
+    assert len(c2.tree.current.parent.children) == 2 and c2.tree.current.index() == 1
+    assert "Line: a variation, branching at move 3 (2 of 2)" in c2.status_lines()
+    assert "GORILLALINE" not in game_to_sgf(c2.tree)  # read and dropped: never in the user's files
     assert c2.click(v("C4"))  # play on
     c2.flush_autosave()
-    assert len(game_from_sgf(path.read_text()).moves) == 4
+    assert game_from_sgf(path.read_text()).moves[-1].point == PASS  # the main line stays the pass
+    c2.close()
+    c3 = Controller(Game.new(9), autosave=None)
+    c3.load(str(path))
+    assert [m.point for m in c3.game.moves][-2:] == [v("C3"), v("C4")]
+    c3.close()
 
 
 def test_autosave_failure_is_a_message_and_play_goes_on(tmp_path):

@@ -372,14 +372,14 @@ def test_the_recorded_result_follows_the_main_line(tmp_path) -> None:
     c.flush_autosave()
     assert "RE[W+R]" in path.read_text()
     c.go_back(2)
-    play(c, "G3")  # a new line, the one the autosave starts with: no result of its own
+    play(c, "G3")  # a new line, a variation: the autosave keeps the tree's order and its RE
     c.flush_autosave()
     text = path.read_text()
-    assert "RE[" not in text
+    assert "RE[W+R]" in text and "GORILLALINE[2:1]" in text  # the line on show, for --resume
     tree = load_tree(text)
-    assert [vx(n.point) for n in tree.main_line()] == ["E5", "G3"]
-    # the resigned line is a variation (SGF has no node for a resignation, only the main line's RE)
-    assert [vx(n.point) for n in tree.root.children[0].children] == ["G3", "C3"]
+    assert [vx(n.point) for n in tree.main_line()] == ["E5", "C3", "resign"]  # RE[W+R], read back
+    # the resigned line stays the main line (SGF has no node for a resignation, only its RE)
+    assert [vx(n.point) for n in tree.root.children[0].children] == ["C3", "G3"]
     c.go_to_node(c.tree.root.children[0].children[0].children[0])  # back to the resigned line's end
     assert c.over and c.result == "W+R"
     assert c.promote_variation() is False  # C3 is still the main line in the controller's tree

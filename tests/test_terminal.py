@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from gorilla.app.controller import Controller
-from gorilla.app.files import game_from_sgf
+from gorilla.app.files import game_from_sgf, tree_from_sgf
 from gorilla.app.terminal import run_terminal
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import parse_vertex
@@ -79,8 +79,10 @@ def test_human_session_with_bad_input_undo_and_quit(tmp_path):
     assert "pass       pass" in out  # help
     assert "Move 2: White (human) E5" in out
     assert "Bye." in out
-    saved = game_from_sgf((tmp_path / "autosave.sgf").read_text())
-    assert [(m.color, m.point) for m in saved.moves] == [
+    # the autosave keeps the record's order (C3, undone, stays its main line) and goes on at E5
+    text = (tmp_path / "autosave.sgf").read_text()
+    assert game_from_sgf(text).moves[-1].point == parse_vertex("C3", 9)
+    assert [(m.color, m.point) for m in tree_from_sgf(text).line_game().moves] == [
         (BLACK, parse_vertex("D4", 9)),
         (WHITE, parse_vertex("E5", 9)),
     ]

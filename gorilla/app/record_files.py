@@ -7,7 +7,15 @@ import os
 from collections.abc import Callable
 
 from gorilla.app.feed import Feed
-from gorilla.app.files import Autosaver, autosave_failure, autosaver_for, game_to_sgf, reason, write_atomic
+from gorilla.app.files import (
+    Autosaver,
+    autosave_failure,
+    autosaver_for,
+    game_to_sgf,
+    mark_line,
+    reason,
+    write_atomic,
+)
 from gorilla.app.record import Record
 from gorilla.rules.sgf import Timing
 
@@ -27,14 +35,15 @@ class RecordFiles:
 
     def autosave_now(self) -> None:
         """Hand a snapshot of the record to the autosave thread (an empty board never overwrites a
-        saved game); its main line is the current line, so a resume goes on where play was."""
+        saved game). The tree keeps its own order (the main line stays the main line); the line
+        on show is named in the root (:func:`gorilla.app.files.mark_line`), so that a resume
+        goes on at its end."""
         saver = self._autosaver = autosaver_for(self._autosaver, self.autosave)
         tree, game = self.record.tree, self.record.game
         if saver is None or not (tree.root.children or game.setup):
             return
         snap = tree.snapshot()
-        if snap.promote():  # the autosave's main line is the line on the board: --resume goes on there
-            snap.result = None if game.redo_stack else game.result
+        mark_line(snap)
         saver.submit(snap, self.timing())
 
     def flush_autosave(self, timeout: float | None = 10.0) -> bool:
