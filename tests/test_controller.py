@@ -13,6 +13,7 @@ from helpers import v
 from gorilla.ai.agent import Agent, Progress
 from gorilla.app.controller import Controller
 from gorilla.app.files import game_from_sgf, game_to_sgf
+from gorilla.app.review import DEFAULT_PLAYOUTS, NET_VISITS
 from gorilla.app.status_text import status_lines
 from gorilla.rules.board import BLACK, PASS, WHITE
 from gorilla.rules.game import Game
@@ -497,4 +498,19 @@ def test_reset_leaves_the_records_names_with_the_old_game_and_undo_brings_it_bac
     assert c.click(v("D4"))
     assert c.undo() and c.game.move_number == 0
     assert not c.undo() and c.message == "Nothing to undo" and c.names().black == "Human"
+    c.close()
+
+
+def test_g_says_the_search_a_position_gets_in_the_engines_unit():
+    c = Controller(Game.new(9))
+    c.click(v("E5"))
+    c.toggle_analysis()
+    assert c.message == f"Analysing the game: the net, {NET_VISITS} visits a position (g cancels)"
+    c.toggle_analysis()
+    c.review.close()
+    c.review.engine, c.review.playouts = "mcts", 700
+    assert c.review.search_text(c.game) == "the MCTS, 700 playouts a position"
+    c.review.engine, c.review.playouts = None, None
+    little = Game.new(5, "little-go")  # the net does not play Little-Go: the MCTS's default
+    assert c.review.search_text(little) == f"the MCTS, {DEFAULT_PLAYOUTS} playouts a position"
     c.close()

@@ -36,7 +36,7 @@ class Analysis:
         if self.waiting_for(engine_for(self.record.game)):  # the engine's name is its kernel group's
             return
         self.review.start(self.record.game)
-        self.feed.say(f"Analysing the game ({self.review.playouts} playouts a position; g cancels)")
+        self.feed.say(f"Analysing the game: {self.review.search_text(self.record.game)} (g cancels)")
 
     def next_mistake(self, step: int = 1) -> bool:
         """Jump to the next (step 1) or previous (-1) analysed move that lost the threshold or more."""

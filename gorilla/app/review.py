@@ -468,6 +468,15 @@ class Review:
         """Each position of game's current line: its analysis or None."""
         return [self.cache.get(k) for k in line_keys(game)]
 
+    def search_text(self, game: Game) -> str:
+        """The search a position gets, in words: 'the net, 256 visits a position' or 'the
+        MCTS, 1000 playouts a position' (the settings', else the engine's default)."""
+        engine = engine_for(game, self.engine)
+        count = self.playouts if self.playouts is not None else default_budget(engine).playouts
+        if engine == "net":
+            return f"the net, {count} visits a position"
+        return f"the MCTS, {count} playouts a position"
+
     def cycle_threshold(self) -> float:
         """The next threshold of THRESHOLDS for n / Shift+n; returns it."""
         later = [t for t in THRESHOLDS if t > self.threshold]
