@@ -514,3 +514,43 @@ def test_g_says_the_search_a_position_gets_in_the_engines_unit():
     little = Game.new(5, "little-go")  # the net does not play Little-Go: the MCTS's default
     assert c.review.search_text(little) == f"the MCTS, {DEFAULT_PLAYOUTS} playouts a position"
     c.close()
+
+
+MATCH = os.path.join(os.path.dirname(__file__), "data", "match_mcts_9x9.sgf")  # by `gorilla match`
+
+
+def _load_match(tmp_path, re_text: str) -> Controller:
+    record = tmp_path / f"match-{re_text}.sgf"
+    with open(MATCH, encoding="utf-8") as f:
+        record.write_text(f.read().replace("RE[B+17.5]", f"RE[{re_text}]"))
+    c = Controller(Game.new(9), autosave=str(tmp_path / "autosave.sgf"))
+    c.load(str(record))
+    for _ in range(3):
+        c.poll()
+    return c
+
+
+def test_a_finished_records_result_stands_and_no_dead_stone_estimate_replaces_it(tmp_path):
+    c = _load_match(tmp_path, "B+17.5")  # the count of the board, as the match counted it
+    assert c.game.end_reason == "passes" and c.result == "B+17.5"
+    assert not c.estimating and not c.game.dead  # no guess at the dead stones starts
+    assert "Result: B+17.5" in c.status_lines()
+    c.close()
+    c = _load_match(tmp_path, "B+20.5")  # a record whose result is not the board's count
+    lines = c.status_lines()
+    assert c.result == "B+20.5" and not c.estimating and "Result: B+20.5, as the record says" in lines
+    assert not [ln for ln in lines if ln.startswith("Result: B+17.5")]
+    c.go_back(1)
+    c.go_end()  # back at the end: still the record's
+    assert c.result == "B+20.5" and not c.estimating
+    # the user counts again: a white group marked dead, the count with it is the result
+    pos = c.game.position
+    white = next(p for p in pos.points() if pos.color_at(p) == WHITE)
+    assert c.click(white)
+    counted = c.score()
+    assert c.recorded_result() is None and c.result == f"B+{counted.margin:g}" != "B+20.5"
+    assert f"Result: {c.result}" in c.status_lines()
+    assert c.flush_autosave()
+    with open(tmp_path / "autosave.sgf", encoding="utf-8") as f:
+        assert f"RE[{c.result}]" in f.read()
+    c.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from helpers import game_from_diagram
@@ -16,9 +17,10 @@ from gorilla.ai.agent import Budget
 from gorilla.app import review
 from gorilla.app.analyze_cli import main as analyze_main
 from gorilla.app.controller import Controller
+from gorilla.app.files import tree_from_sgf
 from gorilla.cli import main as gorilla_main
 from gorilla.match.plot import read_png
-from gorilla.rules.board import BLACK, WHITE
+from gorilla.rules.board import BLACK, PASS, WHITE
 from gorilla.rules.coords import format_vertex, parse_vertex
 from gorilla.rules.game import Game
 from gorilla.rules.sgf import save_sgf
@@ -310,3 +312,39 @@ def test_the_nets_review_searches_each_position_once_and_reads_the_fall_of_the_r
         fall = 0.0 if r.move == before.best else max(0.0, sign * (before.score - after.score))
         assert r.points_lost == pytest.approx(fall)
     assert max(revs, key=lambda r: r.points_lost).number == 5  # A1 still the worst
+
+
+MATCH = Path(__file__).parent / "data" / "match_mcts_9x9.sgf"  # a `gorilla match` game to two passes
+
+
+def _match_end(re_text: str = "B+17.5") -> Game:
+    text = MATCH.read_text().replace("RE[B+17.5]", f"RE[{re_text}]")
+    return tree_from_sgf(text).line_game()
+
+
+def test_the_end_of_a_finished_record_is_valued_by_its_result() -> None:
+    end = _match_end("B+20.5")  # the record's count differs from the board's
+    assert end.over and end.score().margin == 17.5
+    final = review.evaluate_position(end, None, Budget(), None, "B+20.5")
+    assert final.final and final.score == 20.5 and final.winrate == 1.0
+    assert review.evaluate_position(end, None, Budget(), None, "W+R").score == 17.5  # no points: the count
+    assert review.evaluate_position(end, None, Budget(), None).score == 17.5
+    assert [review.result_margin(r) for r in ("W+3", "0", "B+R", "?")] == [-3.0, 0.0, None, None]
+
+
+def test_the_move_that_ends_the_game_loses_only_what_its_own_search_says() -> None:
+    # Black passes a second time: the net before it reads White's stones as dead (Black +64.8,
+    # the pass nearly as good), while the count of the board after it counts them alive (+20.5)
+    best = parse_vertex("E5", 9)
+    before = review.PositionEval(
+        0.99, 64.8, best, [best], BLACK, {best: (64.8, 200), PASS: (64.0, 50)}, 256, root=True
+    )
+    after = review.PositionEval(1.0, 20.5, PASS, [], WHITE, final=True)
+    r = review.move_review(95, BLACK, PASS, before, after)
+    assert r.points_lost == pytest.approx(0.8) and r.score_after == 20.5  # not 44.3
+    before.margins[PASS] = (10.0, review.MIN_VISITS - 1)  # a pass the search hardly looked at
+    assert review.move_review(95, BLACK, PASS, before, after).points_lost == 0.0
+    # a move before the end is judged as before: the fall of the root lead
+    inner = review.PositionEval(0.9, 60.0, best, [best], WHITE, {}, 256, root=True)
+    lost = review.move_review(94, BLACK, parse_vertex("A1", 9), before, inner).points_lost
+    assert lost == pytest.approx(4.8)

@@ -35,7 +35,8 @@ class Analysis:
 
         if self.waiting_for(engine_for(self.record.game)):  # the engine's name is its kernel group's
             return
-        self.review.start(self.record.game)
+        record = self.record
+        self.review.start(record.game, record.recorded_result(record.tree.end()))
         self.feed.say(f"Analysing the game: {self.review.search_text(self.record.game)} (g cancels)")
 
     def next_mistake(self, step: int = 1) -> bool:

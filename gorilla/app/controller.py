@@ -72,7 +72,7 @@ __all__ = ["COLOR_NAME", "Controller"]
 @hands(
     record="game tree editing reviewing comment adopt_tree go_to_node go_back go_forward go_start go_end"
     " goto_move switch_variation promote_variation delete_branch set_comment toggle_setup setup_click"
-    " setup_side_to_move branch_summary set_game_info names",
+    " setup_side_to_move branch_summary set_game_info names recorded_result",
     moves="click play pass_turn resign toggle_dead undo redo pending_move handicap_to_place",
     turn="advance set_continuous continuous steps progress ai_error",
     referee="ended toggle_pause set_time_control sgf_timing",
@@ -137,7 +137,7 @@ class Controller(Shared):
         self.turn = AiTurn(parts, self.kernels_ready, self.changed, continuous)
         self.values = MoveValues(self.workers, self.feed, eval_engine, eval_games, eval_turns)
         self.files = RecordFiles(self.record, self.feed, self.referee.sgf_timing, autosave)
-        self.dead = DeadStones(self.workers, self.feed, self.autosave_now)
+        self.dead = DeadStones(self.workers, self.feed, self._dead_marked)
         parts = (self.record, self.seats, self.clocks, self.referee, self.turn, self.dead, self.feed)
         self.moves = Moves(parts, self.kernels_ready, self)
         self.overlays = Overlays(self.kernels_ready, self.feed, lambda: (self.game, self.workers.gen))
@@ -242,6 +242,12 @@ class Controller(Shared):
             return None
         return game.score()
 
+    def _dead_marked(self) -> None:
+        """The dead stones changed (the estimate, the user's marking): the record's result
+        follows them, and the autosave."""
+        self.record.sync()
+        self.autosave_now()
+
     def _ended(self) -> None:
         """The referee ended the game (on time, by forfeit): play stops."""
         self.continuous = False
@@ -338,7 +344,9 @@ class Controller(Shared):
         if self.ended is not None:
             pass
         elif game.over:
-            if self.dead.due(game) and self.kernels_ready(self.dead.group(game)):
+            if self.recorded_result() is not None:
+                pass  # the record's result stands until the user counts again: no estimate
+            elif self.dead.due(game) and self.kernels_ready(self.dead.group(game)):
                 self.dead.start(game)  # else poll() asks again every frame
         elif self.workers.thinking or self.turn.wants_to_move():
             self._ai_turn()

@@ -179,6 +179,7 @@ class DeadStones:
             return False
         self.workers.cancel("dead")
         self.dead_estimated = True  # the user's marking wins over the estimate
+        game.info.extra_result = ""  # ... and over a recorded result: the count is the result now
         group = game.position.group(point)
         if all(p in game.dead for p in group):
             game.dead.difference_update(group)

@@ -156,8 +156,12 @@ class Moves:
         return self.play(RESIGN)
 
     def toggle_dead(self, point: int) -> bool:
-        """Mark the group at point dead, or alive again if it was dead (after two passes)."""
-        return self.dead.toggle(self.record.game, point)
+        """Mark the group at point dead, or alive again if it was dead (after two passes): the
+        count is the result from then on, not the record's."""
+        if not self.dead.toggle(self.record.game, point):
+            return False
+        self.record.rescored()
+        return True
 
     def undo(self) -> bool:
         """Take back a move (right after a deleted branch or a reset: put it or the old game back);

@@ -78,6 +78,9 @@ class Record:
         self._before_reset: tuple[int, Kept] | None = None  # (changes, the record a reset replaced)
         self.start_settings = (game.size, game.ruleset, game.komi, game.handicap)
         self.handicap_points: list[int] | None = None  # free handicap stones where they were put
+        self._recorded: tuple[GameTree, Node, str] | None = None  # the record's own result (RE) and where
+        if tree is not None:
+            self.note_result()
 
     # --- keeping the tree and the game together -------------------------------------------------
     def sync(self) -> None:
@@ -103,6 +106,30 @@ class Record:
         self.reviewing = False
         self._deleted = None
         self.started(self.game)
+        self.note_result()
+
+    # --- the record's own result --------------------------------------------------------------------
+    def note_result(self, result: str | None = None) -> None:
+        """The result the record gives (default: its RE as read) is the game's at the main
+        line's end until the user counts again (:meth:`rescored`): an estimate of the dead
+        stones does not replace it."""
+        result = self.tree.result if result is None else result
+        line = self.tree.main_line()
+        self._recorded = (self.tree, line[-1] if line else self.tree.root, result) if result else None
+
+    def recorded_result(self, node: Node | None = None) -> str | None:
+        """The record's own result when node (default the current one) is the main line's end
+        it was given for (None elsewhere, or once the user counted again)."""
+        kept = self._recorded
+        node = self.tree.current if node is None else node
+        if kept is None or kept[0] is not self.tree or kept[1] is not node or node.children:
+            return None
+        return kept[2] if self.tree.on_main_line(node) else None
+
+    def rescored(self) -> None:
+        """The user marked dead stones: the count is the result now, not the record's."""
+        self._recorded = None
+        self.game.info.extra_result = ""
 
     # --- moving through the record -----------------------------------------------------------------
     def go_to_node(self, node: Node) -> bool:

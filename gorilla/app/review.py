@@ -80,6 +80,7 @@ class PositionEval:
     margins: dict[int, tuple[float, int]] = field(default_factory=dict)
     playouts: int = 0
     root: bool = False
+    final: bool = False  # the game is over here: the values are its result, not a search's
 
 
 @dataclass
@@ -146,18 +147,36 @@ def _black(value: float, color: int) -> float:
     return value if color == BLACK else -value
 
 
+def result_margin(result: str | None) -> float | None:
+    """Black's margin in an SGF result ('B+20.5' 20.5, 'W+3' -3, '0' or 'Draw' 0); None for
+    one without points (a resignation, time, forfeit, unknown)."""
+    text = (result or "").strip().upper()
+    if text in ("0", "DRAW", "JIGO"):
+        return 0.0
+    if text[:2] in ("B+", "W+"):
+        try:
+            margin = float(text[2:])
+        except ValueError:
+            return None
+        return margin if text[0] == "B" else -margin
+    return None
+
+
 def evaluate_position(
-    game: Game, agent, budget: Budget, cancel: threading.Event | None
+    game: Game, agent, budget: Budget, cancel: threading.Event | None, result: str | None = None
 ) -> PositionEval | None:
-    """Search game's position with agent (an MCTSAgent); None if cancelled before any playout."""
+    """Search game's position with agent (an MCTSAgent); None if cancelled before any playout.
+    A game over here is valued by its result: result (the record's, when it gives points),
+    else the count of the board."""
     color = game.to_move
     if game.over:
         if game.resigned:
             winner = game.winner()
-            return PositionEval(1.0 if winner == BLACK else 0.0, 0.0, PASS, [], color)
-        margin = float(game.score().margin)
+            return PositionEval(1.0 if winner == BLACK else 0.0, 0.0, PASS, [], color, final=True)
+        margin = result_margin(result)
+        margin = float(game.score().margin) if margin is None else margin
         wr = 1.0 if margin > 0 else 0.0 if margin < 0 else 0.5
-        return PositionEval(wr, margin, PASS, [], color)
+        return PositionEval(wr, margin, PASS, [], color, final=True)
     cands = agent.analyze(game, budget, cancel)
     cands = [c for c in cands if c.visits > 0 and c.move != RESIGN]
     if not cands or (cancel is not None and cancel.is_set()):
@@ -187,6 +206,9 @@ def move_review(
     best_margin = before.margins.get(before.best, (_black(before.score, color), 0))[0]
     if point == before.best:
         lost = 0.0
+    elif after.final:  # the count at the end reads the dead stones its own way: no loss of the move
+        own = before.margins.get(point)
+        lost = max(0.0, best_margin - own[0]) if own is not None and own[1] >= MIN_VISITS else 0.0
     elif before.root and after.root:  # the net: the fall of the mover's root lead (KaTrain)
         lost = max(0.0, _black(before.score, color) - _black(after.score, color))
     elif after_best is not None:
@@ -240,12 +262,17 @@ def analyse_line(
     progress: Callable[[int, int], None] | None = None,
     cache: dict[Key, PositionEval] | None = None,
     engine: str | None = None,
+    result: str | None = None,
 ) -> list[MoveReview]:
     """Analyse every position of game's current line (record + redo list); the reviews of its
     moves in order (fewer when cancelled). ``cache`` (key -> PositionEval) is read and filled;
-    ``engine``: ``net`` or ``mcts`` (None: :func:`engine_for`)."""
+    ``engine``: ``net`` or ``mcts`` (None: :func:`engine_for`); ``result``: the record's result
+    at the line's end, its final position's value when the game ends there (default: the
+    game's own recorded result when it stands at the line's end)."""
     engine = engine_for(game, engine)
     budget = budget or default_budget(engine)
+    if result is None and not game.redo_stack:
+        result = game.info.extra_result or None
     cache = {} if cache is None else cache
     keys = line_keys(game)
     moves = line_moves(game)
@@ -260,7 +287,7 @@ def analyse_line(
             if key not in cache:
                 if agent is None:
                     agent = make_agent(threads, seed, engine)
-                ev = evaluate_position(g, agent, budget, cancel)
+                ev = evaluate_position(g, agent, budget, cancel, result if k == len(moves) else None)
                 if ev is None:
                     break
                 cache[key] = ev
@@ -405,8 +432,9 @@ class Review:
         """Whether a pass is running (also after a cancel, until it returns)."""
         return self.task is not None and not self.task.done.is_set()
 
-    def start(self, game: Game) -> bool:
-        """Start analysing game's current line on a worker thread; False if already running."""
+    def start(self, game: Game, result: str | None = None) -> bool:
+        """Start analysing game's current line on a worker thread (result: the record's at the
+        line's end, see :func:`analyse_line`); False if already running."""
         if self.running:
             return False
         snap = game.copy()
@@ -427,6 +455,7 @@ class Review:
                 progress=on_progress,
                 cache=cache,
                 engine=self.engine,
+                result=result,
             )
 
         self.task = Task("review", 0, run).start()

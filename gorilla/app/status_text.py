@@ -9,6 +9,7 @@ from typing import Any
 from gorilla.app.table import Table
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import format_vertex
+from gorilla.rules.scoring import result_string
 
 COLOR_NAME = {BLACK: "Black", WHITE: "White"}
 
@@ -29,6 +30,10 @@ class GoPanel(Table):
 
     def score(self) -> Any:
         """The count once the game is over (``.breakdown()``, ``.method``), or None."""
+        ...
+
+    def recorded_result(self) -> str | None:
+        """The record's own result (RE) while it stands at the main line's end, else None."""
         ...
 
 
@@ -149,6 +154,12 @@ def _result_lines(c: GoPanel) -> list[str]:
     if c.estimating:
         lines.append("Estimating dead stones...")
     sc = c.score()
+    recorded = c.recorded_result()
+    if recorded is not None and (sc is None or recorded != result_string(sc.margin)):
+        lines.append(f"Result: {recorded}, as the record says")
+        if game.end_reason == "passes" and sc is not None and sc.method != "stones":
+            lines.append("Click a group to mark it dead or alive and count the game")
+        return lines
     if sc is not None:
         lines.extend(_keep_komi_together(ln) for ln in sc.breakdown().splitlines())
         if game.end_reason == "passes" and sc.method != "stones":
