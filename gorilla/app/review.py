@@ -31,7 +31,9 @@ analysed. Without it (cancelled), the played move's margin in the search before 
 when it had :data:`MIN_VISITS` visits.
 
 Thresholds (points lost): a **mistake** from :data:`MISTAKE` points, a
-**blunder** from :data:`BLUNDER` points.
+**blunder** from :data:`BLUNDER` points. A move's points lost are kept to one decimal, as
+every text shows them, so that a threshold, ``n``, the report and the graph see the number
+shown (2.96 is 3.0: a mistake).
 
 Results are keyed by the line's move prefix (the number of moves and a hash
 of the size, komi, rules, setup and the moves so far), so they stay right when
@@ -86,7 +88,8 @@ class PositionEval:
 @dataclass
 class MoveReview:
     """One analysed move: Black's win rate and score lead before and after it, the engine's
-    best move and PV in the position before it, and the points it lost (mover's side, >= 0)."""
+    best move and PV in the position before it, and the points it lost (mover's side, >= 0, to
+    one decimal: the number every text shows and every threshold compares)."""
 
     number: int  # 1 = the first move
     color: int
@@ -219,7 +222,7 @@ def move_review(
         lost = max(0.0, best_margin - mine)
     return MoveReview(
         number, color, point, before.winrate, before.score, after.winrate, after.score,
-        before.best, before.pv, lost,
+        before.best, before.pv, round(lost, 1),
     )  # fmt: skip
 
 
