@@ -554,3 +554,25 @@ def test_a_finished_records_result_stands_and_no_dead_stone_estimate_replaces_it
     with open(tmp_path / "autosave.sgf", encoding="utf-8") as f:
         assert f"RE[{c.result}]" in f.read()
     c.close()
+
+
+def test_the_panel_counts_the_nets_search_in_visits_and_the_mcts_in_playouts():
+    from gorilla.app.status_text import search_count
+
+    assert search_count(200, "net:visits=200") == "200 visits" and search_count(5, "rank:15k") == "5 visits"
+    assert (
+        search_count(900, "mcts:playouts=1000") == "900 playouts"
+        and search_count(3, "montecarlo") == "3 playouts"
+    )
+    assert search_count(70, "pvs+vct 1s") == "70 nodes" and search_count(8, "alphabeta:time=2") == "8 nodes"
+    agent = ScriptedAgent([v("C3")], release=False)
+    c = Controller(Game.new(9), "human", agent)
+    c.seats.labels[WHITE] = "net"  # the net's label: its search counts visits
+    c.click(v("E5"))
+    c.poll()  # White's search starts
+    assert agent.started.wait(5)
+    c.poll()  # its progress (42) comes in
+    line = next(ln for ln in c.status_lines() if "thinking" in ln)
+    assert "42 visits" in line and "playouts" not in line
+    agent.release.set()
+    c.close()

@@ -360,3 +360,12 @@ def test_a_loss_of_2_96_is_shown_counted_and_found_as_the_3_0_mistake_it_reads()
     assert review.report([r])[BLACK].mistakes == 1
     assert review.next_mistake([r], 0, review.MISTAKE, 1) == 1
     assert "worst 1 (-3.0)" in review.report_summary([r])
+
+
+def test_one_mistake_is_one_mistake() -> None:
+    best, played = parse_vertex("E5", 9), parse_vertex("A1", 9)
+    before = review.PositionEval(0.6, 10.0, best, [best], BLACK, {}, 256, root=True)
+    after = review.PositionEval(0.5, 6.0, best, [best], WHITE, {}, 256, root=True)
+    revs = [review.move_review(1, BLACK, played, before, after)]
+    assert "Black: 4.0 lost a move, 1 mistake, 0 blunders;" in review.report_summary(revs)
+    assert "Black: 1 move, average 4.00 points lost, 1 mistake, 0 blunders;" in review.report_text(revs, 9)

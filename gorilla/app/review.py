@@ -355,6 +355,11 @@ class PlayerReport:
     worst: list[MoveReview]
 
 
+def counted(n: int, word: str) -> str:
+    """'1 mistake', '2 mistakes', '0 blunders'."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def report(revs: list[MoveReview]) -> dict[int, PlayerReport]:
     """Per player (BLACK, WHITE): a :class:`PlayerReport` of the reviewed moves (passes left out)."""
     out = {}
@@ -386,8 +391,8 @@ def report_text(revs: list[MoveReview], size: int, names: dict[int, str] | None 
             if m.points_lost >= 0.05
         )
         lines.append(
-            f"{who}: {r.moves} moves, average {r.average_lost:.2f} points lost, "
-            f"{r.mistakes} mistakes, {r.blunders} blunders; biggest: {worst or 'none'}"
+            f"{who}: {counted(r.moves, 'move')}, average {r.average_lost:.2f} points lost, "
+            f"{counted(r.mistakes, 'mistake')}, {counted(r.blunders, 'blunder')}; biggest: {worst or 'none'}"
         )
     return "\n".join(lines)
 
@@ -399,7 +404,7 @@ def report_summary(revs: list[MoveReview]) -> str:
         worst = ", ".join(f"{m.number} (-{m.points_lost:.1f})" for m in r.worst if m.points_lost > 0)
         lines.append(
             f"{'Black' if color == BLACK else 'White'}: {r.average_lost:.1f} lost a move, "
-            f"{r.mistakes} mistakes, {r.blunders} blunders; worst {worst or 'none'}"
+            f"{counted(r.mistakes, 'mistake')}, {counted(r.blunders, 'blunder')}; worst {worst or 'none'}"
         )
     return "\n".join(lines)
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -139,8 +140,21 @@ def _thinking_line(c: GoPanel) -> str:
         text += f" {time.monotonic() - task.started:.1f}s"
     if p is not None:
         text += f", {100 * p.fraction:.0f}%: best {format_vertex(p.best_move, c.game.size)}"
-        text += f", win {100 * p.winrate:.1f}%, {p.playouts} playouts"
+        text += f", win {100 * p.winrate:.1f}%, {search_count(p.playouts, c.players[color])}"
     return text
+
+
+VISITS = ("net", "rank")  # the net's search counts visits
+NODES = ("alphabeta", "pvs", "pvs+vct", "threat1")  # the tree searches count nodes
+
+
+def search_count(count: int, player: str) -> str:
+    """A search's size in its own unit, from the player's label or spec: the net's search
+    '200 visits', an alpha-beta (Gomoku's PVS) '5000 nodes', a Monte-Carlo search '1000
+    playouts'."""
+    kind = re.match(r"[a-z0-9+]*", player.strip().lower()).group()
+    unit = "visits" if kind in VISITS else "nodes" if kind in NODES else "playouts"
+    return f"{count} {unit}"
 
 
 def _result_lines(c: GoPanel) -> list[str]:

@@ -12,7 +12,7 @@ from pyglet.text import Label
 
 from gorilla.app.commands import HUD_ROWS
 from gorilla.app.record_info import RecordInfo, shown_name
-from gorilla.app.status_text import status_lines
+from gorilla.app.status_text import search_count, status_lines
 from gorilla.app.table import Table
 from gorilla.gui.overlay import candidate_lines, eval_legend
 from gorilla.gui.toolbar import FONT, text_label
@@ -330,7 +330,7 @@ class Hud:
                     ai += (
                         f"\nbest {format_vertex(p.best_move, game.size, controller.column_letters)}"
                         f"   win {100 * p.winrate:.1f}%"
-                        f"   {p.playouts} playouts   {p.elapsed:.1f}s"
+                        f"   {search_count(p.playouts, players.get(to_move, ''))}   {p.elapsed:.1f}s"
                     )
             elif compiling:
                 # Go takes moves while it compiles; the stand-in for a Gomoku game takes none
