@@ -576,3 +576,29 @@ def test_the_panel_counts_the_nets_search_in_visits_and_the_mcts_in_playouts():
     assert "42 visits" in line and "playouts" not in line
     agent.release.set()
     c.close()
+
+
+def test_n_names_the_move_on_show_what_it_lost_and_the_better_move_before_it():
+    from gorilla.app.review import PositionEval, line_keys
+
+    c = Controller(Game.new(9))
+    for m in ("E5", "C3", "D5"):
+        c.click(v(m))
+    game = c.game
+    values = [  # (Black's score lead, the best move) of each position: move 3, D5, lost 3.0
+        (5.0, v("C3")),
+        (5.0, v("G5")),
+        (5.0, v("F4")),
+        (2.0, v("G7")),
+    ]
+    for k, (key, (score, best)) in enumerate(zip(line_keys(game), values, strict=True)):
+        c.review.cache[key] = PositionEval(
+            0.5, score, best, [best], BLACK if k % 2 == 0 else WHITE, root=True
+        )
+    c.go_start()
+    assert c.next_mistake(1) and c.game.move_number == 3
+    assert c.message == "Move 3 (B D5) lost 3.0 points; F4 was better; Black 50% after it"
+    shown = c.review.shown_review(c.game)
+    assert (shown.number, shown.move, shown.points_lost, shown.best) == (3, v("D5"), 3.0, v("F4"))
+    assert shown.best != c.review.positions(c.game)[3].best  # not the board's best (G7)
+    c.close()

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from gorilla.app.feed import Feed
 from gorilla.app.record import Record
 from gorilla.app.review import Review, next_mistake
+from gorilla.rules.board import BLACK
 from gorilla.rules.coords import format_vertex
 
 
@@ -49,17 +50,23 @@ class Analysis:
             self.feed.say(f"No mistake of {rv.threshold:g}+ points {way} this move (g analyses the game)")
             return False
         self.record.goto_move(n)
-        self.feed.say(f"Move {n}: {self.review_line(n)}")
+        self.feed.say(self.review_line(n))
         return True
 
     def review_line(self, n: int) -> str:
-        """One line about analysed move n of the current line ('' if not analysed)."""
+        """One line about analysed move n of the current line: the move, what it lost, the
+        better move in the position before it (what the board marks with the move shown), and
+        Black's win rate after it ('' if not analysed)."""
         game = self.record.game
-        for r in self.review.reviews(game):
-            if r.number == n:
-                best = format_vertex(r.best, game.size)
-                return f"lost {r.points_lost:.1f} points, best {best}, Black {100 * r.winrate_after:.0f}%"
-        return ""
+        r = next((r for r in self.review.reviews(game) if r.number == n), None)
+        if r is None:
+            return ""
+        who, size = "B" if r.color == BLACK else "W", game.size
+        better = f"; {format_vertex(r.best, size)} was better" if r.best != r.move and r.best >= 0 else ""
+        return (
+            f"Move {n} ({who} {format_vertex(r.move, size)}) lost {r.points_lost:.1f} points{better};"
+            f" Black {100 * r.winrate_after:.0f}% after it"
+        )
 
     def cycle_mistake_threshold(self) -> None:
         """The next mistake threshold for ``n`` / Shift+``n`` (Alt+``n``)."""

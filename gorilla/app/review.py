@@ -501,6 +501,12 @@ class Review:
         """The analysed moves of game's current line."""
         return reviews(game, self.cache)
 
+    def shown_review(self, game: Game) -> MoveReview | None:
+        """The review of the move on show (game's last move), if analysed: what it lost and its
+        better move (``best``), which is the best of the position before it, not of the board's."""
+        n = len(game.moves)
+        return next((r for r in self.reviews(game) if r.number == n), None) if n else None
+
     def positions(self, game: Game) -> list[PositionEval | None]:
         """Each position of game's current line: its analysis or None."""
         return [self.cache.get(k) for k in line_keys(game)]
