@@ -8,7 +8,7 @@ import time
 
 import numpy as np
 import pytest
-from helpers import v
+from helpers import v, vertex
 
 from gorilla.ai.agent import Agent, Progress
 from gorilla.app.controller import Controller
@@ -602,3 +602,30 @@ def test_n_names_the_move_on_show_what_it_lost_and_the_better_move_before_it():
     assert (shown.number, shown.move, shown.points_lost, shown.best) == (3, v("D5"), 3.0, v("F4"))
     assert shown.best != c.review.positions(c.game)[3].best  # not the board's best (G7)
     c.close()
+
+
+def test_the_flat_evaluators_figure_says_it_is_the_share_of_its_short_random_games():
+    from gorilla.ai.evaluator import Evaluation
+    from gorilla.ai.montecarlo import MoveValue
+    from gorilla.app.move_values import EvaluationView
+    from gorilla.gui.overlay import eval_legend
+
+    c = Controller(Game.new(9), eval_games=10, eval_turns=3)  # gorilla -eval 10 3
+    c.click(v("E5"))
+    c.evaluate()
+    assert c.wait(300) and c.evaluation is not None
+    ev = c.evaluation
+    best = ev.evaluation.values[ev.evaluation.best]
+    words = f"ahead in {100 * best.winrate:.0f}% of 10 random games of 3 moves, mean margin {best.score:+.1f}"
+    assert ev.figure() == words
+    assert f"Evaluator: best {vertex(ev.evaluation.best)} ({words})" in c.status_lines()
+    legend = eval_legend(ev.evaluation.values, ev.evaluation.best, 9, ev.unit, figure=ev.figure())
+    assert f"is the best move ({words})" in legend and "lead" not in legend
+    c.close()
+    d4 = v("D4")
+    to_end = EvaluationView(
+        Evaluation({d4: MoveValue(d4, 1.0, 0.7, 3.5, 30)}, d4), None, 1, games=30, turns=0
+    )
+    assert to_end.figure() == "won 70% of 30 random games played to the end, mean margin +3.5"
+    net = EvaluationView(Evaluation({d4: MoveValue(d4, 1.0, 0.55, 2.8, 200)}, d4, "net"), None, 1)
+    assert net.figure() == "win 55%, lead +2.8"

@@ -30,6 +30,26 @@ class EvaluationView:
     points_lost: float | None
     move_number: int
     unit: str = "points"  # the labels' scale: the moves' scores (points)
+    games: int = 0  # the flat evaluator's random games a move (G) ...
+    turns: int = 0  # ... and their moves (T; 0: to the end)
+
+    def figure(self, move: int | None = None) -> str:
+        """What the evaluator's figures for move (default the best) mean, in words: the flat
+        evaluator's share of its short random games ('ahead in 100% of 10 random games of 3
+        moves, mean margin +2.8'), a search's win rate and score lead ('win 55%, lead +2.8')."""
+        ev = self.evaluation
+        v = ev.values.get(ev.best if move is None else move)
+        if v is None:
+            return ""
+        share = f"{100 * v.winrate:.0f}%"
+        if self.unit != "points" or v.score is None:
+            return f"win {share}"
+        if getattr(ev, "engine", "") != "flat":
+            return f"win {share}, lead {v.score:+.1f}"
+        games = f"{self.games} random game{'' if self.games == 1 else 's'}"
+        if self.turns <= 0:
+            return f"won {share} of {games} played to the end, mean margin {v.score:+.1f}"
+        return f"ahead in {share} of {games} of {self.turns} moves, mean margin {v.score:+.1f}"
 
 
 class MoveValues:
@@ -92,7 +112,7 @@ class MoveValues:
                     )
                 except Exception:
                     lost = None
-            return EvaluationView(ev, lost, n)
+            return EvaluationView(ev, lost, n, games=games, turns=turns)
 
         task = self.workers.task("eval", run)
         self.workers.launch(task)

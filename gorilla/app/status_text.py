@@ -83,7 +83,8 @@ def go_status_lines(c: GoPanel) -> list[str]:
     ev = c.evaluation
     if ev is not None:
         best = ev.evaluation.best
-        lines.append(f"Evaluator: best {format_vertex(best, game.size)}")
+        figure = ev.figure()
+        lines.append(f"Evaluator: best {format_vertex(best, game.size)}" + (f" ({figure})" if figure else ""))
         if ev.points_lost is not None and game.last_move is not None:
             lines.append(f"Last move lost {ev.points_lost:.1f} points")
     if c.message:

@@ -291,7 +291,9 @@ class Hud:
         text = ""
         if controller.show_eval and ev is not None:
             e = ev.evaluation
-            text = eval_legend(e.values, e.best, controller.game.size, ev.unit, controller.column_letters)
+            text = eval_legend(
+                e.values, e.best, controller.game.size, ev.unit, controller.column_letters, ev.figure()
+            )
         self.legend.position = (self._x0 + self._pad, y, 0)
         self._set(self.legend, text)
         return y - self.legend.content_height - 8 if text else y

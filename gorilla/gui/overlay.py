@@ -98,19 +98,22 @@ def heat_markers(values: dict, best: int | None, size: int, y: float,
 
 
 def eval_legend(
-    values: dict, best: int | None, size: int, unit: str = "points", letters: str = GTP_LETTERS
-) -> str:
+    values: dict, best: int | None, size: int, unit: str = "points", letters: str = GTP_LETTERS,
+    figure: str = "",
+) -> str:  # fmt: skip
     """The panel's key to the evaluation's labels (empty without a best move; letters: the
-    columns', as the table names them)."""
+    columns', as the table names them; figure: the best move's figures in words, as the
+    evaluation says them: ``EvaluationView.figure``)."""
     if best is None or best not in values:
         return ""
     b = values[best]
     lead = f", lead {b.score:+.1f}" if unit == "points" and b.score is not None else ""
+    figure = figure or f"win {100 * b.winrate:.0f}%{lead}"
     points = unit == "points"
     scale, example = ("points", "-1.5: 1.5 points worse") if points else ("win rate in %", "-20: 20% less")
     ringed = format_vertex(best, size, letters)
     return (
-        f"Evaluation: ringed {ringed} is the best move (win {100 * b.winrate:.0f}%{lead});"
+        f"Evaluation: ringed {ringed} is the best move ({figure});"
         f" the numbers on other moves: {scale} against it ({example}). e hides"
     )
 
