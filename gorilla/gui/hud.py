@@ -86,7 +86,7 @@ class Hud:
         )
         # prompt
         self.prompt_bg = shapes.Rectangle(
-            0, 0, 10, 34, color=(14, 16, 19, 240), batch=self.prompt_batch, group=bg
+            0, 0, 10, 34, color=(14, 16, 19, 255), batch=self.prompt_batch, group=bg
         )
         self.prompt = Label(
             "", font_name=MONO, font_size=12, color=TEXT, anchor_y="center", batch=self.prompt_batch, group=fg

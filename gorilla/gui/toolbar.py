@@ -23,7 +23,7 @@ PER_ROW = 4
 FACES = {"up": (52, 60, 72, 255), "down": (88, 166, 255, 255), "hover": (70, 80, 96, 255)}
 CAPTION = (226, 228, 232, 255)
 CAPTION_OFF = (110, 116, 124, 255)  # the caption of a button the game does not offer
-DIALOG_BG = (18, 21, 25, 245)  # a dialog's background
+DIALOG_BG = (18, 21, 25, 255)  # a dialog's background: opaque, nothing of the board shows through
 BAR = (44, 52, 64, 255)  # a dialog's focus bar or text field
 
 
