@@ -250,10 +250,14 @@ def test_the_new_game_form_offers_gomoku_and_checks_its_players():
     c = GomokuController(GomokuGame(9), "human", "human")
     assert c.new_game(ng) and c.gomoku.rule == R.CARO and c.gomoku.size == 15
     assert c.players[R.WHITE].startswith("pvs+vct")
-    f.set("white", "montecarlo:10,3")
-    with pytest.raises(FormError, match="White: montecarlo:10,3 plays Go"):
-        f.result()
-    f.set("rules", "chinese")
+    with pytest.raises(FormError, match="White: no choice 'montecarlo:10,3'"):
+        f.set("white", "montecarlo:10,3")  # a Go AI is not offered for Gomoku
+    f.set("rules", "chinese")  # Go: its own players and rows (the Gomoku AI is not offered)
+    assert f["white"].value != "pvs+vct" and [x.key for x in f.fields if x.key == "opening"] == []
+    with pytest.raises(FormError, match="White: no choice 'pvs'"):
+        f.set("white", "pvs")
+    # a remembered Gomoku player on a Go form (an old settings file) is still one line
+    f["white"].choices.append(("PVS", "pvs"))
     f.set("white", "pvs")
     with pytest.raises(FormError, match="plays Gomoku"):
         f.result()

@@ -207,9 +207,10 @@ def test_players_and_the_form_take_gomocup_engines():
     ng = form.result()
     assert ng.game == "gomoku" and ng.white == f"pbrain:{PY} -m gorilla pbrain"
     assert ng.clock.spec() == "5m+5s"
-    form.set("rules", "chinese")
-    with pytest.raises(FormError, match="plays Gomoku, not Go"):
-        form.result()
+    form.set("rules", "chinese")  # Go offers no Gomocup engine: its own players come back
+    assert form.result().white == "human" and not form.shows("white_cmd")
+    form.set("rules", "gomoku renju")  # ... and the Gomoku rows with Gomoku
+    assert form.result().white == f"pbrain:{PY} -m gorilla pbrain"
 
 
 def test_a_new_game_from_the_form_brings_its_clock_and_players():

@@ -14,7 +14,7 @@ import pytest
 
 from gorilla.app.gomoku_controller import GomokuController
 from gorilla.app.gomoku_swap2 import actor, choosing, opening, undo_floor
-from gorilla.app.newgame import FormError, NewGame, NewGameForm
+from gorilla.app.newgame import NewGame, NewGameForm
 from gorilla.gomoku import rules as R
 from gorilla.gomoku.agents import ready_engine
 from gorilla.gomoku.game import (
@@ -284,9 +284,8 @@ def test_the_form_offers_swap2_for_gomoku_only() -> None:
     form.set("size", 15)
     form.set("opening", "swap2")
     assert form.result().opening == "swap2"
-    form.set("rules", "chinese")
-    with pytest.raises(FormError, match="Opening: Swap2 is a Gomoku opening"):
-        form.result()
+    form.set("rules", "chinese")  # Go shows no Opening row and opens freely
+    assert not form.shows("opening") and form.result().opening == "free"
     c = GomokuController(GomokuGame(15))
     try:
         assert c.new_game(NewGame(size=15, rules="gomoku renju", opening="no-such")) is False

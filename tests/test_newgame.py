@@ -8,7 +8,7 @@ from helpers import v
 from gorilla.app.clock import TimeControl
 from gorilla.app.controller import Controller
 from gorilla.app.files import game_from_sgf, game_to_sgf
-from gorilla.app.newgame import GTP_CUSTOM, FormError, NewGame, NewGameForm, player_choices
+from gorilla.app.newgame import GTP_CUSTOM, FormError, NewGame, NewGameForm, form_for, player_choices
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.game import Game
 
@@ -131,3 +131,51 @@ def test_an_ai_black_places_its_free_handicap_itself():
     assert c.handicap_to_place == 0 and set(c.game.setup) == set(ng.handicap_points())
     assert c.game.handicap == 4 and c.game.to_move == WHITE
     c.close()
+
+
+def test_the_rows_and_choices_follow_the_game_and_come_back_with_it():
+    f = NewGameForm()
+    go_rows = ["size", "rules", "komi", "handicap", "black", "white", "teach", "clock"]
+    assert [x.key for x in f.fields] == go_rows
+    f.set("size", 9)
+    f.set("komi", "2.5")
+    f.set("handicap", 3)
+    f.set("white", "net:visits=100")
+    assert "placement" in [x.key for x in f.fields]
+    f.set("rules", "gomoku freestyle")  # not 9x9 with komi 2.5 and handicap rows
+    assert [x.key for x in f.fields] == ["size", "rules", "black", "white", "opening", "clock"]
+    ng = f.result()
+    assert (ng.size, ng.komi, ng.handicap, ng.white) == (15, 0.0, 0, "pvs+vct")  # Gomoku's own AI
+    f.set("rules", "chinese")  # back: Go's rows as they were (the rule set's komi)
+    ng = f.result()
+    assert (ng.size, ng.komi, ng.handicap, ng.white) == (9, 7.5, 3, "net:visits=100")
+    f.set("white", GTP_CUSTOM)
+    assert f.shows("white_cmd") and not f.shows("black_cmd")
+
+
+def test_an_error_goes_once_its_row_is_fixed():
+    f = NewGameForm()
+    f.set("white", GTP_CUSTOM)
+    with pytest.raises(FormError) as e:
+        f.result()
+    f.error = str(e.value)
+    f.focus = [x.key for x in f.fields].index("white_cmd")
+    f.type_text("gnugo --mode gtp")
+    assert f.error == ""
+    f.focus = [x.key for x in f.fields].index("komi")
+    f.type_text("x")
+    f.error = "Komi: needs a number, got '7.5x'"
+    f.backspace()  # the komi is right again
+    assert f.error == ""
+
+
+def test_the_form_opens_on_the_game_on_the_board_and_its_last_choices():
+    go = {"size": 13, "rules": "japanese", "white": "net"}
+    gomoku = {"size": 19, "rules": "gomoku renju", "white": "pvs"}
+    remembered = {"new_game": go, "new_game_gomoku": gomoku}
+    f = form_for("gomoku", {"size": 15, "rules": "gomoku freestyle", "black": "human"}, remembered)
+    assert (f["rules"].value, f["size"].value, f["white"].value) == ("gomoku renju", 19, "pvs")
+    f.set("rules", "chinese")  # Go's last choices wait for the Rules row
+    assert (f["size"].value, f["white"].value) == (13, "net")
+    f = form_for("go", {"size": 9, "rules": "chinese"}, {"new_game": gomoku})  # an old settings file
+    assert (f["rules"].value, f["size"].value) == ("chinese", 9)

@@ -161,10 +161,10 @@ def test_the_new_game_forms_teaching_row():
     again = NewGameForm(form.remember())
     assert again["teach"].value == "off"
     form.set("teach", "black")
-    form.set("rules", "gomoku freestyle")
-    form.set("white", "human")
-    with pytest.raises(FormError, match="Teaching"):
-        form.result()
+    form.set("rules", "gomoku freestyle")  # Gomoku shows no Teaching row and teaches nothing
+    assert not form.shows("teach") and form.result().teach == "off"
+    form.set("rules", "chinese")  # back to Go: its rows as they were
+    assert form.shows("teach") and form.result().teach == "black"
 
 
 def test_a_new_game_from_the_form_teaches_its_sides():

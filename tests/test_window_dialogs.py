@@ -1,12 +1,16 @@
 """The dialogs in a real window under Xvfb, with real keys: each box (the new-game dialog, the
-game info, the file pickers, a confirmation, the comment box) is opaque over a busy board."""
+game info, the file pickers, a confirmation, the comment box) is opaque over a busy board; the
+new-game dialog shows the rows and choices of the game chosen and its error inside itself."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 from test_window import Harness, app_window, gui  # noqa: F401  (fixtures)
+from test_window_gomoku import gomoku  # noqa: F401  (fixture)
+from test_window_newgame import choose, type_row
 
+from gorilla.gui.newgame_dialog import ROW_H, WIDTH
 from gorilla.gui.toolbar import DIALOG_BG
 from gorilla.rules.coords import format_vertex, to_index
 
@@ -64,3 +68,60 @@ def test_every_dialog_is_opaque_over_a_busy_board(app_window, width, height):  #
     assert uniform(strip, PROMPT_BG), "the comment box shows the board through"
     h.press(k.ENTER)
     assert h.c.comment == "a note" and format_vertex(h.c.game.moves[-1].point, 19)
+
+
+def rows(h: Harness) -> list[str]:
+    return [f.key for f in h.w.dialog.form.fields]
+
+
+def red_pixels(img: np.ndarray) -> np.ndarray:
+    """(y, x) of the pixels drawn in the dialog's error colour (bright red-orange)."""
+    r, g, b = (img[:, :, i].astype(int) for i in range(3))
+    return np.argwhere((r > 200) & (g < 150) & (b < 130) & (r - g > 100))
+
+
+def test_the_new_game_dialog_shows_the_rows_and_choices_of_the_game_chosen(app_window):  # noqa: F811
+    h = app_window(9, 1024, 768)
+    k = h.key
+    h.press(k.N, k.MOD_CTRL)
+    d = h.w.dialog
+    assert rows(h) == ["size", "rules", "komi", "handicap", "black", "white", "teach", "clock"]
+    offered = {v for _, v in d.form["white"].choices}
+    assert "net" in offered and not offered & {"pvs", "pvs+vct", "threat1"}  # no Gomoku AI for Go
+    go_height = d.height
+    choose(h, "handicap", 2)  # handicap stones: their placement's row shows, the box grows
+    assert rows(h)[4] == "placement" and d.height == go_height + ROW_H
+    img = h.screen()
+    assert uniform(img[d.y + 3, d.x + 3 : d.x + 40], DIALOG_BG)
+    assert not uniform(img[d.y + d.height + 2, d.x + 3 : d.x + 40], DIALOG_BG)  # its top is its top
+    choose(h, "handicap", 0)
+    choose(h, "rules", "gomoku freestyle")  # Gomoku: its size, its players, its opening; no komi
+    assert rows(h) == ["size", "rules", "black", "white", "opening", "clock"]
+    assert d.form["size"].value == 15 and d.form.result().komi == 0
+    offered = {v for _, v in d.form["white"].choices}
+    assert "pvs+vct" in offered and not offered & {"net", "montecarlo:10,3", "gtp-command"}
+    # a bad row: its error inside the dialog, wrapped to it; gone once the row is right
+    choose(h, "white", "pbrain-command")
+    assert rows(h) == ["size", "rules", "black", "white", "white_cmd", "opening", "clock"]
+    h.press(k.ENTER)
+    assert h.w.dialog is d and d.form.error.startswith("White: type the engine's command line")
+    assert d.error.width <= WIDTH - 40 and d.error.multiline
+    red = red_pixels(h.screen())
+    assert len(red), "the error is drawn"
+    assert (red[:, 1] >= d.x).all() and (red[:, 1] < d.x + WIDTH).all(), "the error runs out of the dialog"
+    assert (red[:, 0] >= d.y).all() and (red[:, 0] < d.y + d.height).all()
+    type_row(h, "white_cmd", "pbrain-wine")
+    assert d.form.error == "" and not len(red_pixels(h.screen())), "the error stays after the fix"
+    choose(h, "rules", "japanese")  # back to Go: its rows as they were, the rule's komi
+    assert rows(h) == ["size", "rules", "komi", "handicap", "black", "white", "teach", "clock"]
+    assert d.form["size"].value == 9 and d.form["komi"].text == "6.5"
+    h.press(k.ESCAPE)
+
+
+def test_ctrl_n_in_a_gomoku_game_shows_the_gomoku_games_settings(gomoku):  # noqa: F811
+    h = gomoku(15, "renju", "human", "threat1")
+    h.press(h.key.N, h.key.MOD_CTRL)
+    form = h.w.dialog.form
+    assert form["rules"].value == "gomoku renju" and form["size"].value == 15
+    assert form["white"].value == "threat1" and "komi" not in rows(h) and "opening" in rows(h)
+    h.press(h.key.ESCAPE)

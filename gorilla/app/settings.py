@@ -27,7 +27,8 @@ DEFAULTS: dict[str, Any] = {
     "muted": False,
     "move_numbers": "off",  # off, last10, all
     "coordinates": True,
-    "new_game": {},  # the new-game dialog's last choices
+    "new_game": {},  # the new-game dialog's last choices for Go
+    "new_game_gomoku": {},  # ... and for Gomoku
     "recent_files": [],  # the SGF files last opened or saved through the file picker, newest first
     # the teaching game's thresholds, take-back, chances, dots and visits (gorilla.app.teaching's
     # TeachSettings; a key left out takes its default, docs/teaching.md lists them)

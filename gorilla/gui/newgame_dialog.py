@@ -32,7 +32,10 @@ ERROR = (255, 120, 100, 255)
 
 
 class NewGameDialog:
-    """The dialog's drawing and input; ``on_start(NewGame)`` returns whether the game started."""
+    """The dialog's drawing and input; ``on_start(NewGame)`` returns whether the game started.
+    It shows the form's rows for the game chosen (they change with the Rules row and the
+    choices: the dialog grows or shrinks and stays centred) and its error wrapped inside,
+    above the buttons."""
 
     def __init__(
         self,
@@ -47,68 +50,84 @@ class NewGameDialog:
         bg = pyglet.graphics.Group(order=0)
         mid = pyglet.graphics.Group(order=1)
         fg = pyglet.graphics.Group(order=2)
-        n = len(form.fields)
-        self.height = 70 + n * ROW_H + 30 + 40
-        self.box = dialog_box(self.batch, bg, WIDTH, self.height)
+        self.box = dialog_box(self.batch, bg, WIDTH, 100)
         self.focus_bar = field_bar(self.batch, mid, WIDTH - 20, ROW_H - 4)
         self.title = Label(
             "New game", font_name=FONT, font_size=15, weight="bold", color=TEXT, batch=self.batch, group=fg
         )
-        self.labels: list[Label] = []
-        self.values: list[Label] = []
-        self.arrows: list[tuple[Label, Label]] = []
-        for f in form.fields:
-            self.labels.append(text_label(self.batch, fg, 11, DIM, text=f.label, anchor_y="center"))
-            self.values.append(text_label(self.batch, fg, 11, TEXT, anchor_y="center"))
+        self.labels: dict[str, Label] = {}
+        self.values: dict[str, Label] = {}
+        self.arrows: dict[str, tuple[Label, Label]] = {}
+        for f in form.all_fields:
+            self.labels[f.key] = text_label(self.batch, fg, 11, DIM, text=f.label, anchor_y="center")
+            self.values[f.key] = text_label(self.batch, fg, 11, TEXT, anchor_y="center")
             left, right = (
                 text_label(self.batch, fg, 12, ACCENT, text=t, anchor_x="center", anchor_y="center")
                 for t in "<>"
             )
-            self.arrows.append((left, right))
-        self.error = Label(
-            "", font_name=FONT, font_size=10, color=ERROR, anchor_y="center", batch=self.batch, group=fg
-        )
+            self.arrows[f.key] = (left, right)
+        self.error = text_label(self.batch, fg, 10, ERROR, WIDTH - 40)
         self.hint = Label(
             "Up/Down: row   Left/Right: choose   type: edit   Enter: start   Esc: cancel",
             font_name=FONT, font_size=9, color=DIM, anchor_y="center", batch=self.batch, group=fg,
         )  # fmt: skip
         self.buttons = Toolbar({"Start": self.start, "Cancel": self.cancel}, 206, FONT, per_row=2)
         self.x = self.y = 0
+        self.shown: list[str] = []  # the keys of the rows laid out
+        self.error_h = 0  # the error's lines (wrapped), between the rows and the buttons
+        self._view = (WIDTH + 20, 600)
         self.refresh()
+
+    @property
+    def height(self) -> int:
+        """The dialog's height for the rows shown and the error's lines."""
+        return 70 + len(self.shown) * ROW_H + 14 + self.error_h + 56
 
     # --- layout and text -------------------------------------------------------------------
     def layout(self, view_width: int, height: int) -> None:
-        """Centre the dialog in the board view (view_width x height pixels)."""
+        """Centre the dialog in the board view (view_width x height pixels), the rows shown."""
+        self._view = (view_width, height)
+        self.shown = [f.key for f in self.form.fields]
+        self.error.text = self.form.error
+        self.error_h = int(self.error.content_height) + 6 if self.form.error else 0
+        self.box.height = self.height
         self.x, self.y = centre_box(self.box, view_width, height)
         top = self.y + self.height
         self.title.position = (self.x + 20, top - 34, 0)
-        for i in range(len(self.form.fields)):
+        for row in self.labels:
+            on = row in self.shown
+            for lab in (self.labels[row], self.values[row], *self.arrows[row]):
+                lab.visible = on
+        for i, row in enumerate(self.shown):
             cy = self.row_y(i)
-            self.labels[i].position = (self.x + 20, cy, 0)
-            left, right = self.arrows[i]
+            self.labels[row].position = (self.x + 20, cy, 0)
+            left, right = self.arrows[row]
             left.position = (self.x + LABEL_W + ARROW_W // 2, cy, 0)
-            self.values[i].position = (self.x + LABEL_W + ARROW_W + 6, cy, 0)
+            self.values[row].position = (self.x + LABEL_W + ARROW_W + 6, cy, 0)
             right.position = (self.x + WIDTH - 20 - ARROW_W // 2, cy, 0)
-        self.error.position = (self.x + 20, self.y + 62, 0)
+        self.error.position = (self.x + 20, self.y + 56 + self.error_h, 0)
         self.hint.position = (self.x + 20, self.y + 14, 0)
         self.buttons.layout(self.x + WIDTH - 20 - 206, self.y + 48)
         self.refresh()
 
     def row_y(self, i: int) -> int:
-        """The centre line of row i."""
+        """The centre line of shown row i."""
         return self.y + self.height - 70 - i * ROW_H - ROW_H // 2
 
     def refresh(self) -> None:
-        """Show the form's values, its focus and its error."""
+        """Show the form's values, its focus and its error (other rows: laid out again)."""
         form = self.form
-        for i, f in enumerate(form.fields):
+        fields = form.fields
+        if [f.key for f in fields] != self.shown or self.error.text != form.error:
+            self.layout(*self._view)
+            return
+        for i, f in enumerate(fields):
             shown = form.row_text(i)
-            if self.values[i].text != shown:
-                self.values[i].text = shown
-            for a in self.arrows[i]:
+            if self.values[f.key].text != shown:
+                self.values[f.key].text = shown
+            for a in self.arrows[f.key]:
                 a.visible = bool(f.choices)
         self.focus_bar.position = (self.x + 10, self.row_y(form.focus) - (ROW_H - 4) // 2)
-        self.error.text = form.error
 
     # --- actions -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -160,7 +179,7 @@ class NewGameDialog:
         """A click on a row focuses it; on its arrows, changes the choice; on a button, presses it."""
         if self.buttons.on_mouse_press(x, y, button, modifiers):
             return
-        for i in range(len(self.form.fields)):
+        for i in range(len(self.shown)):
             if abs(y - self.row_y(i)) <= ROW_H // 2 and self.x <= x <= self.x + WIDTH:
                 self.form.focus = i
                 if self.x + LABEL_W <= x < self.x + LABEL_W + ARROW_W:

@@ -819,12 +819,15 @@ class GorillaWindow(pyglet.window.Window):
         self.open_new_game()
 
     def open_new_game(self) -> NewGameDialog:
-        """Open the new-game dialog with the last choices (remembered in the settings)."""
-        from gorilla.app.newgame import NewGameForm
+        """Open the new-game dialog for the game on the board: its game's last choices
+        (remembered in the settings, Go's and Gomoku's apart), else the game's own."""
+        from gorilla.app.game_kinds import game_of
+        from gorilla.app.newgame import SETTINGS_KEY, form_for
 
         if self.dialog is None:
-            remembered = self.settings.get("new_game") if self.settings is not None else None
-            form = NewGameForm(remembered or self.controller.new_game_choices())
+            s = self.settings
+            remembered = {k: s.get(k) for k in SETTINGS_KEY.values()} if s is not None else {}
+            form = form_for(game_of(self.controller), self.controller.new_game_choices(), remembered)
             m = self.open_modal(
                 DialogInput(self, NewGameDialog(form, self._start_new_game, self._close_dialog))
             )
@@ -852,7 +855,9 @@ class GorillaWindow(pyglet.window.Window):
         # Go or Gomoku, as the Rules row says; a Gomoku game's AIs may still be compiling
         self.controller, ok = start_game(self.controller, ng, compiler)
         if ok and self.settings is not None and self.dialog is not None:
-            self.settings.set("new_game", self.dialog.form.remember())
+            from gorilla.app.newgame import SETTINGS_KEY
+
+            self.settings.set(SETTINGS_KEY[ng.game], self.dialog.form.remember())
         if not ok and self.dialog is not None:
             self.dialog.form.error = self.controller.message
         return ok
