@@ -172,10 +172,12 @@ class Harness:
 @pytest.fixture
 def app_window(gui, tmp_path, monkeypatch):
     """A factory of windows over fresh controllers: ``factory(size, width, height, settings,
-    **controller_options)``; remembered settings go to a folder of the test's own."""
+    **controller_options)``; remembered settings go to a folder of the test's own, which is
+    also the current folder (where the file pickers start)."""
     from gorilla.app.settings import Settings
 
     monkeypatch.setenv("GORILLA_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.chdir(tmp_path)
     made: list[Harness] = []
 
     def factory(size: int = 9, width: int = 800, height: int = 600, settings=None, **kw) -> Harness:
@@ -196,7 +198,10 @@ def app_window(gui, tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def make(gui, tmp_path):
+def make(gui, tmp_path, monkeypatch):
+    """A factory of windows (no settings) over fresh controllers; the test's folder is the
+    current one (where the file pickers start)."""
+    monkeypatch.chdir(tmp_path)
     made: list[Harness] = []
 
     def factory(black: str | Agent = "human", white: str | Agent = "human", size: int = 9, **kw) -> Harness:

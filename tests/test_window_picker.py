@@ -69,6 +69,9 @@ def test_ctrl_o_lists_folders_and_sgf_files_and_loads_with_the_keys(app_window, 
     assert first.kind == "recent" and first.path == str(folder / "sub" / "deep.sgf")
     cfg = json.loads(Path(Settings().path).read_text())
     assert cfg["recent_files"] == [str(folder / "sub" / "deep.sgf")]
+    # ... and the picker starts in the last folder used (remembered)
+    assert h.w.picker.browser.folder == str(folder / "sub") == cfg["last_folder"]
+    h.press(k.BACKSPACE)
     # a file that is no game: one line, the game stays
     select(h, "broken.sgf")
     h.press(k.ENTER)
@@ -136,3 +139,33 @@ def test_the_mouse_selects_double_clicks_and_scrolls(app_window, folder):  # noq
     assert np.abs(img[y, p.x + 23].astype(int) - (44, 52, 64)).max() < 20  # the selection bar there
     h.click(x, y)  # the second click: loads it
     assert h.w.picker is None and h.c.game.move_number == 7
+
+
+def test_the_pickers_start_in_the_last_folder_used_and_a_typed_folder_lists_at_once(
+    app_window,  # noqa: F811
+    folder,
+    tmp_path_factory,
+    monkeypatch,
+):
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    (elsewhere / "far.sgf").write_text("(;SZ[9];B[cc])")
+    monkeypatch.chdir(elsewhere)  # started from another folder than the autosave's
+    h = app_window()
+    k = h.key
+    h.press(k.O, k.MOD_CTRL)  # nothing remembered yet: the current folder
+    assert h.w.picker.browser.folder == str(elsewhere) and "far.sgf" in names(h)
+    h.type_text(f"{folder}/")  # a typed folder lists at once, no Enter needed
+    assert h.w.picker.browser.folder == str(folder) and h.w.prompt == "" and "sub/" in names(h)
+    h.type_text("sub/de")  # a folder and the start of a name: the folder lists, the name stays
+    assert h.w.picker.browser.folder == str(folder / "sub") and h.w.prompt == "de"
+    assert [lab.text for lab in h.w.picker.rows][:2] == ["..", "deep.sgf"]  # what the picker draws
+    h.type_text("ep.sgf")
+    h.press(k.ENTER)
+    assert h.c.message == f"Loaded {folder / 'sub' / 'deep.sgf'}"
+    h.press(k.S, k.MOD_CTRL)  # Save starts where the last file came from
+    assert h.w.picker.browser.folder == str(folder / "sub")
+    h.press(k.ESCAPE)
+    again = app_window()  # a new window (the next start): the folder is remembered
+    again.press(k.O, k.MOD_CTRL)
+    assert again.w.picker.browser.folder == str(folder / "sub")
+    again.press(k.ESCAPE)

@@ -321,7 +321,8 @@ DOC_ROWS: tuple[HelpRow, ...] = (
     HelpRow("", "AI vs AI: continuous play on/off (move after move without clicks)", ("continuous",)),
     HelpRow(
         "",
-        "save the game as SGF: the file picker opens in the autosave file's folder with a time-stamped "
+        "save the game as SGF: the file picker opens in the last folder a file was opened or saved in"
+        " (remembered; at first the current folder) with a time-stamped "
         "name typed in (`gorilla-YYYYMMDD-HHMMSS.sgf`); Enter saves, or type another name (`.sgf` is "
         "added), pick a folder or a file; an existing file is replaced after a second Enter. The panel "
         "says where. A Gomoku game saved to a name ending in `.psq` is written as Piskvork's record "
@@ -332,9 +333,10 @@ DOC_ROWS: tuple[HelpRow, ...] = (
         "",
         "load an SGF: the file picker: the recent files first, then `..`, the folders and the `.sgf` files"
         " (and Piskvork's `.psq` Gomoku records)"
-        " of the save folder, sorted, the latest save selected. Up/Down (Page Up/Down, Home/End) choose, "
-        "Enter opens a folder or loads the file, Backspace goes up a folder, typing a name or a path and "
-        "Enter goes there; a click selects, a double click (or Open) loads, the wheel scrolls; Esc "
+        " of the last folder used (at first the current folder), sorted, the latest record selected."
+        " Up/Down (Page Up/Down, Home/End) choose, Enter opens a folder or loads the file, Backspace goes"
+        " up a folder, a typed folder (`games/`, `~/`) lists at once, a typed name or path and Enter goes"
+        " there; a click selects, a double click (or Open) loads, the wheel scrolls; Esc "
         "cancels. A bad path is one line in the picker and nothing changes. A record of the other game "
         "(Gomoku's `GM[4]` during a Go game, or Go's during a Gomoku game) starts a game of its kind "
         "between two humans with it. Keys typed into it are not commands",

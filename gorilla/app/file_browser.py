@@ -1,9 +1,11 @@
 """The file picker's model, headless: a folder's listing (``..``, folders, the records: ``.sgf``
 files and Piskvork's ``.psq`` Gomoku records, sorted),
-the recent files, a selection, a typed name, and what Enter does (open a folder, pick a file,
-or for Save a new name). The window's picker (:mod:`gorilla.gui.file_picker`) draws it and
+the recent files, a selection, a typed name (a typed folder lists at once), and what Enter
+does (open a folder, pick a file, or for Save a new name); where the pickers start (the last
+folder used, else the current one). The window's picker (:mod:`gorilla.gui.file_picker`) draws it and
 forwards keys and clicks. A bad path or an unreadable folder is one line in ``error`` and
-changes nothing else. The recent files are kept in the settings (``recent_files``). No pyglet.
+changes nothing else. The recent files and the last folder are kept in the settings
+(``recent_files``, ``last_folder``). No pyglet.
 """
 
 from __future__ import annotations
@@ -44,12 +46,22 @@ def recent_files(settings: Any) -> list[str]:
 
 
 def remember_file(settings: Any, path: str) -> None:
-    """Put path first in the recent files (remembered)."""
+    """Put path first in the recent files, and its folder as the last one used (remembered)."""
     if settings is None:
         return
     path = os.path.abspath(path)
     old = [p for p in settings.get("recent_files") or [] if isinstance(p, str) and p != path]
+    settings.set("last_folder", os.path.dirname(path), save=False)
     settings.set("recent_files", [path, *old][:RECENT])
+
+
+def start_folder(settings: Any) -> str:
+    """Where the file pickers start: the folder of the last file opened or saved through them
+    (remembered), else the current folder."""
+    last = settings.get("last_folder") if settings is not None else None
+    if isinstance(last, str) and last and os.path.isdir(last):
+        return last
+    return os.getcwd()
 
 
 def _key(name: str) -> tuple[str, str]:
@@ -129,10 +141,24 @@ class FileBrowser:
 
     # --- typing -------------------------------------------------------------------------------
     def type_text(self, text: str) -> None:
-        """Typed characters go into the name."""
+        """Typed characters go into the name; a typed folder lists at once (:meth:`follow_typed`)."""
         self.name += "".join(ch for ch in text if ch.isprintable() and ch not in "\r\n")
         self.error = ""
         self._confirm = None
+        self.follow_typed()
+
+    def follow_typed(self) -> bool:
+        """When the name typed so far holds a folder (``games/``, ``~/``, ``/tmp/sgf/a``), list
+        that folder at once and keep the rest typed; True when it did."""
+        head, sep, tail = self.name.rpartition("/")
+        if not sep:
+            return False
+        folder = os.path.expanduser(head + sep)
+        folder = folder if os.path.isabs(folder) else os.path.join(self.folder, folder)
+        if not os.path.isdir(folder) or not self.enter_folder(folder):
+            return False
+        self.name = tail
+        return True
 
     def backspace(self) -> None:
         """Delete the name's last character; on an empty name, go up to the parent folder."""
@@ -206,4 +232,4 @@ class FileBrowser:
         return path
 
 
-__all__ = ["Entry", "FileBrowser", "recent_files", "remember_file"]
+__all__ = ["Entry", "FileBrowser", "recent_files", "remember_file", "start_folder"]

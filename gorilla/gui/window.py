@@ -22,7 +22,7 @@ from pyglet import gl
 from pyglet.window import key, mouse
 
 from gorilla.app.commands import BUTTONS, COMMANDS, split_key
-from gorilla.app.file_browser import FileBrowser, recent_files, remember_file
+from gorilla.app.file_browser import FileBrowser, recent_files, remember_file, start_folder
 from gorilla.app.table import Table
 from gorilla.gui.camera import PANEL_WIDTH, Camera
 from gorilla.gui.file_picker import FilePicker
@@ -136,16 +136,6 @@ def gl_config(samples: int = 0) -> gl.Config:
         except pyglet.window.NoSuchConfigException:
             pass
     return screen.get_best_config(gl.Config(**base))
-
-
-def save_dir(controller: Table) -> str:
-    """Where Ctrl+S saves: next to the autosave file (or the default autosave place)."""
-    path = controller.autosave
-    if not path:
-        from gorilla.app.files import default_autosave_path
-
-        path = default_autosave_path()
-    return os.path.dirname(os.path.abspath(os.path.expanduser(path)))
 
 
 def latest_sgf(directory: str, exclude: str | None = None) -> str | None:
@@ -932,9 +922,9 @@ class GorillaWindow(pyglet.window.Window):
             cam.target_x = cam.target_z = 0.0
 
     def save(self) -> FilePicker:
-        """Ctrl+S: the file picker in the save folder (next to the autosave file), a time-stamped
+        """Ctrl+S: the file picker in the last folder used (else the current one), a time-stamped
         name typed in; Enter saves there (the controller reports it)."""
-        directory = save_dir(self.controller)
+        directory = start_folder(self.settings)
         name = time.strftime("gorilla-%Y%m%d-%H%M%S.sgf")
         n = 1
         while os.path.exists(os.path.join(directory, name)):
@@ -943,9 +933,10 @@ class GorillaWindow(pyglet.window.Window):
         return self._open_picker(FileBrowser("save", directory, name), self._save_to)
 
     def open_prompt(self) -> FilePicker:
-        """Ctrl+O: the file picker in the save folder, the most recent save selected (Enter loads
-        it), the recent files first. The autosave file is left out (it is the game on the board)."""
-        directory = save_dir(self.controller)
+        """Ctrl+O: the file picker in the last folder used (else the current one), its most
+        recent record selected (Enter loads it), the recent files first. The autosave file is
+        never selected (it is the game on the board)."""
+        directory = start_folder(self.settings)
         latest = latest_sgf(directory, exclude=self.controller.autosave)
         browser = FileBrowser("open", directory, recent=recent_files(self.settings), select=latest)
         return self._open_picker(browser, self._load_from)
