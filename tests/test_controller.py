@@ -629,3 +629,63 @@ def test_the_flat_evaluators_figure_says_it_is_the_share_of_its_short_random_gam
     assert to_end.figure() == "won 70% of 30 random games played to the end, mean margin +3.5"
     net = EvaluationView(Evaluation({d4: MoveValue(d4, 1.0, 0.55, 2.8, 200)}, d4, "net"), None, 1)
     assert net.figure() == "win 55%, lead +2.8"
+
+
+RECORD = (
+    "(;GM[1]FF[4]SZ[9]KM[6.5]RU[Japanese]PB[Lee Sedol]BR[9p]PW[AlphaGo]EV[Match]PC[Seoul]"
+    "DT[2016-03-09];B[ee];W[cc];B[gg];W[tt];B[tt])"
+)
+
+
+def test_ctrl_i_edits_ranks_place_date_result_komi_and_rules_of_the_record(tmp_path):
+    from dataclasses import replace
+
+    from gorilla.rules.scoring import result_string
+
+    path = tmp_path / "match.sgf"
+    path.write_text(RECORD)
+    c = Controller(Game.new(9), autosave=str(tmp_path / "autosave.sgf"))
+    c.load(str(path))
+    info = c.names()
+    assert (info.black_rank, info.white_rank, info.place, info.date) == ("9p", "", "Seoul", "2016-03-09")
+    assert (info.komi, info.rules, info.result) == ("6.5", "japanese", c.result) and c.over
+    assert "Place: Seoul  Date: 2016-03-09" in c.status_lines()
+    counted = c.score().margin
+    # a bad row: one line, nothing changes
+    assert not c.set_record_info(replace(info, komi="6.3", white_rank="9d"))
+    assert c.message.startswith("Cannot keep the game info: Komi") and c.names().white_rank == ""
+    assert not c.set_record_info(replace(info, result="Black won"))
+    assert "is no SGF result" in c.message and c.game.komi == 6.5
+    # a new komi: the record and the count follow (the old count's result goes)
+    assert c.set_record_info(replace(info, komi="0.5", white_rank="9d", date="2016-03-10"))
+    assert c.game.komi == 0.5 and c.score().margin == counted + 6.0 and c.result == result_string(counted + 6)
+    assert c.names().white_rank == "9d" and "Date: 2016-03-10" in "\n".join(c.status_lines())
+    # a typed result is the record's result: the game's, and no estimate replaces it
+    assert c.set_record_info(replace(c.names(), result="W+R"))
+    assert (
+        c.result == "W+R"
+        and c.recorded_result() == "W+R"
+        and "Result: W+R, as the record says" in c.status_lines()
+    )
+    # other rules: the record is played again under them
+    assert c.set_record_info(replace(c.names(), rules="chinese"))
+    assert c.game.ruleset.name == "chinese" and c.game.move_number == 5 and c.result == "W+R"
+    c.save(str(tmp_path / "out.sgf"))
+    text = (tmp_path / "out.sgf").read_text()
+    for prop in ("KM[0.5]", "RU[Chinese]", "RE[W+R]", "WR[9d]", "BR[9p]", "PC[Seoul]", "DT[2016-03-10]"):
+        assert prop in text, prop
+    c.close()
+
+
+def test_rules_that_forbid_a_move_of_the_record_change_nothing(tmp_path):
+    from dataclasses import replace
+
+    path = tmp_path / "suicide.sgf"  # B at A9 takes its two stones off: only Tromp-Taylor allows it
+    path.write_text("(;GM[1]FF[4]SZ[9]RU[tromp-taylor];B[ee];W[ca];B[ba];W[ab];B[gg];W[bb];B[aa])")
+    c = Controller(Game.new(9))
+    c.load(str(path))
+    assert c.game.move_number == 7, c.message
+    assert not c.set_record_info(replace(c.names(), rules="japanese"))
+    assert "under japanese rules move 7 (A9) is illegal" in c.message
+    assert c.game.ruleset.name == "tromp-taylor" and c.game.move_number == 7
+    c.close()

@@ -125,3 +125,52 @@ def test_ctrl_n_in_a_gomoku_game_shows_the_gomoku_games_settings(gomoku):  # noq
     assert form["rules"].value == "gomoku renju" and form["size"].value == 15
     assert form["white"].value == "threat1" and "komi" not in rows(h) and "opening" in rows(h)
     h.press(h.key.ESCAPE)
+
+
+def test_ctrl_i_shows_and_edits_what_the_record_says_and_a_bad_row_stays_in_the_dialog(
+    app_window,  # noqa: F811
+    tmp_path,
+):
+    path = tmp_path / "record.sgf"
+    path.write_text(
+        "(;GM[1]FF[4]SZ[9]KM[6.5]RU[Japanese]PB[Lee Sedol]BR[9p]PW[AlphaGo]EV[Match]PC[Seoul]"
+        "DT[2016-03-09];B[ee];W[cc])"
+    )
+    h = app_window(9, 1024, 768)
+    k = h.key
+    h.c.load(str(path))
+    h.frame()
+    assert h.w.hud.rows[1][2].text == "Lee Sedol 9p" and "Place: Seoul  Date: 2016-03-09" in h.w.hud.info.text
+    h.press(k.I, k.MOD_CTRL)
+    d = h.w.modals[-1]
+    assert [lab.text for lab in d.labels] == [
+        "Black", "Black's rank", "White", "White's rank", "Event", "Place", "Date", "Result", "Komi", "Rules",
+    ]  # fmt: skip
+    assert [t.text for t in d.texts][1:] == [
+        "9p",
+        "AlphaGo",
+        "",
+        "Match",
+        "Seoul",
+        "2016-03-09",
+        "",
+        "6.5",
+        "japanese",
+    ]
+    for _ in range(8):
+        h.press(k.DOWN)  # the komi
+    h.press(k.BACKSPACE)
+    h.type_text("3")  # 6.3: not a komi
+    h.press(k.ENTER)
+    assert h.w.modals[-1] is d and d.error.text.startswith("Cannot keep the game info: Komi")
+    red = red_pixels(h.screen())
+    assert len(red) and (red[:, 1] >= d.x).all() and (red[:, 1] < d.x + d.box.width).all()
+    assert (red[:, 0] >= d.y).all() and (red[:, 0] < d.y + d.height).all(), "the error is the dialog's"
+    assert h.c.game.komi == 6.5
+    h.press(k.BACKSPACE)
+    h.type_text("0")  # 6.0
+    h.press(k.DOWN)
+    h.press(k.RIGHT)  # the Rules row: the next rule set
+    h.press(k.ENTER)
+    assert not h.w.modals and h.c.game.komi == 6.0 and h.c.game.ruleset.name == "tromp-taylor"
+    assert "tromp-taylor rules, komi 6" in h.w.hud.info.text

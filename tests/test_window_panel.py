@@ -16,7 +16,7 @@ from gorilla.ai import warmup
 from gorilla.app.clock import parse_clock
 from gorilla.app.compiler import Compiler
 from gorilla.app.controller import Controller
-from gorilla.app.record_info import record_info, short_player
+from gorilla.app.record_info import record_info, short_player, shown_name
 from gorilla.gui.overlay import BEST_INK
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import parse_vertex
@@ -137,18 +137,23 @@ def test_a_records_names_show_and_the_game_info_dialog_edits_them(app_window, tm
     assert h.w.hud.rows[BLACK][2].text == "Honinbo Shusaku" and h.w.hud.rows[WHITE][2].text == "Gennan Inseki"
     assert "Event: Castle game" in h.w.hud.info.text
     h.press(h.key.I, h.key.MOD_CTRL)
+    h.press(h.key.TAB)  # Black's rank
+    h.type_text("4d")
     h.press(h.key.TAB)  # White's row
     for _ in range(len("Gennan Inseki")):
         h.press(h.key.BACKSPACE)
     h.type_text("Ota Yuzo")
     h.press(h.key.TAB)
+    h.press(h.key.TAB)  # the event
     h.type_text(" 1843")
     h.press(h.key.ENTER)
+    assert shown_name(h.c.names(), BLACK, "human") == "Honinbo Shusaku 4d"  # the rank with the name
     assert h.w.hud.rows[WHITE][2].text == "Ota Yuzo" and "Event: Castle game 1843" in h.w.hud.info.text
     out = tmp_path / "saved.sgf"
     h.c.save(str(out))
     info = record_info(load_tree(out.read_text()))
     assert (info.black, info.white, info.event) == ("Honinbo Shusaku", "Ota Yuzo", "Castle game 1843")
+    assert info.black_rank == "4d" and "BR[4d]" in out.read_text()
     # a click on a name opens the dialog too; Esc leaves the names as they were
     x, y = h.w.hud.rows[BLACK][2].position[:2]
     h.click(round(x) + 10, round(y))
@@ -181,7 +186,7 @@ def test_the_board_size_is_typed_in_the_new_game_dialog(app_window):  # noqa: F8
     assert form.focused.key == "size"
     h.type_text("1")
     h.type_text("3")
-    assert h.w.dialog.values[0].text == "13_"
+    assert h.w.dialog.values["size"].text == "13_"
     h.press(h.key.TAB)
     assert form["size"].value == 13 and form.focused.key == "rules"
     h.press(h.key.UP)

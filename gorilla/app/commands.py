@@ -55,7 +55,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("delete_branch", ("Delete",), "delete from this move (u: back)"),
     Command("comment", ("Enter",), "the move's comment box"),
     Command("tree_view", ("w",), "the game tree on/off"),
-    Command("game_info", ("Ctrl+I",), "the players' and event names"),
+    Command("game_info", ("Ctrl+I",), "the game info: names, ranks, event, result, komi, rules"),
     Command("setup", ("b",), "set-up mode on/off"),
     Command("setup_side", ("x",), "set-up: the side to move"),
     Command("reset", ("r",), "reset: a new game like this one (asks first)"),
@@ -132,7 +132,7 @@ HUD_ROWS: tuple[HelpRow, ...] = (
         "l / Delete", "this line as main line / delete from here (u: undo)", ("promote", "delete_branch")
     ),
     HelpRow("w", "game tree: click a move to go there", ("tree_view",)),
-    HelpRow("Ctrl+I", "game info: players' and event names", ("game_info",)),
+    HelpRow("Ctrl+I", "game info: names, ranks, event, date, result, komi", ("game_info",)),
     HelpRow("Enter", "comment box (Enter, Esc: done;  Shift+Enter: new line)", ("comment",)),
     HelpRow("b / x", "set-up: left click Black, right White / side to move", ("setup", "setup_side")),
     HelpRow("p", "pass (Gomoku Swap2: take or keep Black)", ("pass",)),
@@ -212,8 +212,12 @@ DOC_ROWS: tuple[HelpRow, ...] = (
     ),
     HelpRow(
         "",
-        "the game info: Black's, White's and the event's names (SGF `PB`, `PW`, `EV`), Tab between the "
-        "rows, Enter keeps them, Esc cancels; a click on a player's name in the panel opens it too",
+        "the game info: Black's and White's names and ranks, the event, the place, the date, the result,"
+        " the komi and the rules (SGF `PB`, `BR`, `PW`, `WR`, `EV`, `PC`, `DT`, `RE`, `KM`, `RU`; Gomoku's:"
+        " the names and the event), Tab between the rows, Left/Right on the rules, Enter keeps them (a"
+        " typed result is the record's; a new komi or rule set plays the record again under it and the"
+        " count follows; a wrong row is one line in the dialog), Esc cancels; a click on a player's name"
+        " in the panel opens it too",
         ("game_info",),
     ),
     HelpRow("", "make the current line the main line", ("promote",)),

@@ -72,7 +72,7 @@ __all__ = ["COLOR_NAME", "Controller"]
 @hands(
     record="game tree editing reviewing comment adopt_tree go_to_node go_back go_forward go_start go_end"
     " goto_move switch_variation promote_variation delete_branch set_comment toggle_setup setup_click"
-    " setup_side_to_move branch_summary set_game_info names recorded_result",
+    " setup_side_to_move branch_summary set_game_info set_record_info names recorded_result",
     moves="click play pass_turn resign toggle_dead undo redo pending_move handicap_to_place",
     turn="advance set_continuous continuous steps progress ai_error",
     referee="ended toggle_pause set_time_control sgf_timing",

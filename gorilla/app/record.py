@@ -23,6 +23,7 @@ from gorilla.rules.position import IllegalMove
 
 if TYPE_CHECKING:
     from gorilla.app.record_info import RecordInfo
+    from gorilla.rules.rulesets import Ruleset
 
 COLOR_WORD = {BLACK: "Black", WHITE: "White"}
 Kept = tuple[GameTree, Game, list[int] | None]  # a record put aside: its tree, its game, free handicap stones
@@ -107,6 +108,7 @@ class Record:
         self._deleted = None
         self.started(self.game)
         self.note_result()
+        self.follow_result()
 
     # --- the record's own result --------------------------------------------------------------------
     def note_result(self, result: str | None = None) -> None:
@@ -125,6 +127,13 @@ class Record:
         if kept is None or kept[0] is not self.tree or kept[1] is not node or node.children:
             return None
         return kept[2] if self.tree.on_main_line(node) else None
+
+    def follow_result(self) -> None:
+        """At the node the record's result was given for, the game's result is it (a
+        resignation or a time loss the moves do not show included)."""
+        result = self.recorded_result()
+        if result is not None and self.game.result != result:
+            self.game.info.extra_result = result
 
     def rescored(self) -> None:
         """The user marked dead stones: the count is the result now, not the record's."""
@@ -148,6 +157,7 @@ class Record:
             self._tree_game = self.game
             return False
         self.reviewing = True
+        self.follow_result()
         self.host.arrived()
         return True
 
@@ -379,7 +389,8 @@ class Record:
         return True
 
     def names(self) -> RecordInfo:
-        """The record's player and event names (PB, PW, EV; '' where it has none)."""
+        """What the record says of its game: names, ranks, event, place, date, result, komi and
+        rules ('' where it has none)."""
         from gorilla.app.record_info import record_info
 
         return record_info(self.tree)
@@ -392,6 +403,83 @@ class Record:
         self.host.autosave_now()
         self.host.say("Names saved in the record (PB, PW, EV)")
         return True
+
+    def set_record_info(self, info: RecordInfo) -> bool:
+        """Ctrl+I's rows into the record: names, ranks, event, place, date; a new komi or rule set
+        plays the record again under it (a move it forbids: one line, nothing changes), and the
+        count follows; a result typed is the record's result (its RE, the game's at the main
+        line's end until the user counts again), and a komi changed under a count's result
+        drops it for the new count. False (and one line) when a row is wrong."""
+        from gorilla.app.record_info import check_info, record_info, set_info
+        from gorilla.app.review import result_margin
+        from gorilla.rules.rulesets import get_ruleset
+
+        old = record_info(self.tree)
+        start = self.tree.start
+        problem = check_info(info)
+        if problem is None:
+            ruleset = get_ruleset(info.rules) if "rules" in info.rows else start.ruleset
+            komi = float(info.komi) if "komi" in info.rows else start.komi
+            if ruleset.name != start.ruleset.name or komi != start.komi:
+                start, problem = self._start_under(ruleset, komi)
+        if problem is not None:
+            self.host.say(f"Cannot keep the game info: {problem}")
+            return False
+        set_info(self.tree, self.game, info)
+        result = (info.result if "result" in info.rows else old.result) or None
+        if (
+            start.komi != self.tree.start.komi
+            and result == (old.result or None)
+            and result_margin(result) is not None
+        ):
+            result = None  # a count's result under the old komi: the count decides again
+        if start is not self.tree.start or result != (old.result or None):
+            self._restart(start, result)
+        else:
+            self.host.autosave_now()
+            self.host.touch()
+        self.host.say("Game info saved in the record")
+        return True
+
+    def _start_under(self, ruleset: Ruleset, komi: float) -> tuple[Game, str | None]:
+        """The tree's start under another rule set or komi, and why not (a move of a line it
+        forbids), or None."""
+        old = self.tree.start
+        start = Game.from_position(old.positions[0], ruleset, komi, old.move_offset)
+        start.handicap, start.info = old.handicap, replace(old.info)
+        g = start.copy()
+        levels = [iter(self.tree.root.children)]
+        while levels:
+            node = next(levels[-1], None)
+            if node is None:
+                levels.pop()
+                if levels:
+                    g.undo()
+                continue
+            try:
+                g.play(node.point, node.color)
+            except (IllegalMove, ValueError) as e:
+                where = format_vertex(node.point, old.size)
+                return start, f"under {ruleset.name} rules move {len(g.moves) + 1} ({where}) is illegal: {e}"
+            levels.append(iter(node.children))
+        return start, None
+
+    def _restart(self, start: Game, result: str | None) -> None:
+        """The tree from start (a new komi or rule set) with result as its RE, the game on the
+        board played again to the current node."""
+        self.host.stop_work()
+        tree = self.tree
+        tree.start = start
+        tree.result = result
+        self.game = tree.line_game()
+        self._tree_game = self.game
+        if result:
+            self.note_result(result)
+            self.follow_result()
+        else:
+            self._recorded = None
+        self.start_settings = (start.size, start.ruleset, start.komi, start.handicap)
+        self.host.restarted(self.game)
 
     # --- what the panel shows ---------------------------------------------------------------------
     def branch_summary(self) -> tuple[int, int, int, list[str]]:

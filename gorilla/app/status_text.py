@@ -55,6 +55,7 @@ def go_status_lines(c: GoPanel) -> list[str]:
         f"{game.size}x{game.size} {game.ruleset.name} rules, komi {game.komi:g}"
         + (f", handicap {game.handicap}" if game.handicap else "")
     )
+    lines.extend(_where_and_when(c.names()))
     last = game.last_move
     last_txt = f", last {COLOR_NAME[last.color][0]} {format_vertex(last.point, game.size)}" if last else ""
     lines.append(f"Move {game.move_number}{_line_length(c)}{last_txt}")
@@ -90,6 +91,15 @@ def go_status_lines(c: GoPanel) -> list[str]:
     if c.message:
         lines.append(c.message)
     return lines
+
+
+def _where_and_when(info: Any) -> list[str]:
+    """The record's place and date, where it has them (the event is the panel's first line)."""
+    if info is None:
+        return []
+    parts = [f"Place: {info.place}" if info.place else "", f"Date: {info.date}" if info.date else ""]
+    text = "  ".join(p for p in parts if p)
+    return [text] if text else []
 
 
 def _line_length(c: GoPanel) -> str:

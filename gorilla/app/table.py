@@ -265,6 +265,7 @@ class Table(Protocol):
     save: Callable[[str], Any]
     load: Callable[[str], Any]
     set_game_info: Callable[[str, str, str], Any]  # the record's names: Black, White, the event
+    set_record_info: Callable[[RecordInfo], Any]  # Ctrl+I's rows (names() as edited) into the record
     go_to_node: Callable[[Any], Any]  # a node of ``tree`` (the tree view's click)
 
 
@@ -342,6 +343,10 @@ class NeutralTable:
     def names(self) -> RecordInfo | None:
         """No record: no names."""
         return None
+
+    def set_record_info(self, info: RecordInfo) -> Any:
+        """Ctrl+I's rows: a game that keeps only the names and the event takes those."""
+        return self.set_game_info(info.black, info.white, info.event)  # type: ignore[attr-defined]
 
     def analysis_graph(self) -> Any:
         """No whole-game analysis graph."""

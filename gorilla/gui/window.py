@@ -556,17 +556,19 @@ class GorillaWindow(pyglet.window.Window):
         c.say("Evaluation shown (e hides it)" if c.show_eval else "Evaluation hidden (e shows it again)")
 
     def edit_game_info(self) -> None:
-        """Ctrl+I (or a click on a name in the panel): the record's players' and event names."""
+        """Ctrl+I (or a click on a name in the panel): what the record says of its game (the
+        names, ranks, event, place, date, result, komi and rules; Gomoku's: names and event)."""
         c = self.controller
         info = c.names()
         if info is None:
             c.set_game_info("", "", "")  # a game that keeps no names says so
             return
-        m = self.open_modal(
-            InfoDialog(
-                self, (info.black, info.white, info.event), lambda *v: self.controller.set_game_info(*v)
-            )
-        )
+
+        def keep(edited) -> str | None:
+            table = self.controller
+            return None if table.set_record_info(edited) is not False else table.message
+
+        m = self.open_modal(InfoDialog(self, info, keep))
         m.layout(max(1, self.width - PANEL_WIDTH), self.height)
 
     def toggle_tree(self) -> None:
