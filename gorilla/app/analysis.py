@@ -10,7 +10,7 @@ from collections.abc import Callable
 from gorilla.app.feed import Feed
 from gorilla.app.record import Record
 from gorilla.app.review import Review, next_mistake
-from gorilla.rules.board import BLACK
+from gorilla.rules.board import BLACK, RESIGN
 from gorilla.rules.coords import format_vertex
 
 
@@ -62,7 +62,9 @@ class Analysis:
         if r is None:
             return ""
         who, size = "B" if r.color == BLACK else "W", game.size
-        better = f"; {format_vertex(r.best, size)} was better" if r.best != r.move and r.best >= 0 else ""
+        better = ""
+        if r.best not in (r.move, RESIGN):
+            better = f"; {format_vertex(r.best, size)} was better"
         return (
             f"Move {n} ({who} {format_vertex(r.move, size)}) lost {r.points_lost:.1f} points{better};"
             f" Black {100 * r.winrate_after:.0f}% after it"
