@@ -187,6 +187,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ai", default="alphabeta:time=2", help="the AI that thinks (default alphabeta:time=2)")
     ap.add_argument("--thinking", type=float, default=0.8, help="seconds of its thinking watched (0: skip)")
     ap.add_argument("--ponder", action="store_true", help="a middle game with the analysis (v) on")
+    ap.add_argument(
+        "--overlays",
+        action="store_true",
+        help="the control map (c) and the ownership (o) on, as a user turns them on",
+    )
     args = ap.parse_args(argv)
 
     import pyglet
@@ -206,6 +211,10 @@ def main(argv: list[str] | None = None) -> int:
     window.draw()
     gl.glFinish()
     first = time.perf_counter() - t0
+    if args.overlays:
+        controller.toggle_control()
+        controller.toggle_ownership()
+        window.draw()  # computes both maps once (cached for the position)
     stones = int((game.position.grid() != 0).sum())
 
     def redraw() -> None:
@@ -258,6 +267,9 @@ def main(argv: list[str] | None = None) -> int:
         f" samples={window.config.samples}"
     )
     print(f"stones: {stones} ({window.renderer.stone_triangles} triangles each, ray-cast per pixel)")
+    if args.overlays:
+        markers = window.renderer.under.instances + window.renderer.over.instances
+        print(f"overlays: control map, ownership ({markers} markers)")
     print(f"full board redraw: median {med:.1f} ms/frame (p90 {p90:.1f}), CPU {cpu:.1f} ms/frame")
     print(f"orbiting camera:   median {omed:.1f} ms/frame (p90 {op90:.1f}), CPU {ocpu:.1f} ms/frame")
     print(f"window object to first frame: {first:.2f} s (GL setup, shaders, board bake)")
