@@ -32,3 +32,21 @@ def test_the_check_finds_a_long_function(tmp_path: Path) -> None:
     (tmp_path / "long.py").write_text(f"def long():\n{body}\n")
     (tmp_path / "short.py").write_text("def short():\n    return 1\n")
     assert long_functions(tmp_path) == [f"long.py:1 long ({MAX_LINES + 1} lines)"]
+
+
+def test_the_layout_narrows_the_panel_keeps_the_board_most_of_the_window_and_drops_the_graph() -> None:
+    from gorilla.gui.layout import GRAPH_TEXT, MIN_HEIGHT, MIN_WIDTH, PANEL_MAX, PANEL_MIN, window_layout
+
+    big = window_layout(1024, 768, 54)
+    assert big.panel_w == PANEL_MAX and big.view == (0, 0, 1024 - PANEL_MAX, 768)
+    small = window_layout(MIN_WIDTH, MIN_HEIGHT, 54)
+    assert small.panel_w == PANEL_MIN and small.view == (0, 0, MIN_WIDTH - PANEL_MIN, MIN_HEIGHT)
+    assert small.graph is not None and small.graph[3] < big.graph[3]  # a lower plot in a low window
+    gx, gy, gw, gh = small.graph
+    assert gx >= small.panel_x and gx + gw <= MIN_WIDTH and gy > small.toolbar[1]
+    assert small.text_bottom == gy + gh + GRAPH_TEXT < MIN_HEIGHT - 142  # below the players and the text
+    widths = [window_layout(w, 600, 54) for w in range(MIN_WIDTH, 2000, 40)]
+    assert all(a.view[2] < b.view[2] for a, b in zip(widths, widths[1:], strict=False))
+    assert all(lay.view[2] >= 0.55 * lay.width for lay in widths)
+    tiny = window_layout(400, 300, 54)  # below the minimum: half the width at most, no graph
+    assert tiny.panel_w <= 200 and tiny.graph is None and tiny.text_bottom < 300 - 142

@@ -14,6 +14,7 @@ from gorilla.app.commands import HUD_ROWS
 from gorilla.app.record_info import RecordInfo, shown_name
 from gorilla.app.status_text import search_count, status_lines
 from gorilla.app.table import Table
+from gorilla.gui.layout import Layout
 from gorilla.gui.overlay import candidate_lines, eval_legend
 from gorilla.gui.toolbar import FONT, text_label
 from gorilla.rules.board import BLACK, WHITE
@@ -28,15 +29,17 @@ WARN = (255, 190, 80, 255)
 LOW = (255, 96, 80, 255)  # a clock close to its flag
 LOW_SECONDS = 10.0
 
+HELP_BG = (14, 16, 19, 255)  # opaque: nothing shows through the help
+HELP_PAD, HELP_GAP = 18, 24  # the help box's margin; between the keys and their texts
 HELP = [(row.keys, row.text) for row in HUD_ROWS]  # the panel's help (h), from the commands table
 
 
 class Hud:
     """All 2D drawing; ``update(controller, ...)`` refreshes text, ``draw(show_help)`` draws."""
 
-    def __init__(self, window: pyglet.window.Window, panel_width: int) -> None:
+    def __init__(self, window: pyglet.window.Window, layout: Layout) -> None:
         self.window = window
-        self.panel_width = panel_width
+        self.panel_width = layout.panel_w
         self.batch = pyglet.graphics.Batch()
         self.help_batch = pyglet.graphics.Batch()
         self.prompt_batch = pyglet.graphics.Batch()
@@ -45,7 +48,7 @@ class Hud:
         bg = pyglet.graphics.Group(order=0)
         mid = pyglet.graphics.Group(order=1)
         fg = pyglet.graphics.Group(order=2)
-        self.panel = shapes.Rectangle(0, 0, panel_width, 10, color=PANEL_BG, batch=self.batch, group=bg)
+        self.panel = shapes.Rectangle(0, 0, self.panel_width, 10, color=PANEL_BG, batch=self.batch, group=bg)
         self.edge = shapes.Rectangle(0, 0, 1, 10, color=(55, 60, 68, 255), batch=self.batch, group=bg)
         self.title = Label(
             "Gorilla", font_name=FONT, font_size=20, weight="bold", color=TEXT, batch=self.batch, group=fg
@@ -64,23 +67,22 @@ class Hud:
             self.clocks[c] = text_label(
                 self.batch, fg, 12, TEXT, font=MONO, anchor_x="right", anchor_y="center", weight="bold"
             )
-        text_w = panel_width - 32
+        text_w = layout.text_width
         self.info = text_label(self.batch, fg, 11, TEXT, text_w)
         self.legend = text_label(self.batch, fg, 9, DIM, text_w)
         self.bar_bg = shapes.Rectangle(0, 0, 10, 8, color=(50, 56, 64, 255), batch=self.batch, group=mid)
         self.bar = shapes.Rectangle(0, 0, 0, 8, color=ACCENT, batch=self.batch, group=fg)
         self.ai_text = text_label(self.batch, fg, 10, DIM, text_w)
-        self.cands = text_label(self.batch, fg, 9, DIM, panel_width - 24, font=MONO)
+        self.cands = text_label(self.batch, fg, 9, DIM, text_w + 8, font=MONO)
         self.message = text_label(self.batch, fg, 11, WARN, text_w, weight="bold")
         self.footer = text_label(self.batch, fg, 9, DIM, text="h: all keys   c: control map   e: evaluate")
         # help
-        self.help_bg = shapes.Rectangle(
-            0, 0, 10, 10, color=(14, 16, 19, 236), batch=self.help_batch, group=bg
-        )
+        self.help_bg = shapes.Rectangle(0, 0, 10, 10, color=HELP_BG, batch=self.help_batch, group=bg)
+        # the keys and their texts: two columns that never wrap (a font that fits the window)
         self.help_keys = text_label(
-            self.help_batch, fg, 11, ACCENT, 300, "\n".join(k for k, _ in HELP), weight="bold"
+            self.help_batch, fg, 11, ACCENT, 4000, "\n".join(k for k, _ in HELP), weight="bold"
         )
-        self.help_text = text_label(self.help_batch, fg, 11, TEXT, 560, "\n".join(t for _, t in HELP))
+        self.help_text = text_label(self.help_batch, fg, 11, TEXT, 4000, "\n".join(t for _, t in HELP))
         self.help_title = text_label(
             self.help_batch, fg, 15, TEXT, text="Gorilla - keys and mouse", weight="bold"
         )
@@ -99,13 +101,20 @@ class Hud:
         self._tip_on = False
         self.board_labels: list[Label] = []
         self._text_cache: dict[str, str] = {}
-        self.layout(window.width, window.height)
+        self._text_bottom = 0
+        self.layout(layout)
 
     # --- layout ----------------------------------------------------------------------------
-    def layout(self, width: int, height: int) -> None:
-        """Place the panel, the help and the prompt for a window of width x height pixels."""
-        pw = self.panel_width
-        x0 = width - pw
+    def layout(self, layout: Layout) -> None:
+        """Place the panel, the help and the prompt for the window's layout."""
+        width, height = layout.width, layout.height
+        pw = self.panel_width = layout.panel_w
+        x0 = layout.panel_x
+        self._text_bottom = layout.text_bottom
+        self._text_cache.clear()  # a name elided for a narrower panel is measured again
+        for label in (self.info, self.legend, self.ai_text, self.message):
+            label.width = layout.text_width
+        self.cands.width = layout.text_width + 8
         self.panel.position = (x0, 0)
         self.panel.width, self.panel.height = pw, height
         self.edge.position = (x0, 0)
@@ -126,18 +135,42 @@ class Hud:
         self.info.position = (x0 + pad, height - 142, 0)
         self._x0, self._pad, self._height, self._width = x0, pad, height, width
         self.footer.position = (x0 + pad, 12, 0)
-        # help, centred on the board view
-        hw, hh = min(900, width - 40), min(18 * len(HELP) + 84, height - 40)
-        hx, hy = (width - pw - hw) // 2 if width - pw > hw else (width - hw) // 2, (height - hh) // 2
-        self.help_bg.position = (max(10, hx), hy)
-        self.help_bg.width, self.help_bg.height = hw, hh
-        self.help_title.position = (max(10, hx) + 20, hy + hh - 32, 0)
-        self.help_keys.position = (max(10, hx) + 20, hy + hh - 52, 0)
-        self.help_text.position = (max(10, hx) + 310, hy + hh - 52, 0)
-        self.help_text.width = max(200, hw - 330)
+        self._layout_help(width, height, x0)
         self.prompt_bg.position = (10, 10)
         self.prompt_bg.width = max(100, x0 - 20)
         self.prompt.position = (22, 27, 0)
+
+    def _help_size(self, width: int, height: int) -> tuple[int, int, int]:
+        """The help's font (the largest of 11 to 7 points that fits the window, else 7), its
+        margin, and so its box's width and height."""
+        for size in (11, 10, 9, 8, 7):
+            self.help_keys.font_size = self.help_text.font_size = size
+            self.help_title.font_size = size + 4
+            pad = HELP_PAD if size >= 9 else HELP_PAD // 2  # a small window: narrower margins
+            hw = 2 * pad + self.help_keys.content_width + HELP_GAP + self.help_text.content_width
+            hh = 2 * pad + self.help_title.content_height + pad // 2 + self.help_keys.content_height
+            if hw <= width - 12 and hh <= height - 8:
+                break
+        return pad, round(hw), round(hh)
+
+    def _layout_help(self, width: int, height: int, view_width: int) -> None:
+        """The help box: centred on the board's view where it fits there, else on the window."""
+        pad, hw, hh = self._help_size(width, height)
+        hx = (view_width - hw) // 2 if view_width >= hw + 20 else (width - hw) // 2
+        hx, hy = max(4, hx), max(4, (height - hh) // 2)
+        self.help_bg.position = (hx, hy)
+        self.help_bg.width, self.help_bg.height = hw, hh
+        top = hy + hh - pad
+        self.help_title.anchor_y = "top"
+        self.help_title.position = (hx + pad, top, 0)
+        rows = top - self.help_title.content_height - pad // 2
+        self.help_keys.position = (hx + pad, rows, 0)
+        self.help_text.position = (hx + pad + self.help_keys.content_width + HELP_GAP, rows, 0)
+
+    def help_box(self) -> tuple[float, float, float, float]:
+        """The help box's (x, y, width, height) in window pixels."""
+        b = self.help_bg
+        return b.x, b.y, b.width, b.height
 
     def _set(self, label: Label, text: str) -> None:
         key = str(id(label))
@@ -386,13 +419,15 @@ class Hud:
         if text is not None:
             self._set(self.prompt, text)
 
-    def draw(self, show_help: bool) -> None:
-        """Draw the board labels, the panel, the prompt when shown, and the help when show_help."""
+    def draw(self) -> None:
+        """Draw the board labels, the panel, the prompt and the tooltip when shown."""
         self.label_batch.draw()
         self.batch.draw()
         if self._prompt_on:
             self.prompt_batch.draw()
         if self._tip_on:
             self.tip_batch.draw()
-        if show_help:
-            self.help_batch.draw()
+
+    def draw_help(self) -> None:
+        """Draw the key help, over everything else of the window (the toolbar, the graph)."""
+        self.help_batch.draw()

@@ -90,21 +90,45 @@ class Toolbar:
     ) -> None:
         self.batch = pyglet.graphics.Batch()
         self.actions = dict(actions)
-        self.width = width
+        self.font = font
         self.per_row = per_row
-        self.button_w = (width - GAP * (per_row - 1)) // per_row
-        faces = {k: _face(self.button_w, BUTTON_H, c) for k, c in FACES.items()}
         self.buttons: dict[str, PushButton] = {}
         self.captions: dict[str, Label] = {}
         self.pressed: list[str] = []  # captions whose action ran, oldest first (tests, logs)
-        bg = pyglet.graphics.Group(order=0)
-        fg = pyglet.graphics.Group(order=1)
+        self._bg = pyglet.graphics.Group(order=0)
+        self._fg = pyglet.graphics.Group(order=1)
+        self.width = self.button_w = 0
+        self.set_width(width)
+
+    def set_width(self, width: int) -> None:
+        """Make the buttons for a toolbar width pixels wide (the panel narrows in a small window);
+        the same width keeps them."""
+        if width == self.width:
+            return
+        self.width = width
+        self.button_w = max(20, (width - GAP * (self.per_row - 1)) // self.per_row)
+        faces = {k: _face(self.button_w, BUTTON_H, c) for k, c in FACES.items()}
+        offered = {name: b.enabled for name, b in self.buttons.items()}
+        for b in self.buttons.values():
+            b._sprite.delete()  # a button's face stays in the batch until deleted
         for name in self.actions:
-            b = PushButton(0, 0, faces["down"], faces["up"], faces["hover"], batch=self.batch, group=bg)
+            b = PushButton(0, 0, faces["down"], faces["up"], faces["hover"], batch=self.batch, group=self._bg)
+            b.enabled = offered.get(name, True)
             self.buttons[name] = b
-            self.captions[name] = text_label(
-                self.batch, fg, 9, CAPTION, text=name, font=font, anchor_x="center", anchor_y="center"
-            )
+            if name not in self.captions:
+                self.captions[name] = text_label(
+                    self.batch, self._fg, 9, CAPTION, text=name, font=self.font, anchor_x="center",
+                    anchor_y="center",
+                )  # fmt: skip
+        self._fit_captions()
+
+    def _fit_captions(self) -> None:
+        """The captions' font: 9 points, smaller where the widest caption would not fit its button."""
+        for size in (9, 8, 7):
+            for cap in self.captions.values():
+                cap.font_size = size
+            if max(cap.content_width for cap in self.captions.values()) <= self.button_w - 6:
+                return
 
     @property
     def height(self) -> int:

@@ -24,11 +24,12 @@ from pyglet.window import key, mouse
 from gorilla.app.commands import BUTTONS, COMMANDS, split_key
 from gorilla.app.file_browser import FileBrowser, recent_files, remember_file, start_folder
 from gorilla.app.table import Table
-from gorilla.gui.camera import PANEL_WIDTH, Camera
+from gorilla.gui.camera import Camera
 from gorilla.gui.file_picker import FilePicker
 from gorilla.gui.graph import Graph, graph_data
 from gorilla.gui.hud import Hud
 from gorilla.gui.info_dialog import InfoDialog
+from gorilla.gui.layout import MIN_HEIGHT, MIN_WIDTH, Layout, window_layout
 from gorilla.gui.meshes import STONE_HALF_HEIGHT
 from gorilla.gui.modal import CommentBox, Confirm, DialogInput, Modal
 from gorilla.gui.newgame_dialog import NewGameDialog
@@ -46,7 +47,6 @@ CLICK_SLOP = 6  # pixels a click may move and still be a click, not a drag
 ORBIT_SPEED = 0.008  # radians per pixel
 THINKING_FPS = 10.0
 MOVE_NUMBER_MODES = ("off", "last10", "all")
-GRAPH_HEIGHT = 90  # the analysis graph, above the toolbar
 
 
 MARK_GLYPHS = {"TR": "\u25b3", "SQ": "\u25a1", "CR": "\u25cb", "MA": "\u00d7"}  # SGF markup as drawn
@@ -55,7 +55,6 @@ MARK_SIZE = 14  # points
 VARIATION_INK = (30, 90, 230, 255)  # the letters of the variations' next moves
 LAST_NUMBER_INK = (235, 40, 30, 255)  # the last move's number (it stands for the ring): red on either stone
 FLASH_SECONDS = 0.6  # the red mark on an occupied point that was clicked
-TREE_HEIGHT = 150  # the game tree's box (w), at most
 M = TypeVar("M", bound="Modal")
 
 
@@ -153,17 +152,20 @@ class GorillaWindow(pyglet.window.Window):
     """The rotatable 3D board, driven by a :class:`gorilla.app.controller.Controller`."""
 
     def __init__(self, controller: Table, settings=None, **kwargs) -> None:
-        kwargs.setdefault("width", 1024)
-        kwargs.setdefault("height", 768)
+        # never smaller than the minimum (which the window manager then keeps)
+        kwargs["width"] = max(MIN_WIDTH, kwargs.get("width", 1024))
+        kwargs["height"] = max(MIN_HEIGHT, kwargs.get("height", 768))
         kwargs.setdefault("caption", "Gorilla")
         kwargs.setdefault("resizable", True)
         if "config" not in kwargs:
             kwargs["config"] = gl_config(samples=kwargs.pop("samples", 0))
         super().__init__(**kwargs)
+        self.set_minimum_size(MIN_WIDTH, MIN_HEIGHT)
         self.controller = controller
         self.camera = Camera(size=controller.game.size)
         self.renderer = Renderer(controller.game.size)
-        self.hud = Hud(self, PANEL_WIDTH)
+        self.layout: Layout = window_layout(self.width, self.height, 0)
+        self.hud = Hud(self, self.layout)
         self.graph = Graph()
         self.tree_view = TreeView()
         self.settings = settings  # gorilla.app.settings.Settings, or None: nothing is remembered
@@ -175,7 +177,7 @@ class GorillaWindow(pyglet.window.Window):
         self.commands = self._command_actions()
         self.toolbar = Toolbar(
             {b: self.commands[BUTTON_COMMANDS[b]] for b in BUTTONS},
-            PANEL_WIDTH - 32,
+            self.layout.toolbar[2],
             ["DejaVu Sans", "Arial", "Helvetica"],
         )
         self.move_numbers = settings.get("move_numbers") if settings is not None else "off"
@@ -202,20 +204,30 @@ class GorillaWindow(pyglet.window.Window):
 
     # --- geometry -------------------------------------------------------------------------
     def _update_viewport(self) -> None:
-        w, h = self.width, self.height
-        self.camera.viewport = (0, 0, max(1, w - PANEL_WIDTH), max(1, h))
+        """The board's view from the layout, the zoom kept relative to the fit: a smaller window
+        shows the whole board smaller, never cut."""
+        self.layout = window_layout(self.width, self.height, self.toolbar.height)
+        fit = self.camera.default_distance()
+        self.camera.viewport = self.layout.view
+        self.camera.distance *= self.camera.default_distance() / fit
+
+    @property
+    def view_width(self) -> int:
+        """The width of the board's view (the window less the panel)."""
+        return self.layout.view[2]
 
     def on_resize(self, width: int, height: int) -> None:
         """Fit the 3D view and the panel to the new window size."""
         super().on_resize(width, height)
         self._update_viewport()
-        self.hud.layout(width, height)
-        self.toolbar.layout(width - PANEL_WIDTH + 16, 30 + self.toolbar.height)
-        self.graph.layout(width - PANEL_WIDTH + 16, 44 + self.toolbar.height, PANEL_WIDTH - 32, GRAPH_HEIGHT)
-        view = max(1, width - PANEL_WIDTH)
-        self.tree_view.layout(10, 10, max(40, view - 20), min(TREE_HEIGHT, max(40, height // 4)))
+        lay = self.layout
+        self.hud.layout(lay)
+        self.toolbar.set_width(lay.toolbar[2])
+        self.toolbar.layout(lay.toolbar[0], lay.toolbar[1])
+        self.graph.layout(*(lay.graph or (lay.panel_x + 16, 0, lay.text_width, 0)))
+        self.tree_view.layout(*lay.tree)
         for m in self.modals:
-            m.layout(max(1, width - PANEL_WIDTH), height)
+            m.layout(self.view_width, height)
         self._dirty = True
 
     def on_expose(self) -> None:
@@ -308,15 +320,17 @@ class GorillaWindow(pyglet.window.Window):
         self.hud.update(c, scene.notice)
         prompts = [line for m in self.modals if (line := m.prompt_line()) is not None]
         self.hud.set_prompt(prompts[-1] if prompts else None)
-        curve = graph_data(c)  # the whole-game analysis (None: the game has none)
+        curve = graph_data(c) if self.layout.graph is not None else None  # None: no analysis, no room
         if curve is not None:
             self.graph.update(curve)
         self.tree_view.draw()  # under the panel's prompt and help
-        self.hud.draw(self.show_help)
-        if not self.show_help and curve is not None:
+        self.hud.draw()
+        if curve is not None:
             self.graph.draw()
         self.toolbar.offer({b: c.offers(BUTTON_COMMANDS[b]) for b in self.toolbar.buttons})
         self.toolbar.draw()
+        if self.show_help:
+            self.hud.draw_help()  # over the panel, its graph and its buttons
         for m in self.modals:
             m.draw()
         self.frames += 1
@@ -385,7 +399,7 @@ class GorillaWindow(pyglet.window.Window):
         self._mouse = (x, y)
         self._dragging = False
         if x >= self.camera.viewport[2] and button == mouse.LEFT:
-            n = self.graph.hit(x, y)
+            n = self.graph.hit(x, y) if self.layout.graph is not None else None
             if n is not None:
                 self.controller.goto_move(n)  # a click on the graph shows that move
             if self.hud.name_row_at(x, y) is not None:
@@ -569,7 +583,7 @@ class GorillaWindow(pyglet.window.Window):
             return None if table.set_record_info(edited) is not False else table.message
 
         m = self.open_modal(InfoDialog(self, info, keep))
-        m.layout(max(1, self.width - PANEL_WIDTH), self.height)
+        m.layout(self.view_width, self.height)
 
     def toggle_tree(self) -> None:
         """``w``: the game tree below the board on or off."""
@@ -823,7 +837,7 @@ class GorillaWindow(pyglet.window.Window):
             m = self.open_modal(
                 DialogInput(self, NewGameDialog(form, self._start_new_game, self._close_dialog))
             )
-            m.layout(max(1, self.width - PANEL_WIDTH), self.height)
+            m.layout(self.view_width, self.height)
         self._dirty = True
         return self.dialog
 
@@ -908,7 +922,7 @@ class GorillaWindow(pyglet.window.Window):
     def _ask(self, confirm: Confirm) -> None:
         """Open a confirmation in the middle of the board view."""
         self.open_modal(confirm)
-        confirm.layout(max(1, self.width - PANEL_WIDTH), self.height)
+        confirm.layout(self.view_width, self.height)
 
     def toggle_help(self) -> None:
         """Show or hide the key help."""
@@ -945,7 +959,7 @@ class GorillaWindow(pyglet.window.Window):
 
     def _open_picker(self, browser: FileBrowser, done: Callable[[str], None]) -> FilePicker:
         m = self.open_modal(FilePicker(self, browser, done))
-        m.layout(max(1, self.width - PANEL_WIDTH), self.height)
+        m.layout(self.view_width, self.height)
         return m
 
     def _load_from(self, path: str) -> None:
