@@ -50,3 +50,20 @@ def test_the_layout_narrows_the_panel_keeps_the_board_most_of_the_window_and_dro
     assert all(lay.view[2] >= 0.55 * lay.width for lay in widths)
     tiny = window_layout(400, 300, 54)  # below the minimum: half the width at most, no graph
     assert tiny.panel_w <= 200 and tiny.graph is None and tiny.text_bottom < 300 - 142
+
+
+def test_a_word_wider_than_the_line_is_elided_in_its_middle_and_the_others_kept() -> None:
+    from gorilla.gui.toolbar import elide_middle, fit_words
+
+    def measure(word: str) -> float:
+        return 7.0 * len(word)  # seven pixels a character
+
+    path = "/home/player/games/2026/tournaments/round-three/board-one.sgf"
+    cut = elide_middle(path, 210, measure)
+    assert measure(cut) <= 210 and len(cut) == 30 and "\u2026" in cut
+    assert cut.startswith("/home/pla") and cut.endswith("-three/board-one.sgf")  # the name kept
+    assert elide_middle("short", 210, measure) == "short"
+    text = f"Loaded {path}\nBlack to move"
+    fitted = fit_words(text, 210, measure)
+    assert fitted == f"Loaded {cut}\nBlack to move"
+    assert all(measure(w) <= 210 for line in fitted.split("\n") for w in line.split(" "))

@@ -120,3 +120,27 @@ def test_the_help_is_on_top_of_the_panel_and_its_buttons_opaque_and_fits_the_win
     assert np.array_equal(h.screen()[inside].astype(int), shown)
     h.press(h.key.H)
     assert not np.array_equal(h.screen()[inside].astype(int), shown)
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (MIN_WIDTH, MIN_HEIGHT)])
+def test_long_lines_wrap_within_the_panel_and_a_long_path_is_elided_in_its_middle(make, size):  # noqa: F811
+    from gorilla.gui.hud import WARN
+
+    h = make()
+    resize(h, *size)
+    path = "/very/long/path/to/some/folder/with/games/and/more/folders/game-of-the-century.sgf"
+    h.c.say(f"Loaded {path}")
+    h.frame()
+    msg = h.w.hud.message
+    assert msg.text.startswith("Loaded /very") and msg.text.endswith("century.sgf") and "\u2026" in msg.text
+    for lab in (msg, h.w.hud.info):
+        assert lab.x + lab.content_width <= h.w.width - 16  # within the panel's right margin
+    img = h.screen().astype(int)
+    warn = (np.abs(img - np.array(WARN[:3])).max(axis=2) < 40)[:, h.w.layout.panel_x :]
+    assert warn.sum() > 50  # the message is drawn
+    assert not warn[:, -14:].any(), "the message runs into the panel's right margin"
+    # a message of many words wraps, and stops above the graph's text and the toolbar
+    h.c.say(" ".join(["Analysis done, a long report of every move of the game"] * 12))
+    h.frame()
+    assert msg.content_width <= msg.width and msg.y - msg.content_height >= h.w.layout.text_bottom
+    assert msg.text.endswith("\u2026")

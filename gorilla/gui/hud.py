@@ -16,7 +16,7 @@ from gorilla.app.status_text import search_count, status_lines
 from gorilla.app.table import Table
 from gorilla.gui.layout import Layout
 from gorilla.gui.overlay import candidate_lines, eval_legend
-from gorilla.gui.toolbar import FONT, text_label
+from gorilla.gui.toolbar import ELLIPSIS, FONT, set_fitted, text_label
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import format_vertex
 
@@ -100,7 +100,7 @@ class Hud:
         self.pointer: tuple[float, float] | None = None  # the mouse in the window, for the tooltip
         self._tip_on = False
         self.board_labels: list[Label] = []
-        self._text_cache: dict[str, str] = {}
+        self._text_cache: dict[str, object] = {}
         self._text_bottom = 0
         self.layout(layout)
 
@@ -173,10 +173,27 @@ class Hud:
         return b.x, b.y, b.width, b.height
 
     def _set(self, label: Label, text: str) -> None:
+        """Set label's text (a wrapped label's words fitted to its width) when it changed."""
         key = str(id(label))
         if self._text_cache.get(key) != text:
             self._text_cache[key] = text
-            label.text = text
+            if label.multiline:
+                set_fitted(label, text)
+            else:
+                label.text = text
+
+    def _clip(self, label: Label, bottom: float) -> None:
+        """Cut a wrapped label's last words (an ellipsis for them) where it would run below
+        bottom: into the graph's text or the toolbar."""
+        if label.y - label.content_height >= bottom or not label.text:
+            return
+        words = label.text.split(" ")
+        lo, hi = 0, len(words)  # the most words kept that fit
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            label.text = " ".join(words[:mid]) + ELLIPSIS
+            lo, hi = (mid, hi) if label.y - label.content_height >= bottom else (lo, mid - 1)
+        label.text = " ".join(words[:lo]) + ELLIPSIS if lo else ""
 
     def _name_room(self, caps: Label) -> float:
         """Pixels a player row's name may take: from its start to the captures count, less a gap."""
@@ -234,7 +251,12 @@ class Hud:
         if cand:
             y -= self.cands.content_height + 10
         self.message.position = (self._x0 + self._pad, y - 4, 0)
-        self._set(self.message, msg)
+        key = (msg, round(y), self._text_bottom)
+        if self._text_cache.get("message") != key:  # set, then cut to the room it has
+            self._text_cache["message"] = key
+            self._text_cache.pop(str(id(self.message)), None)
+            self._set(self.message, msg)
+            self._clip(self.message, self._text_bottom)
 
     def _update_players(self, controller: Table, views) -> None:
         """Each side's name, and its clock or its captures."""

@@ -58,6 +58,54 @@ def text_label(
     return Label(text, font_name=font, font_size=size, color=color, batch=batch, group=group, **kw)
 
 
+ELLIPSIS = "\u2026"
+
+
+def elide_middle(word: str, width: float, measure: Callable[[str], float]) -> str:
+    """word cut in its middle with an ellipsis so that measure(result) <= width (a path keeps
+    its start and, longer, its end: the file's name); a word that fits comes back whole."""
+    if measure(word) <= width:
+        return word
+    lo, hi = 0, len(word) - 1  # the most characters kept that fit with the ellipsis
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        head = mid // 3
+        lo, hi = (
+            (mid, hi)
+            if measure(word[:head] + ELLIPSIS + word[len(word) - (mid - head) :]) <= width
+            else (lo, mid - 1)
+        )
+    head = lo // 3
+    return word[:head] + ELLIPSIS + word[len(word) - (lo - head) :] if lo else ELLIPSIS
+
+
+def fit_words(text: str, width: float, measure: Callable[[str], float]) -> str:
+    """text whose every word fits a line width pixels wide (measure: a word's width), so that a
+    wrapped label never runs past its width: a longer word (a path) is elided in its middle."""
+    return "\n".join(
+        " ".join(w if len(w) < 6 else elide_middle(w, width, measure) for w in line.split(" "))
+        for line in text.split("\n")
+    )
+
+
+def measurer(label: Label) -> Callable[[str], float]:
+    """A word's width in pixels in label's font (a label of its own, drawn nowhere)."""
+    probe = Label("", font_name=label.font_name, font_size=label.font_size, weight=label.weight)
+
+    def measure(word: str) -> float:
+        probe.text = word
+        return probe.content_width
+
+    return measure
+
+
+def set_fitted(label: Label, text: str) -> None:
+    """Set a wrapped label's text with every word fitted to its width (:func:`fit_words`)."""
+    fitted = fit_words(text, label.width, measurer(label)) if label.width else text
+    if label.text != fitted:
+        label.text = fitted
+
+
 def dialog_box(
     batch: pyglet.graphics.Batch, group: pyglet.graphics.Group, width: int, height: int
 ) -> shapes.Rectangle:
