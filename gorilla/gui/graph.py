@@ -14,7 +14,7 @@ import pyglet
 from pyglet import shapes
 
 from gorilla.app.review import BLUNDER
-from gorilla.gui.toolbar import text_label
+from gorilla.gui.toolbar import set_fitted, text_label
 from gorilla.rules.board import BLACK
 from gorilla.rules.coords import format_vertex
 
@@ -26,6 +26,7 @@ MISTAKE = (255, 120, 90, 255)
 BLUNDER_C = (255, 60, 50, 255)
 CURRENT = (235, 235, 235, 255)
 LABEL = (150, 156, 164, 255)
+PLOT_BG = (28, 31, 36, 255)  # the plot, a shade darker than its box and the numbers' margins
 MONO = ["DejaVu Sans Mono", "Courier New", "Courier"]
 
 
@@ -85,8 +86,17 @@ def graph_data(controller) -> GraphData | None:
     return GraphData(pts, mistakes, n, len(evs) - 1, rv.running, rv.fraction, rv.threshold, info)
 
 
-AXIS_FONT = 7  # the axes' numbers, inside the plot's edges
+AXIS_FONT = 7  # the axes' numbers, in the margins beside and below the plot
 SCORE_STEPS = (5.0, 10.0, 20.0, 50.0, 100.0)  # the score lead's tick spacing: the first giving <= 2 a side
+LEFT = 32  # the box's margin left of the plot: the win rate's numbers ("100%")
+RIGHT = 26  # right of the plot: the score lead's numbers ("+20", "-100"); Gomoku's graph has none
+RIGHT_NO_SCORE = 6
+TOP = 6  # above the plot: half a number's height, so that the top one stays in the box
+BOTTOM = 14  # below the plot: the move numbers
+TITLE_FONT, KEY_FONT = 9, 8
+TICKS_APART = 12  # pixels between two score ticks at least: their numbers' height
+HINT = "g: analyse the game (win rate and score graph)"
+HINT_SHORT = "g: analyse the game"
 
 
 def score_span(points: list[tuple[int, float, float]]) -> float:
@@ -96,7 +106,18 @@ def score_span(points: list[tuple[int, float, float]]) -> float:
 
 def score_step(span: float) -> float:
     """The distance between two score ticks: at most two ticks each side of the 50% line."""
-    return next((st for st in SCORE_STEPS if span / st <= 2.0), SCORE_STEPS[-1])
+    return next((st for st in SCORE_STEPS if span // st <= 2), SCORE_STEPS[-1])
+
+
+def score_ticks(span: float, height: float, apart: float = TICKS_APART) -> list[float]:
+    """The score lead's ticks as fractions of span (-1 at the plot's bottom, +1 at its top):
+    every score_step(span) each side of 0, or only the outermost pair where a plot height
+    pixels high puts them closer than apart pixels (their numbers would overlap)."""
+    step = score_step(span)
+    ticks = [k * step / span for k in range(1, int(span // step) + 1)]
+    if ticks and 0.5 * height * ticks[0] < apart:
+        ticks = ticks[-1:]
+    return [sign * t for t in ticks for sign in (1, -1)]
 
 
 def move_step(total: int) -> int:
@@ -107,46 +128,62 @@ def move_step(total: int) -> int:
     return 100
 
 
+def plot_rect(box: tuple[int, int, int, int], scores: bool = True) -> tuple[int, int, int, int]:
+    """The plot inside the graph's box (x, y, width, height): the box less the margins where the
+    axes' numbers go, so that no curve is ever drawn over a number."""
+    x, y, w, h = box
+    right = RIGHT if scores else RIGHT_NO_SCORE
+    return x + LEFT, y + BOTTOM, max(1, w - LEFT - right), max(1, h - TOP - BOTTOM)
+
+
 class Graph:
     """The win-rate and score graph widget; ``layout``, ``update``, ``hit``, ``draw``.
 
     The plot: Black's win rate (blue, 0% at the bottom, 100% at the top, the 50% line across)
-    and Black's score lead (orange, 0 on the 50% line, its ticks and numbers on the right),
-    the move numbers along the bottom, the current move as a white line with its values,
-    moves that lost the threshold or more as red lines; the legend above it.
+    and Black's score lead (orange, 0 on the 50% line), the move numbers below it, the win
+    rate's numbers left of it and the score lead's ticks and numbers right of it (in the box's
+    margins: the curves stay in the plot), the current move as a white line with its values,
+    moves that lost the threshold or more as red lines; the legend above it, and above the
+    legend the current move's analysis (while analysing, the progress first).
     """
 
     def __init__(self) -> None:
         self.batch = pyglet.graphics.Batch()
         self.bg_group = pyglet.graphics.Group(order=0)
         self.fg_group = pyglet.graphics.Group(order=1)
+        self.text_group = pyglet.graphics.Group(order=2)  # the numbers over everything
         self.bg = shapes.Rectangle(0, 0, 10, 10, color=BG, batch=self.batch, group=self.bg_group)
-        self.title = text_label(self.batch, self.fg_group, 9, LABEL, text="")
-        self.info = text_label(self.batch, self.fg_group, 9, CURRENT, 300, font=MONO)
+        self.plot_bg = shapes.Rectangle(0, 0, 10, 10, color=PLOT_BG, batch=self.batch, group=self.bg_group)
+        self.title = text_label(self.batch, self.text_group, TITLE_FONT, LABEL, text="")
+        self.info = text_label(self.batch, self.text_group, 9, CURRENT, 300, font=MONO)
         self.keys = [  # the legend: a swatch and a word per curve
             (shapes.Rectangle(0, 0, 12, 3, color=colour, batch=self.batch, group=self.fg_group),
-             text_label(self.batch, self.fg_group, 8, LABEL, text=word))
+             text_label(self.batch, self.text_group, KEY_FONT, LABEL, text=word))
             for colour, word in ((WINRATE, "win rate"), (SCORE, "score lead"), (MISTAKE, "lost"))
         ]  # fmt: skip
         self.shapes: list = []
-        self.rect = (0, 0, 10, 10)
+        self.box = (0, 0, 10, 10)
+        self.rect = (0, 0, 10, 10)  # the plot
         self.total = 0
+        self.legend_right = 0.0  # where the legend's row ends (tests)
         self._key: tuple | None = None
 
     def layout(self, x: int, y: int, width: int, height: int) -> None:
-        """Place the graph's plot area at (x, y), width x height pixels (the title goes above)."""
-        self.rect = (x, y, width, height)
+        """Place the graph's box at (x, y), width x height pixels (its text goes above)."""
+        self.box = (x, y, width, height)
         self.bg.position = (x, y)
         self.bg.width, self.bg.height = width, height
         self.title.position = (x, y + height + 6, 0)
         self.info.position = (x, y + height + 50, 0)
         self.info.width = width
+        self.rect = plot_rect(self.box)
         self._key = None
 
     def hit(self, x: float, y: float) -> int | None:
         """The move number under window pixel (x, y), or None when it is off the graph or empty."""
-        gx, gy, w, h = self.rect
-        if self.total <= 0 or not (gx <= x <= gx + w and gy <= y <= gy + h):
+        bx, by, bw, bh = self.box
+        gx, _, w, _ = self.rect
+        if self.total <= 0 or not (bx <= x <= bx + bw and by <= y <= by + bh):
             return None
         return max(0, min(self.total, round((x - gx) / w * self.total)))
 
@@ -157,12 +194,17 @@ class Graph:
             return
         self._key = key
         self.total = data.total
+        self.rect = plot_rect(self.box, data.scores)
+        gx, gy, w, h = self.rect
+        self.plot_bg.position, self.plot_bg.width, self.plot_bg.height = (gx, gy), w, h
         for old in self.shapes:
             old.delete()  # a label stays in the batch until deleted
         self.shapes = self._axes(data) + self._curves(data)
         self._legend(data)
-        if self.info.text != data.info:
-            self.info.text = data.info
+        info = data.info
+        if data.running:  # the progress first, then the current move's first line
+            info = "\n".join([f"Analysing... {100 * data.fraction:.0f}%  (g cancels)", *info.split("\n")[:1]])
+        set_fitted(self.info, info)
 
     # --- the parts --------------------------------------------------------------------------------
     def _px(self, k: float, total: int) -> float:
@@ -174,14 +216,14 @@ class Graph:
         return gy + h * min(1.0, max(0.0, frac))
 
     def _text(self, x: float, y: float, text: str, colour: tuple, anchor_x: str, anchor_y: str):
-        lab = text_label(self.batch, self.fg_group, AXIS_FONT, colour, text=text)
+        lab = text_label(self.batch, self.text_group, AXIS_FONT, colour, text=text)
         lab.anchor_x, lab.anchor_y = anchor_x, anchor_y
         lab.position = (x, y, 0)
         return lab
 
     def _axes(self, data: GraphData) -> list:
-        """The 50% line, the win rate's numbers (left), the score's ticks and numbers (right),
-        the move numbers (bottom)."""
+        """The 50% line, the win rate's numbers (left of the plot), the score's ticks and
+        numbers (right of it), the move numbers (below it)."""
         gx, gy, w, h = self.rect
         b, g = self.batch, self.fg_group
         out: list = [
@@ -189,22 +231,19 @@ class Graph:
         ]
         if not data.points:
             return out
-        ends = ((1.0, "100%", "top"), (0.5, "50%", "bottom"), (0.0, "0%", "bottom"))
-        out += [self._text(gx + 2, self._py(f), t, WINRATE, "left", a) for f, t, a in ends]
-        span = score_span(data.points)
-        step = score_step(span)
-        k = 1
-        while data.scores and k * step <= span:  # the score lead's ticks (none for Gomoku)
-            for sign in (1, -1):
-                y = self._py(0.5 + 0.5 * sign * k * step / span)
-                out.append(shapes.Line(gx + w - 6, y, gx + w, y, thickness=1, color=SCORE, batch=b, group=g))
-                out.append(self._text(gx + w - 8, y, f"{sign * k * step:+g}", SCORE, "right", "center"))
-            k += 1
+        ends = ((1.0, "100%"), (0.5, "50%"), (0.0, "0%"))
+        out += [self._text(gx - 3, self._py(f), t, WINRATE, "right", "center") for f, t in ends]
+        for tick in score_ticks(score_span(data.points), h) if data.scores else []:  # none for Gomoku
+            y = self._py(0.5 + 0.5 * tick)
+            out.append(shapes.Line(gx + w, y, gx + w + 4, y, thickness=1, color=SCORE, batch=b, group=g))
+            out.append(
+                self._text(gx + w + 6, y, f"{tick * score_span(data.points):+g}", SCORE, "left", "center")
+            )
         mstep = move_step(data.total)
         for m in range(mstep, data.total, mstep):
             x = self._px(m, data.total)
-            out.append(shapes.Line(x, gy, x, gy + 4, thickness=1, color=LABEL, batch=b, group=g))
-            out.append(self._text(x, gy + 5, str(m), LABEL, "center", "bottom"))
+            out.append(shapes.Line(x, gy, x, gy + 3, thickness=1, color=LABEL, batch=b, group=g))
+            out.append(self._text(x, gy - 1, str(m), LABEL, "center", "top"))
         return out
 
     def _curves(self, data: GraphData) -> list:
@@ -247,26 +286,29 @@ class Graph:
         return out
 
     def _legend(self, data: GraphData) -> None:
-        """The title above the plot, and the legend's swatches when there are curves."""
-        gx, gy, w, h = self.rect
-        if data.running:
-            title = f"Analysing... {100 * data.fraction:.0f}%  (g cancels)   Black:"
-        elif data.points:
-            title = "Black:"
-        else:
-            title = "g: analyse the game (win rate and score graph)" if data.scores else "g: analyse the game"
-        if self.title.text != title:
-            self.title.text = title
-        x = gx + self.title.content_width + 8
+        """The row above the box: the legend's swatches and words when there are curves (its
+        words smaller where they would not fit the box's width), else the hint."""
+        bx, by, bw, bh = self.box
+        shown = [(r, wd) for r, wd in self.keys if data.points and (data.scores or wd is not self.keys[1][1])]
         for rect, word in self.keys:
-            rect.visible = word.visible = bool(data.points) and (data.scores or word is not self.keys[1][1])
-            if word is self.keys[2][1]:
-                word.text = f"lost {data.threshold:g}{data.unit}+"
-            if not word.visible:
-                continue  # (Gomoku's graph has no score lead: the next key takes its place)
-            rect.position = (x, gy + h + 9)
-            word.position = (x + 15, gy + h + 6, 0)
-            x += 15 + word.content_width + 10
+            rect.visible = word.visible = (rect, word) in shown
+        self.keys[2][1].text = f"lost {data.threshold:g}{data.unit}+"
+        title = "Black:" if data.points or data.running else (HINT if data.scores else HINT_SHORT)
+        for size in (TITLE_FONT, TITLE_FONT - 1, TITLE_FONT - 2):
+            self.title.font_size = size
+            self.title.text = title
+            if title.startswith("g:") and self.title.content_width > bw:
+                self.title.text = HINT_SHORT
+            for _, word in self.keys:
+                word.font_size = min(KEY_FONT, size)
+            x = bx + self.title.content_width + 8
+            for rect, word in shown:
+                rect.position = (x, by + bh + 9)
+                word.position = (x + 15, by + bh + 6, 0)
+                x += 15 + word.content_width + 10
+            if x - 10 <= bx + bw:
+                break
+        self.legend_right = x - 10 if shown else bx + self.title.content_width
 
     def draw(self) -> None:
         """Draw the graph."""

@@ -254,8 +254,12 @@ class Hud:
         key = (msg, round(y), self._text_bottom)
         if self._text_cache.get("message") != key:  # set, then cut to the room it has
             self._text_cache["message"] = key
-            self._text_cache.pop(str(id(self.message)), None)
-            self._set(self.message, msg)
+            for size in (11, 10, 9):  # smaller before it is cut
+                self.message.font_size = size
+                self._text_cache.pop(str(id(self.message)), None)
+                self._set(self.message, msg)
+                if self.message.y - self.message.content_height >= self._text_bottom:
+                    break
             self._clip(self.message, self._text_bottom)
 
     def _update_players(self, controller: Table, views) -> None:
