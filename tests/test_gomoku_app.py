@@ -409,9 +409,9 @@ def test_the_evaluation_legend_speaks_each_games_unit():
 
     values = {40: MoveValue(0.62, 300.0), 41: MoveValue(0.5, 0.0)}
     gomoku = eval_legend(values, 40, 15, unit="win rate")
-    assert "win rate in %" in gomoku and "-20: 20% less" in gomoku and "points" not in gomoku
+    assert "its win rate for the side to move (57%)" in gomoku and "points" not in gomoku
     go = eval_legend(values, 40, 15)
-    assert "-1.5: 1.5 points worse" in go and "lead +300.0" in go
+    assert "score lead in points" in go and "lead +300.0" in go
     assert eval_legend(values, None, 15) == ""
 
 

@@ -1,10 +1,15 @@
-"""No function in gorilla/gui/ runs over :data:`MAX_LINES` lines (the window's key handler and
-the panel's update once ran over a hundred): each module is read with ``ast``."""
+"""The GUI's plain functions, without a window: no function in gorilla/gui/ runs over
+:data:`MAX_LINES` lines (the window's key handler and the panel's update once ran over a
+hundred; each module is read with ``ast``), the window's layout for its size, the panel's long
+words elided, the numbers on the board's discs (their ink, their one scale)."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
+
+import numpy as np
+import pytest
 
 GUI = Path(__file__).resolve().parent.parent / "gorilla" / "gui"
 MAX_LINES = 80
@@ -67,3 +72,43 @@ def test_a_word_wider_than_the_line_is_elided_in_its_middle_and_the_others_kept(
     fitted = fit_words(text, 210, measure)
     assert fitted == f"Loaded {cut}\nBlack to move"
     assert all(measure(w) <= 210 for line in fitted.split("\n") for w in line.split(" "))
+
+
+def test_a_numbers_ink_contrasts_with_its_disc_of_any_colour_of_the_ramp() -> None:
+    from gorilla.gui.overlay import DARK_INK, LIGHT_INK, WOOD, contrast, label_ink, ramp
+
+    assert (
+        label_ink((0.95, 0.85, 0.20)) == DARK_INK and label_ink((0.25, 0.80, 0.35)) == DARK_INK
+    )  # yellow, green
+    assert label_ink((0.10, 0.10, 0.40)) == LIGHT_INK  # a dark blue
+    for t in np.linspace(0.0, 1.0, 21):
+        disc = [0.82 * c + 0.18 * u for c, u in zip(ramp(t), WOOD, strict=True)]
+        ink = [c / 255 for c in label_ink(ramp(t), 0.82)[:3]]
+        assert contrast(ink, disc) >= 4.0, t
+
+
+class Value:
+    def __init__(self, winrate: float, score: float | None) -> None:
+        self.winrate, self.score = winrate, score
+
+
+def test_the_evaluations_numbers_are_each_moves_own_value_on_one_scale() -> None:
+    from gorilla.gui.overlay import BEST_RADIUS, LABEL_DISC, LABELLED, RING, eval_legend, heat_markers
+
+    values = {p: Value(0.4 + 0.01 * p, 0.3 * p - 2.0) for p in range(20, 40)}
+    best = 39
+    rows, labels = heat_markers(values, best, 9, 0.0)
+    assert len(labels) == LABELLED and labels[0].point == best
+    for lab in labels:  # the score lead of its own move, best or not
+        assert float(lab.texts[0]) == pytest.approx(values[lab.point].score, abs=0.05)
+    numbered = {lab.point for lab in labels}
+    big = [r for r in rows if r[8] == 0 and r[3] >= LABEL_DISC]
+    assert len(big) == len(numbered)  # a disc room enough for its number on each numbered move only
+    assert any(r[8] == RING and r[3] == BEST_RADIUS for r in rows)
+    _, labels = heat_markers(values, best, 9, 0.0, unit="win rate")
+    assert [lab.texts[0] for lab in labels][:2] == ["79%", "78%"]
+    legend = eval_legend(values, best, 9)
+    assert "score lead" in legend and "green the best to red the worst" in legend and "Small dots" in legend
+    # equal values: all the best's colour, not the worst's
+    _, labels = heat_markers({p: Value(0.5, 1.0) for p in (1, 2, 3)}, 1, 9, 0.0)
+    assert {lab.ink for lab in labels} == {labels[0].ink} and [lab.texts[0] for lab in labels] == ["+1.0"] * 3

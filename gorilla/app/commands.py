@@ -115,7 +115,7 @@ HUD_ROWS: tuple[HelpRow, ...] = (
     HelpRow(
         "c / o", "control map (dark Black, light White) / ownership", ("toggle_control", "toggle_ownership")
     ),
-    HelpRow("e", "evaluate: best ringed, others: points vs it; again: hide", ("evaluate",)),
+    HelpRow("e", "evaluate: the best moves' score leads, best ringed; again: hide", ("evaluate",)),
     HelpRow("v", "the net's analysis here (the AI's search while it thinks)", ("toggle_thinking",)),
     HelpRow("Pointer on a candidate", "its best line as numbered stones (e, v, g)"),
     HelpRow("Pointer on a ghost", "teaching: the net's refutation of the move taken back"),
@@ -165,9 +165,10 @@ DOC_ROWS: tuple[HelpRow, ...] = (
     HelpRow(
         "",
         "evaluate every legal move in the background; a heat map (green good, red bad), the best move "
-        "ringed and labelled with its win rate, the five next labelled on one scale: their points against "
-        "the best (-1.5: 1.5 points worse; Gomoku: win rate in %); the panel's legend says so, and how "
-        "many points the last move lost. Again: hide the labels (and show them again), no new evaluation",
+        "ringed, the six best numbered with their own values on one scale: each move's score lead in "
+        "points for the side to move (Gomoku: its win rate in %), the other moves small dots in the same "
+        "colours; the panel's legend says so, and how many points the last move lost. Again: hide the "
+        "labels (and show them again), no new evaluation",
         ("evaluate",),
     ),
     HelpRow(

@@ -29,6 +29,9 @@ WARN = (255, 190, 80, 255)
 LOW = (255, 96, 80, 255)  # a clock close to its flag
 LOW_SECONDS = 10.0
 
+LABEL_MIN, LABEL_MAX = 6, 11  # a number on a disc of the board: its font's sizes
+LABEL_FILL = 0.88  # of the disc's width (and height) its number may take
+DIGIT_HEIGHT = 0.97  # pixels a point of a bold digit is high (96 dpi)
 HELP_BG = (14, 16, 19, 255)  # opaque: nothing shows through the help
 HELP_PAD, HELP_GAP = 18, 24  # the help box's margin; between the keys and their texts
 HELP = [(row.keys, row.text) for row in HUD_ROWS]  # the panel's help (h), from the commands table
@@ -100,6 +103,8 @@ class Hud:
         self.pointer: tuple[float, float] | None = None  # the mouse in the window, for the tooltip
         self._tip_on = False
         self.board_labels: list[Label] = []
+        self._probe = Label("", font_name=FONT, font_size=10, weight="bold")  # measures board labels
+        self._label_widths: dict[str, float] = {}
         self._text_cache: dict[str, object] = {}
         self._text_bottom = 0
         self.layout(layout)
@@ -408,6 +413,21 @@ class Hud:
         if ai:
             y -= self.ai_text.content_height + 10
         return y
+
+    def fit_label(self, texts: tuple[str, ...], rx: float, ry: float) -> tuple[str, int] | None:
+        """The first of texts that fits an ellipse rx x ry pixels (half-axes) at a readable
+        size, and its font size (the largest up to LABEL_MAX); None when none fits at LABEL_MIN."""
+        for text in texts:
+            w10 = self._label_widths.get(text)
+            if w10 is None:  # the width at 10 points; it grows with the size
+                self._probe.text = text
+                w10 = self._label_widths[text] = max(1.0, self._probe.content_width)
+            size = min(
+                LABEL_MAX, int(10 * 2 * rx * LABEL_FILL / w10), int(2 * ry * LABEL_FILL / DIGIT_HEIGHT)
+            )
+            if size >= LABEL_MIN:
+                return text, size
+        return None
 
     def set_board_labels(self, items: list[tuple]) -> None:
         """Show one label per (x, y, text), (x, y, text, rgba) or (x, y, text, rgba, font size),

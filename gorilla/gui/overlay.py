@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import NamedTuple
 
 import numpy as np
 
@@ -48,9 +49,56 @@ def ramp(t: float) -> tuple[float, float, float]:
     return (0.86 - 0.66 * u, 0.70 + 0.10 * u, 0.14 + 0.16 * u)
 
 
-BEST_INK = (255, 236, 140, 255)  # the best move's label: light yellow, readable on its ring and disc
-DELTA_INK = (255, 255, 255, 255)  # the other labels: how far each is from the best
 LABELLED = 6  # moves labelled on the board: the best and the five next
+LABEL_DISC = 0.40  # a labelled move's disc (in grid spacings): room for its number
+LABEL_ROOM = 0.36  # the radius its number must fit in: inside the disc and the best move's ring
+BEST_RADIUS = 0.50  # the best move's ring (a thin ring: the number fits inside it)
+DOT_MIN, DOT_RANGE = 0.12, 0.14  # an unlabelled move's dot: its radius, growing with its value
+WOOD = (0.80, 0.65, 0.42)  # the wood under a disc, about (the lit surface's mean colour)
+DARK_INK = (20, 20, 20, 255)
+LIGHT_INK = (255, 255, 255, 255)
+
+
+class BoardLabel(NamedTuple):
+    """A number on a disc of the board: the texts it may show, the longest first (the window
+    shows the first that fits the disc at a readable size, or none), its ink, and the radius
+    (in grid spacings) it must fit in."""
+
+    point: int
+    texts: tuple[str, ...]
+    ink: tuple[int, int, int, int]
+    room: float = LABEL_ROOM
+
+
+def luminance(rgb: Iterable[float]) -> float:
+    """The relative luminance of an sRGB colour (components 0..1), as WCAG defines it."""
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: Iterable[float], b: Iterable[float]) -> float:
+    """WCAG's contrast ratio of two colours (1 to 21)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def label_ink(disc: Iterable[float], alpha: float = 1.0, under: Iterable[float] = WOOD) -> tuple:
+    """The ink of a number on a disc of colour disc drawn with alpha over under: dark on a light
+    disc, white on a dark one, whichever contrasts more (as KaTrain writes on its discs)."""
+    seen = [alpha * c + (1.0 - alpha) * u for c, u in zip(disc, under, strict=False)]
+    dark, light = (c / 255 for c in DARK_INK[:3]), (c / 255 for c in LIGHT_INK[:3])
+    return DARK_INK if contrast(seen, list(dark)) >= contrast(seen, list(light)) else LIGHT_INK
+
+
+BEST_INK = (255, 236, 140, 255)  # the teaching view's best move's label (gorilla.gui.teaching_view)
+DELTA_INK = (255, 255, 255, 255)  # its other labels
+
+
+def delta_text(d: float) -> str:
+    """A short signed difference: '-1.2', '+0.4', '-12' (four characters at most under 100)."""
+    if abs(d) < 9.95:
+        return f"{d:+.1f}"
+    return f"{d:+.0f}"
 
 
 def move_scale(value, unit: str) -> float:
@@ -62,38 +110,57 @@ def move_scale(value, unit: str) -> float:
     return 100.0 * float(value.winrate)
 
 
-def delta_text(d: float) -> str:
-    """A short signed difference: '-1.2', '+0.4', '-12' (four characters at most under 100)."""
-    if abs(d) < 9.95:
-        return f"{d:+.1f}"
-    return f"{d:+.0f}"
+def value_texts(v: float, unit: str) -> tuple[str, ...]:
+    """A move's value as labels, the longest first: '+2.8' or '+3' (points), '57%' or '57'."""
+    if unit == "points":
+        whole = f"{v:+.0f}".replace("+0", "0").replace("-0", "0")
+        return (f"{v:+.1f}", whole) if abs(v) < 9.95 else (whole,)
+    return (f"{v:.0f}%", f"{v:.0f}")
+
+
+def value_fractions(vals: dict) -> dict:
+    """Each value's place between the worst (0) and the best (1); all 1 when they are equal."""
+    hi, lo = max(vals.values()), min(vals.values())
+    return {p: (v - lo) / (hi - lo) if hi > lo else 1.0 for p, v in vals.items()}
+
+
+def labelled_discs(points: list, t: dict, size: int, y: float, alpha: float, radius,
+                   count: int = LABELLED) -> tuple[list, set]:  # fmt: skip
+    """A disc per point coloured by t (ramp), the count first points of points large enough for
+    a number, the others radius(p); (markers, the labelled points)."""
+    labelled = set(points[:count])
+    out = [
+        marker(p, size, y, LABEL_DISC if p in labelled else radius(p), (*ramp(t[p]), alpha), DISC)
+        for p in points
+    ]
+    return out, labelled
 
 
 def heat_markers(values: dict, best: int | None, size: int, y: float,
                  unit: str = "points") -> tuple[list[list[float]], list]:  # fmt: skip
-    """Discs on every evaluated point coloured by how good it is, the best one ringed.
+    """Discs on every evaluated point coloured by how good it is (green the best, red the
+    worst), the best one ringed, the best and the five next numbered.
 
-    values: point -> a move value (.winrate, .score) for the side to move; unit: the labels'
-    scale, "points" (the score) or "win rate". Returns (markers, labels), labels as
-    (point, text, rgba): the best move its win rate in the ring's colour, the next best few
-    their difference from it on the one scale (-1.2: 1.2 points worse than the best).
+    values: point -> a move value (.winrate, .score) for the side to move; unit: the one scale
+    of every number, "points" (each move's score lead, +2.8) or "win rate" (each move's win
+    rate, 57%). Returns (markers, labels as :class:`BoardLabel`); the other moves' dots are
+    smaller and carry no number (the legend says so).
     """
     pts = [p for p in values if isinstance(p, int | np.integer) and p >= 0]
     if not pts:
         return [], []
+    if unit == "points" and any(values[p].score is None or math.isnan(values[p].score) for p in pts):
+        unit = "win rate"  # one scale for every number: the win rate where a score is missing
     vals = {p: move_scale(values[p], unit) for p in pts}
-    hi, lo = max(vals.values()), min(vals.values())
-    span = hi - lo if hi > lo else 1.0
-    out = []
-    for p, v in vals.items():
-        t = (v - lo) / span
-        out.append(marker(p, size, y, 0.20 + 0.17 * t, (*ramp(t), 0.82), DISC))
+    t = value_fractions(vals)
+    first = ([best] if best in vals else []) + sorted((p for p in vals if p != best), key=lambda p: -vals[p])
+    out, labelled = labelled_discs(first, t, size, y, 0.82, lambda p: DOT_MIN + DOT_RANGE * t[p])
     if best is None or best not in vals:
         return out, []
-    out.append(marker(best, size, y + 0.001, 0.47, BEST_RING, THICK_RING))
-    labels = [(best, f"{100 * values[best].winrate:.0f}%", BEST_INK)]
-    others = sorted((p for p in vals if p != best), key=lambda p: -vals[p])[: LABELLED - 1]
-    labels += [(p, delta_text(vals[p] - vals[best]), DELTA_INK) for p in others]
+    out.append(marker(best, size, y + 0.001, BEST_RADIUS, BEST_RING, RING))
+    labels = [
+        BoardLabel(p, value_texts(vals[p], unit), label_ink(ramp(t[p]), 0.82)) for p in first if p in labelled
+    ]
     return out, labels
 
 
@@ -101,20 +168,24 @@ def eval_legend(
     values: dict, best: int | None, size: int, unit: str = "points", letters: str = GTP_LETTERS,
     figure: str = "",
 ) -> str:  # fmt: skip
-    """The panel's key to the evaluation's labels (empty without a best move; letters: the
-    columns', as the table names them; figure: the best move's figures in words, as the
-    evaluation says them: ``EvaluationView.figure``)."""
+    """The panel's key to the evaluation on the board: what the numbers, the colours, the ring
+    and the small dots say (empty without a best move; letters: the columns', as the table
+    names them; figure: the best move's figures in words, as the evaluation says them:
+    ``EvaluationView.figure``)."""
     if best is None or best not in values:
         return ""
     b = values[best]
-    lead = f", lead {b.score:+.1f}" if unit == "points" and b.score is not None else ""
-    figure = figure or f"win {100 * b.winrate:.0f}%{lead}"
-    points = unit == "points"
-    scale, example = ("points", "-1.5: 1.5 points worse") if points else ("win rate in %", "-20: 20% less")
     ringed = format_vertex(best, size, letters)
+    if unit == "points":
+        number = "its score lead in points for the side to move (+2.8: ahead by 2.8 after it)"
+        lead = f", lead {b.score:+.1f}" if b.score is not None else ""
+    else:
+        number, lead = "its win rate for the side to move (57%)", ""
+    figure = figure or f"win {100 * b.winrate:.0f}%{lead}"
     return (
-        f"Evaluation: ringed {ringed} is the best move ({figure});"
-        f" the numbers on other moves: {scale} against it ({example}). e hides"
+        f"Evaluation: ringed {ringed} is the best move ({figure})."
+        f" On the {LABELLED} best moves: {number}; the colour says the same, green the best to red"
+        " the worst. Small dots: the other moves evaluated, by the same colours. e hides"
     )
 
 
@@ -124,22 +195,22 @@ def label_font_size(spacing: float, chars: int = 4) -> int:
 
 
 def thinking_markers(candidates: Iterable, size: int, y: float, limit: int = 30) -> tuple[list, list]:
-    """Zero+-style live view: a disc per candidate, area by visits, colour by win rate."""
+    """Zero+-style live view: a disc per candidate, area by visits, colour by win rate; the six
+    most visited numbered with their win rates on discs large enough for the number."""
     cands = [c for c in candidates if c.move is not None and c.move >= 0 and c.visits > 0]
     cands.sort(key=lambda c: -c.visits)
     cands = cands[:limit]
     if not cands:
         return [], []
     top = max(c.visits for c in cands)
-    out, labels = [], []
-    for i, c in enumerate(cands):
-        share = math.sqrt(c.visits / top)
-        t = 0.5 + (c.winrate - 0.5) * 2.5
-        out.append(marker(c.move, size, y, 0.12 + 0.33 * share, (*ramp(t), 0.85), DISC))
-        if i == 0:
-            out.append(marker(c.move, size, y + 0.001, 0.47, BEST_RING, THICK_RING))
-        if i < 6:
-            labels.append((c.move, f"{100 * c.winrate:.0f}%"))
+    t = {c.move: 0.5 + (c.winrate - 0.5) * 2.5 for c in cands}
+    share = {c.move: math.sqrt(c.visits / top) for c in cands}
+    out, labelled = labelled_discs(
+        [c.move for c in cands], t, size, y, 0.85, lambda p: 0.12 + 0.26 * share[p]
+    )
+    out.append(marker(cands[0].move, size, y + 0.001, BEST_RADIUS, BEST_RING, RING))
+    labels = [BoardLabel(c.move, value_texts(100 * c.winrate, "win rate"), label_ink(ramp(t[c.move]), 0.85))
+              for c in cands if c.move in labelled]  # fmt: skip
     return out, labels
 
 
@@ -208,17 +279,17 @@ def ownership_markers(own: np.ndarray, stone_at, points: Iterable[int], size: in
 
 def policy_markers(probs: dict[int, float], size: int, y: float, floor: float = 0.002) -> tuple[list, list]:
     """The move model's heat map: a disc per move at least ``floor`` likely, area and colour by
-    its probability against the likeliest; the five likeliest labelled in percent."""
-    pts = [p for p, v in probs.items() if v >= floor]
+    its probability against the likeliest; the five likeliest numbered in percent on discs
+    large enough for the number."""
+    pts = sorted((p for p, v in probs.items() if v >= floor), key=lambda p: -probs[p])
     if not pts:
         return [], []
-    top = max(probs[p] for p in pts)
-    out = []
-    for p in pts:
-        t = math.sqrt(probs[p] / top)
-        out.append(marker(p, size, y, 0.10 + 0.32 * t, (*ramp(t), 0.8), DISC))
-    ranked = sorted(pts, key=lambda p: -probs[p])[:5]
-    labels = [(p, f"{100 * probs[p]:.0f}%") for p in ranked]
+    top = probs[pts[0]]
+    t = {p: math.sqrt(probs[p] / top) for p in pts}
+    out, _ = labelled_discs(pts, t, size, y, 0.8, lambda p: 0.10 + 0.22 * t[p], count=5)
+    labels = [
+        BoardLabel(p, value_texts(100 * probs[p], "win rate"), label_ink(ramp(t[p]), 0.8)) for p in pts[:5]
+    ]
     return out, labels
 
 

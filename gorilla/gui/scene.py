@@ -46,8 +46,9 @@ class Scene:
     over: np.ndarray  # (j, 9) markers drawn after the stones (last move, dead crosses)
     overlay: np.ndarray | None  # (size, size, 4) uint8 colour field or None
     occupancy: np.ndarray  # (size, size) uint8, 255 under a live stone, row 0 = bottom: the shadows
-    # (point, text), (point, text, rgba) or (point, text, rgba, lift: font sizes up) over the board
-    labels: list[tuple] = field(default_factory=list)
+    # over the board: the overlay's numbers on its discs (gorilla.gui.overlay.BoardLabel), and
+    # (point, text), (point, text, rgba) or (point, text, rgba, lift: font sizes up)
+    labels: list = field(default_factory=list)
     notice: str = ""  # a GUI-side problem to show (e.g. an overlay that could not be computed)
     # (point, text, rgba) drawn on the stones' tops: the numbers of the line under the pointer
     stone_labels: list[tuple] = field(default_factory=list)

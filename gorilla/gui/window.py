@@ -33,7 +33,7 @@ from gorilla.gui.layout import MIN_HEIGHT, MIN_WIDTH, Layout, window_layout
 from gorilla.gui.meshes import STONE_HALF_HEIGHT
 from gorilla.gui.modal import CommentBox, Confirm, DialogInput, Modal
 from gorilla.gui.newgame_dialog import NewGameDialog
-from gorilla.gui.overlay import label_font_size
+from gorilla.gui.overlay import BoardLabel, label_font_size
 from gorilla.gui.renderer import BACKGROUND, Renderer
 from gorilla.gui.scene import build_scene, flash_marker
 from gorilla.gui.sounds import Sounds
@@ -658,10 +658,12 @@ class GorillaWindow(pyglet.window.Window):
         return "" if views is None else " ".join(v.text() for v in views.values())
 
     def _label_items(self, scene) -> list[tuple]:
-        """Every label drawn over the board: the overlay's (sized to the grid's spacing where
-        each stands, so that neighbours never overlap), the move numbers and the markup."""
-        items: list[tuple] = []
-        for p, text, *ink in [] if scene.stone_labels else scene.labels:  # a line shown hides them
+        """Every label drawn over the board: the overlay's numbers (each the largest that fits
+        its disc, or none), the other overlays' (the teaching view's: sized to the grid's
+        spacing where each stands), the move numbers and the markup."""
+        shown = [] if scene.stone_labels else scene.labels  # a line shown hides them
+        items = self._overlay_label_items([lab for lab in shown if isinstance(lab, BoardLabel)])
+        for p, text, *ink in (lab for lab in shown if not isinstance(lab, BoardLabel)):
             x, y = self.camera.point_to_screen(p)
             size = self._label_size(p, len(text))
             lift = ink[1] * size if len(ink) > 1 else 0  # two lines on one point (v's score, visits)
@@ -676,9 +678,30 @@ class GorillaWindow(pyglet.window.Window):
         items.extend(self._variation_items())
         return [i for i in items if not self.tree_view.contains(i[0], i[1])]  # none under the tree
 
-    def _label_size(self, point: int, chars: int) -> int:
-        """The font size of a label of chars characters on point: from the pixels between the
-        point and its neighbours on screen (across and along the board's perspective)."""
+    def _overlay_label_items(self, labels: list) -> list[tuple]:
+        """The overlay's numbers, alike: the same form for all (the short one, 57 for 57%, where
+        one needs it) at the size of the smallest; a number that does not fit its disc is left out."""
+        rooms = []
+        for lab in labels:
+            across, along = self._spacing(lab.point)
+            rooms.append((lab.room * across, lab.room * along))
+        fits = [self.hud.fit_label(lab.texts, *room) for lab, room in zip(labels, rooms, strict=True)]
+        short = max((lab.texts.index(f[0]) for lab, f in zip(labels, fits, strict=True) if f), default=0)
+        fits = [
+            self.hud.fit_label(lab.texts[min(short, len(lab.texts) - 1) :], *room)
+            for lab, room in zip(labels, rooms, strict=True)
+        ]
+        size = min((f[1] for f in fits if f), default=0)
+        items = []
+        for lab, f in zip(labels, fits, strict=True):
+            if f is not None:
+                x, y = self.camera.point_to_screen(lab.point)
+                items.append((x, y, f[0], lab.ink, size))
+        return items
+
+    def _spacing(self, point: int) -> tuple[float, float]:
+        """The pixels between point and its neighbours on screen: (across, along the board's
+        perspective), the larger of the two neighbours' each way."""
         size = self.controller.game.size
         x, y = to_xy(point, size)
         sx, sy = self.camera.point_to_screen(point)
@@ -686,8 +709,12 @@ class GorillaWindow(pyglet.window.Window):
         ny = to_index(x, y + 1 if y + 1 < size else y - 1, size)
         ax, ay = self.camera.point_to_screen(nx)
         bx, by = self.camera.point_to_screen(ny)
-        across = max(abs(ax - sx), abs(bx - sx))
-        along = max(abs(ay - sy), abs(by - sy))
+        return max(abs(ax - sx), abs(bx - sx)), max(abs(ay - sy), abs(by - sy))
+
+    def _label_size(self, point: int, chars: int) -> int:
+        """The font size of a label of chars characters on point (a stone's number): from the
+        pixels between the point and its neighbours on screen."""
+        across, along = self._spacing(point)
         return min(label_font_size(across, chars), label_font_size(2.2 * along, 4))
 
     def _variation_items(self) -> list[tuple]:
