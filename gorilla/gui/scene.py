@@ -32,6 +32,8 @@ SURFACE = 0.004  # markers lie this far above the wood
 PV_ALPHA = 0.62  # the stones of the line under the pointer
 FORBIDDEN_INK = (0.85, 0.1, 0.08, 0.95)  # renju: the cross on a point where Black may not play
 WIN_INK = (1.0, 0.74, 0.05, 1.0)  # Gomoku: the ring on each stone of the five that won
+TERRITORY_INK = {BLACK: (0.05, 0.05, 0.06, 0.95), WHITE: (0.97, 0.97, 0.95, 0.97)}  # a point's owner
+DEAD_MARK = 0.21  # the square on a dead stone (half its side, in grid spacings)
 
 
 @dataclass
@@ -41,7 +43,7 @@ class Scene:
     size: int
     letters: str  # the columns' letters along the edges (the table's column_letters)
     stones: np.ndarray  # (n, 7) float32: centre xyz, rgba (opaque stones)
-    ghosts: np.ndarray  # (m, 7) translucent stones: dead stones, the hover preview
+    ghosts: np.ndarray  # (m, 7) translucent stones: the hover preview, the line under the pointer
     under: np.ndarray  # (k, 9) markers drawn on the wood before the stones (shadows, heat map, ko)
     over: np.ndarray  # (j, 9) markers drawn after the stones (last move, dead crosses)
     overlay: np.ndarray | None  # (size, size, 4) uint8 colour field or None
@@ -147,7 +149,7 @@ def _overlays(controller: Table, under: list, over: list) -> tuple[np.ndarray | 
 
 def _board_marks(game, dead_pts: list[int], under: list, over: list, ring_last: bool = True) -> None:
     """The ko, the last move's ring (unless ring_last is False: its number shows it); after two
-    passes the dead stones' crosses and the territory."""
+    passes a square in its owner's colour on each dead stone, and the territory."""
     size, pos, over_game = game.size, game.position, game.over
     dead = set(dead_pts)
     ko = pos.ko
@@ -161,8 +163,9 @@ def _board_marks(game, dead_pts: list[int], under: list, over: list, ring_last: 
         over.append(ov.marker(last.point, size, STONE_TOP + 0.003, 0.22, rgba, ov.RING))
 
     if over_game and game.end_reason == "passes":
-        for p in dead:
-            over.append(ov.marker(p, size, STONE_TOP + 0.003, 0.30, (0.85, 0.12, 0.1, 0.95), ov.CROSS))
+        for p in dead:  # one mark on the (opaque) dead stone: a square in its owner's colour
+            ink = TERRITORY_INK[WHITE if pos.color_at(p) == BLACK else BLACK]
+            over.append(ov.marker(p, size, STONE_TOP + 0.004, DEAD_MARK, ink, ov.FILLED_SQUARE))
         try:
             from gorilla.rules.scoring import ownership
 
@@ -172,10 +175,8 @@ def _board_marks(game, dead_pts: list[int], under: list, over: list, ring_last: 
         if owner is not None and game.ruleset.scoring != "stones":
             for p in pos.points():
                 o = int(owner[p])
-                if o in (BLACK, WHITE) and (pos.color_at(p) == EMPTY or p in dead):
-                    rgba = (0.05, 0.05, 0.06, 0.92) if o == BLACK else (0.97, 0.97, 0.95, 0.95)
-                    y = STONE_TOP + 0.006 if p in dead else SURFACE
-                    (over if p in dead else under).append(ov.marker(p, size, y, 0.17, rgba, ov.FILLED_SQUARE))
+                if o in (BLACK, WHITE) and pos.color_at(p) == EMPTY:
+                    under.append(ov.marker(p, size, SURFACE, 0.17, TERRITORY_INK[o], ov.FILLED_SQUARE))
 
 
 def flash_marker(point: int, size: int) -> list[float]:
@@ -196,10 +197,11 @@ def build_scene(
     game = controller.game
     size = game.size
     live_pts, live_cols, dead_pts, dead_cols = _split_stones(game)
-    stones = _stone_rows(live_pts, live_cols, size, 1.0)
-    ghosts = [_stone_rows(dead_pts, dead_cols, size, 0.42)]
+    # dead stones stand as stones (their mark says they are dead), with their shadows
+    stones = _stone_rows(live_pts + dead_pts, live_cols + dead_cols, size, 1.0)
+    ghosts = [np.zeros((0, 7), np.float32)]
     occupancy = np.zeros((size, size), dtype=np.uint8)  # texture order: row 0 = the bottom row
-    for p in live_pts:
+    for p in live_pts + dead_pts:
         x, y = to_xy(p, size)
         occupancy[y, x] = 255
     under: list[list[float]] = []

