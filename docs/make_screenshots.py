@@ -148,7 +148,7 @@ def shot_mcts_thinking(path: Path) -> None:
 
 
 def shot_end_of_game(path: Path) -> None:
-    """Two passes: a square of its owner's colour on each dead stone, territory marked, the score in the panel."""
+    """Two passes: a square of its owner's colour on each dead stone, territory marked, the score."""
     from gorilla.rules.board import PASS
     from gorilla.rules.coords import parse_vertex
 
