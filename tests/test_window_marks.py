@@ -66,3 +66,44 @@ def test_a_dead_stone_stands_opaque_with_one_square_in_its_owners_colour(gui, tm
             assert not red.any(), f"{v}: red marks on a dead stone"
     finally:
         h.close()
+
+
+def lab(rgb: np.ndarray) -> np.ndarray:
+    """CIE L*a*b* of an sRGB colour (components 0..1), D65."""
+    rgb = np.asarray(rgb, dtype=float)
+    lin = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    m = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
+    xyz = m @ lin / np.array([0.9505, 1.0, 1.089])
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def test_the_control_maps_tiles_stand_out_from_the_wood_as_much_for_white_as_for_black(make):  # noqa: F811
+    pytest.importorskip("gorilla.ai.control_map")
+    from gorilla.gui.camera import board_to_world
+    from gorilla.rules.coords import to_xy
+
+    h = make()
+    for v in ("C3", "G7", "C7", "G3"):
+        h.click_point(v)
+    plain = h.screen()
+    h.press(h.key.C)
+    shown = h.screen()
+    cm = h.c.control_map()
+    change = {1: [], 2: []}  # colour -> the colour difference (CIE76) per unit of the tile's strength
+    for p in h.c.game.position.points():
+        x, y = to_xy(p, 9)
+        v = float(cm[8 - y, x])
+        if abs(v) < 0.1 or h.c.game.position.color_at(p):
+            continue
+        wx, wz = board_to_world(x + 0.25, y + 0.25, 9)  # inside the tile, off the grid lines
+        sx, sy = (round(t) for t in h.w.camera.world_to_screen((wx, 0.0, wz)))
+        a, b = (
+            img[sy - 2 : sy + 3, sx - 2 : sx + 3].reshape(-1, 3).mean(axis=0) / 255 for img in (plain, shown)
+        )
+        change[2 if v > 0 else 1].append(np.linalg.norm(lab(a) - lab(b)) / np.sqrt(abs(v)))
+    black, white = np.mean(change[1]), np.mean(change[2])
+    assert len(change[1]) >= 8 and len(change[2]) >= 8
+    assert black > 30 and white >= 0.85 * black, (
+        f"White's tiles change the wood by {white:.1f}, Black's {black:.1f}"
+    )

@@ -27,8 +27,14 @@ void main() {
     }
     float h = (u_size - 1.0) * 0.5;
     vec2 g = vec2(v_world.x + h, h - v_world.z);
+    float occ = texture(u_stones, (g - u_shadow + 0.5) / u_size).r;
+    col *= 1.0 - 0.5 * occ * occ;
+    vec3 v = normalize(u_eye - v_world);
+    float spec = pow(max(dot(n, normalize(l + v)), 0.0), 40.0) * 0.07;
+    col = col * (0.50 + 0.56 * diff) + spec;
     if (u_overlay_on > 0.5 && g.x > -0.5 && g.y > -0.5 && g.x < u_size - 0.5 && g.y < u_size - 0.5) {
-        // one soft-edged tile per point (texelFetch: no smearing between Black and White points)
+        // one soft-edged tile per point (texelFetch: no smearing between Black and White points),
+        // over the lit wood: White's tiles as white and Black's as dark wherever the light falls
         vec2 cell = floor(g + 0.5);
         vec4 o = texelFetch(u_overlay, ivec2(cell), 0);
         vec2 d2 = abs(g - cell);
@@ -37,9 +43,5 @@ void main() {
         o.a *= 1.0 - smoothstep(0.46 - aa, 0.46 + aa, d);
         col = mix(col, o.rgb, o.a * surf.a);
     }
-    float occ = texture(u_stones, (g - u_shadow + 0.5) / u_size).r;
-    col *= 1.0 - 0.5 * occ * occ;
-    vec3 v = normalize(u_eye - v_world);
-    float spec = pow(max(dot(n, normalize(l + v)), 0.0), 40.0) * 0.07;
-    frag = vec4(col * (0.50 + 0.56 * diff) + spec, 1.0);
+    frag = vec4(col, 1.0);
 }

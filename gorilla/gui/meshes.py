@@ -133,15 +133,18 @@ def wood_texture(n: int = 1024, seed: int = 7) -> np.ndarray:
     return (np.clip(rgb, 0, 1) * 255).astype(np.uint8)
 
 
-def colour_field(values: np.ndarray, negative: tuple, positive: tuple, max_alpha: float = 0.7) -> np.ndarray:
+def colour_field(values: np.ndarray, negative: tuple, positive: tuple,
+                 max_alpha: float | tuple[float, float] = 0.7) -> np.ndarray:  # fmt: skip
     """A (size, size, 4) uint8 RGBA field for values in [-1, 1], row 0 = the BOTTOM row (texture order).
 
     values come in Position.grid() orientation (row 0 = top); -1 takes the negative
-    colour, +1 the positive one, 0 is transparent.
+    colour, +1 the positive one, 0 is transparent; max_alpha: the opacity at -1 and +1 (one
+    for both, or (negative, positive)).
     """
     v = np.clip(np.asarray(values, dtype=np.float32)[::-1], -1.0, 1.0)
     neg, pos = np.array(negative, dtype=np.float32), np.array(positive, dtype=np.float32)
+    a_neg, a_pos = max_alpha if isinstance(max_alpha, tuple) else (max_alpha, max_alpha)
     rgb = np.where((v < 0)[..., None], neg, pos)
-    alpha = np.sqrt(np.abs(v)) * max_alpha  # weak control (1/16) still shows
+    alpha = np.sqrt(np.abs(v)) * np.where(v < 0, a_neg, a_pos)  # weak control (1/16) still shows
     out = np.concatenate([rgb, alpha[..., None]], axis=-1)
     return (np.clip(out, 0, 1) * 255).astype(np.uint8)

@@ -24,12 +24,15 @@ MARKER_WIDTH = 9
 # control map: Black's area darkens the wood, White's lightens it (-1 Black .. +1 White)
 CONTROL_BLACK = (0.03, 0.03, 0.06)
 CONTROL_WHITE = (1.0, 1.0, 1.0)
+# the tiles' opacity at full control: White's light tiles stronger, the wood being light itself,
+# so that both stand out from it about as much
+CONTROL_ALPHA = (0.68, 0.92)
 BEST_RING = (0.15, 0.55, 1.0, 0.95)
 
 
 def control_field(values: np.ndarray) -> np.ndarray:
     """The control map as an RGBA texture (bottom row first): dark for Black, light for White."""
-    return colour_field(values, CONTROL_BLACK, CONTROL_WHITE, max_alpha=0.68)
+    return colour_field(values, CONTROL_BLACK, CONTROL_WHITE, max_alpha=CONTROL_ALPHA)
 
 
 def marker(point: int, size: int, y: float, radius: float, rgba: Iterable[float], shape: int) -> list[float]:
