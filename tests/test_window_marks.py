@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 import pytest
-from test_window import Harness, gui, is_black_stone, is_white_stone, luminance, make  # noqa: F401
+from test_window import Harness, app_window, gui, is_black_stone, is_white_stone, make  # noqa: F401
 
 from gorilla.gui.meshes import STONE_HALF_HEIGHT
 from gorilla.rules.board import PASS
@@ -107,3 +107,34 @@ def test_the_control_maps_tiles_stand_out_from_the_wood_as_much_for_white_as_for
     assert black > 30 and white >= 0.85 * black, (
         f"White's tiles change the wood by {white:.1f}, Black's {black:.1f}"
     )
+
+
+def glyph_heights(h: Harness, cells: list[tuple[float, float]], reach: int = 20) -> list[int]:
+    """The pixel height of what the coordinates draw around each of cells (world x, z on the
+    board): the rows where the frame with coordinates differs from the one without."""
+    with_labels = h.screen().astype(int)
+    h.press(h.key.K)  # coordinates off
+    without = h.screen().astype(int)
+    h.press(h.key.K)
+    diff = np.abs(with_labels - without).max(axis=2) > 40
+    out = []
+    for wx, wz in cells:
+        sx, sy = (round(t) for t in h.w.camera.world_to_screen((wx, 0.0, wz)))
+        rows = np.nonzero(diff[sy - reach : sy + reach, sx - 6 : sx + 7].any(axis=1))[0]
+        out.append(int(rows.max() - rows.min() + 1) if len(rows) else 0)
+    return out
+
+
+def test_the_far_coordinates_of_a_tilted_19x19_board_are_readable(app_window):  # noqa: F811
+    from gorilla.gui.meshes import BOARD_MARGIN, STONE_RADIUS
+
+    h = app_window(size=19, width=1024, height=768)
+    off = 9 + (STONE_RADIUS + BOARD_MARGIN) / 2
+    far = [(x - 9.0, -off) for x in (0, 4, 9, 14, 18)]  # A, E, K, P, T along the far edge
+    near = [(x - 9.0, off) for x in (0, 9, 18)]
+    heights = glyph_heights(h, far + near)
+    assert min(heights[: len(far)]) >= 11, f"the far letters are {heights[: len(far)]} pixels high"
+    assert max(heights) <= 24  # and none grew out of the margin
+    # the far row numbers too (19, 17 and 15 on both sides), each within its row's height
+    sides = [(side * off, -y) for side in (-1, 1) for y in (9.0, 7.0, 5.0)]
+    assert min(glyph_heights(h, sides, reach=8)) >= 9

@@ -10,7 +10,7 @@ import numpy as np
 
 STONE_RADIUS = 0.475  # of a grid spacing: neighbouring stones almost touch, as on a real board
 STONE_HALF_HEIGHT = 0.19
-BOARD_MARGIN = 1.15  # wood beyond the outer lines, room for the coordinates
+BOARD_MARGIN = 1.35  # wood beyond the outer lines, room for the coordinates
 BOARD_THICKNESS = 1.1
 
 

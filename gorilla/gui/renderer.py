@@ -28,6 +28,11 @@ BACKGROUND = (0.105, 0.115, 0.125, 1.0)
 GL_TEXTURE_MAX_ANISOTROPY = 0x84FE
 SURFACE_TEXELS = 2048  # the baked playing surface: ~100 texels per grid spacing on 19x19
 LINE_WIDTH = 0.045  # grid lines, in grid spacings
+COORD_HEIGHT = 0.34  # a coordinate's height at its base size, in grid spacings
+MIN_PIXELS = 15.0  # a coordinate grows until it is this high on screen (its digits about 11 pixels) ...
+MAX_GROWTH = 2.3  # ... at most this many times its base size ...
+MARGIN_ROOM = 0.72  # ... and no wider across the margin than this (in grid spacings): clear of the stones
+ALONG_ROOM = 0.85  # ... nor along the edge (a grid spacing apart): clear of the next one
 
 
 def shader_source(name: str) -> str:
@@ -158,42 +163,55 @@ def update_texture(tex: gl.GLuint, image: np.ndarray) -> None:
 
 
 class CoordinateLabels:
-    """Column letters and row numbers lying on the board margin, drawn from pyglet's glyph atlas."""
+    """Column letters and row numbers lying on the board margin, drawn from pyglet's glyph atlas.
+
+    Each vertex keeps its label's anchor (the label's centre) and its offset from it: the vertex
+    shader grows a label about its anchor until it is at least ``MIN_PIXELS`` high on screen (the
+    far edge of a tilted board is foreshortened and far), in each direction as far as the margin
+    has room for it (a row number grows taller than wide).
+    """
 
     def __init__(self, size: int, letters: str = GTP_LETTERS) -> None:
         self.font = pyglet.font.load(["DejaVu Sans", "Arial", "Helvetica"], 36, weight="bold")
         chars = "".join(sorted(set(letters[:size] + "0123456789")))
         glyphs, _ = self.font.get_glyphs(chars)
         self.glyph = dict(zip(chars, glyphs, strict=True))
-        height = 0.34  # of a grid spacing
-        self.scale = height / max(1, self.font.ascent)
+        self.scale = COORD_HEIGHT / max(1, self.font.ascent)
         quads: dict[int, list] = {}
         h = (size - 1) / 2.0
-        off = h + 0.78
+        off = h + (meshes.STONE_RADIUS + meshes.BOARD_MARGIN) / 2  # the middle of the free margin
         for i in range(size):
             wx, _ = board_to_world(i, 0, size)
             _, wz = board_to_world(0, i, size)
-            for text, cx, cz in ((letters[i], wx, off), (letters[i], wx, -off)):
-                self._add(quads, text, cx, cz)
-            for text, cx, cz in ((str(i + 1), -off, wz), (str(i + 1), off, wz)):
-                self._add(quads, text, cx, cz)
+            for cz in (off, -off):  # a letter's height is across the margin, its width along the edge
+                grow = (ALONG_ROOM / self._width(letters[i]), MARGIN_ROOM / COORD_HEIGHT)
+                self._add(quads, letters[i], wx, cz, grow)
+            for cx in (-off, off):  # a number's width is across the margin (taller, it narrows)
+                grow = (MARGIN_ROOM / self._width(str(i + 1)), ALONG_ROOM / COORD_HEIGHT)
+                self._add(quads, str(i + 1), cx, wz, grow)
         self.meshes = []
         for tex_id, rows in quads.items():
-            v = np.asarray(rows, dtype=np.float32).reshape(-1, 5)
+            v = np.asarray(rows, dtype=np.float32).reshape(-1, 10)
             n = len(v) // 4
             idx = (
                 np.arange(n, dtype=np.uint32)[:, None] * 4 + np.array([0, 1, 2, 0, 2, 3], np.uint32)
             ).ravel()
-            self.meshes.append((tex_id, Mesh(v, idx, [(0, 3), (1, 2)])))
+            self.meshes.append((tex_id, Mesh(v, idx, [(0, 3), (2, 3), (1, 2), (3, 2)])))
             gl.glBindTexture(gl.GL_TEXTURE_2D, tex_id)
             gl.glGenerateMipmap(gl.GL_TEXTURE_2D)
             gl.glTexParameteri(gl.GL_TEXTURE_2D, gl.GL_TEXTURE_MIN_FILTER, gl.GL_LINEAR_MIPMAP_LINEAR)
 
-    def _add(self, quads: dict, text: str, cx: float, cz: float) -> None:
+    def _width(self, text: str) -> float:
+        """A label's width at its base size, in grid spacings."""
+        return sum(self.glyph[ch].advance for ch in text) * self.scale
+
+    def _add(self, quads: dict, text: str, cx: float, cz: float, most: tuple[float, float]) -> None:
+        """The glyph quads of a label centred on (cx, cz); most: how many times it may grow in
+        width and in height (the room it has each way)."""
         s = self.scale
-        width = sum(self.glyph[ch].advance for ch in text) * s
-        x = cx - width / 2
+        x = -self._width(text) / 2
         base = -self.font.ascent * s * 0.5  # centre the cap height on cz
+        grow = tuple(min(MAX_GROWTH, m) for m in most)
         for ch in text:
             g = self.glyph[ch]
             x0, y0, x1, y1 = g.vertices
@@ -201,7 +219,8 @@ class CoordinateLabels:
             corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
             rows = quads.setdefault(g.id, [])
             for k, (gx, gy) in enumerate(corners):
-                rows.append((x + gx * s, 0.002, cz - (base + gy * s), tc[3 * k], tc[3 * k + 1]))
+                offset = (x + gx * s, 0.0, -(base + gy * s))
+                rows.append((cx, 0.002, cz, *offset, tc[3 * k], tc[3 * k + 1], *grow))
             x += g.advance * s
 
     def delete(self) -> None:
@@ -374,6 +393,9 @@ class Renderer:
         tp["u_view_proj"] = vp
         tp["u_glyphs"] = 0
         tp["u_color"] = (0.16, 0.10, 0.05, 0.85)
+        tp["u_viewport"] = (float(vw), float(vh))
+        tp["u_min_px"] = MIN_PIXELS
+        tp["u_height"] = COORD_HEIGHT
         for tex_id, mesh in self.labels.meshes if self.show_coordinates else ():
             gl.glBindTexture(gl.GL_TEXTURE_2D, tex_id)
             mesh.draw()
