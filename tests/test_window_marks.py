@@ -138,3 +138,38 @@ def test_the_far_coordinates_of_a_tilted_19x19_board_are_readable(app_window):  
     # the far row numbers too (19, 17 and 15 on both sides), each within its row's height
     sides = [(side * off, -y) for side in (-1, 1) for y in (9.0, 7.0, 5.0)]
     assert min(glyph_heights(h, sides, reach=8)) >= 9
+
+
+def ring_pixels(h: Harness, point: int, img: np.ndarray) -> int:
+    """Pixels of the best move's blue ring around point."""
+    from gorilla.rules.coords import format_vertex
+
+    x, y = h.screen_of(format_vertex(point, h.c.game.size))
+    across, _ = h.w._spacing(point)
+    r = round(0.6 * across)
+    box = img[y - r : y + r, x - r : x + r].astype(int)
+    return int(
+        ((box[:, :, 2] > 200) & (box[:, :, 0] < 90) & (box[:, :, 1] > 100) & (box[:, :, 1] < 180)).sum()
+    )
+
+
+def test_after_n_the_move_shown_and_its_better_move_are_marked_together(make):  # noqa: F811
+    h = make()
+    h.c.review.engine, h.c.review.playouts = "mcts", 400
+    for v in ("E5", "A1", "D4"):  # White's A1 is the mistake
+        h.click_point(v)
+    h.press(h.key.G)
+    wait_for(h, lambda: not h.c.review.running, 120)
+    h.c.goto_move(2)  # as n does: the board shows A1, the move that lost
+    h.frame()
+    evs = h.c.review.positions(h.c.game)
+    better, next_best = evs[1].best, evs[2].best
+    assert better >= 0 and better != h.point("A1")
+    img = h.screen()
+    assert ring_pixels(h, better, img) > 20, "no ring at the move A1 should have been"
+    if next_best not in (better, -1):  # not at the best move of the position after it
+        assert ring_pixels(h, next_best, img) == 0
+    h.c.goto_move(0)  # at the start no move is shown: no ring
+    h.frame()
+    img = h.screen()
+    assert all(ring_pixels(h, e.best, img) == 0 for e in evs if e is not None and e.best >= 0)

@@ -33,6 +33,16 @@ def beside(h: Harness, point: int, img: np.ndarray | None = None) -> np.ndarray:
     return img[y - 1 : y + 2, x + dx - 1 : x + dx + 2].reshape(-1, 3).astype(float).mean(axis=0)
 
 
+def inside(h: Harness, point: int) -> np.ndarray:
+    """Mean RGB a quarter of a spacing right of a stone's centre: inside the review's ring."""
+    img = h.screen()
+    x, y = h.screen_of(format_vertex(point, h.c.game.size), STONE_HALF_HEIGHT)
+    ax, _ = h.w.camera.point_to_screen(point, STONE_HALF_HEIGHT)
+    bx, _ = h.w.camera.point_to_screen(point + 1, STONE_HALF_HEIGHT)
+    dx = round(0.25 * abs(bx - ax))
+    return img[y - 1 : y + 2, x + dx - 1 : x + dx + 2].reshape(-1, 3).astype(float).mean(axis=0)
+
+
 def numbers(h: Harness) -> dict[str, tuple[float, float]]:
     return {lab.text: (lab.x, lab.y) for lab in h.w.hud.board_labels if lab.visible and lab.text.isdigit()}
 
@@ -89,20 +99,22 @@ def test_the_pointer_over_a_live_candidate_draws_its_line(make):  # noqa: F811
     assert {"1", "2"} <= set(numbers(h))
 
 
-def test_the_pointer_over_the_reviews_best_move_draws_its_line(make):  # noqa: F811
+def test_the_pointer_over_the_reviews_better_move_draws_its_line(make):  # noqa: F811
     h = make()
     h.c.review.engine, h.c.review.playouts = "mcts", 400
-    for v in ("E5", "C3"):
+    for v in ("E5", "A1"):  # White's A1: a move with a better one
         h.click_point(v)
     h.press(h.key.G)
     end = time.monotonic() + 120
     while h.c.review.running and time.monotonic() < end:
         h.frames(0.2)
-    e = h.c.review.positions(h.c.game)[2]
+    e = h.c.review.positions(h.c.game)[1]  # the position before A1: White's better move
     assert e is not None and e.best >= 0 and h.c.game.position.color_at(e.best) == EMPTY
-    before = beside(h, e.best)
+    wood = inside(h, e.best)  # the ring's middle, beside where its number goes
+    assert is_wood(wood)
     hover(h, e.best)
     assert "1" in numbers(h)
-    assert beside(h, e.best).mean() < before.mean() - 40  # Black's stone, translucent
+    px = inside(h, e.best)  # White's stone, translucent (the side that played A1 plays it): lighter, greyer
+    assert px.mean() > wood.mean() + 5 and (wood[0] - wood[2]) - (px[0] - px[2]) > 25, (wood, px)
     h.press(h.key.D)  # the review's marks off: no candidate there any more
     assert not numbers(h)

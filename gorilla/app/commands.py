@@ -294,9 +294,10 @@ DOC_ROWS: tuple[HelpRow, ...] = (
     HelpRow(
         "",
         "dots on the analysed stones, coloured by the points their move lost: green under 1, yellow under"
-        " 3, orange under 10, red 10 or more (on once an analysis starts), and the analysis's best move in"
-        " the position shown ringed; in Gomoku by the win rate lost: green under 5%, yellow, orange from"
-        " 10%, red from 20%",
+        " 3, orange under 10, red 10 or more (on once an analysis starts), and the better move for the"
+        " move shown ringed (the best of the position before it, as KaTrain marks it); in Gomoku by the"
+        " win rate lost: green under 5%, yellow, orange from 10%, red from 20%, the best move in the"
+        " position shown ringed",
         ("mistake_dots",),
     ),
     HelpRow(

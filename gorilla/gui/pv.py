@@ -1,6 +1,6 @@
 """The best line on the board (as Lizzie and KaTrain draw it): the pointer over a candidate of
-the evaluation (``e``), of the live view (``v``) or of the review (the analysed position's
-best move, ringed) names the line that candidate starts; the scene draws it as numbered
+the evaluation (``e``), of the live view (``v``) or of the review (the better move for the move
+on show, ringed) names the line that candidate starts; the scene draws it as numbered
 translucent stones. Plain data: the controller's values in, points out."""
 
 from __future__ import annotations
@@ -12,40 +12,48 @@ from gorilla.rules.board import BLACK, WHITE
 PV_SHOWN = 10  # moves of a line drawn at most
 
 
-def review_best(controller: Table) -> tuple[int, list[int]] | None:
-    """(best move, its line) of the review's analysis of the position on the board, if any."""
+def review_best(controller: Table) -> tuple[int, list[int], int] | None:
+    """(the better move, its line, the colour that plays it) for the move on show: the best move
+    of the position before it, by the review's analysis (as KaTrain marks it: the move played and
+    the one it should have been, together); None at the start, before the analysis reached
+    that position, or where the move played was the best."""
     review = controller.review
     if review is None or not review.show_dots:
         return None
     game = controller.game
     evs = review.positions(game)
     n = len(game.moves)
-    if n >= len(evs) or evs[n] is None or evs[n].best < 0:
+    if n == 0 or n > len(evs) or evs[n - 1] is None or evs[n - 1].best < 0:
         return None
-    e = evs[n]
-    return e.best, list(e.pv or [e.best])
+    e, played = evs[n - 1], game.moves[n - 1]
+    if e.best == played.point:
+        return None
+    return e.best, list(e.pv or [e.best]), played.color
 
 
-def hover_line(controller: Table, hover: int | None) -> list[int]:
-    """The line the candidate under the pointer starts (that move first), or [] when the pointer
-    is on no candidate shown: the evaluation's, then the live view's (the AI's search, else the
-    analysis of the position shown), then the review's."""
+def hover_line(controller: Table, hover: int | None) -> tuple[list[int], int]:
+    """The line the candidate under the pointer starts (that move first) and the colour that
+    plays its first move, or [] when the pointer is on no candidate shown: the evaluation's,
+    then the live view's (the AI's search, else the analysis of the position shown: the side to
+    move plays them), then the review's better move (played by the side that played the move
+    on show)."""
+    to_move = controller.game.to_move
     if hover is None or controller.game.over:
-        return []
+        return [], to_move
     ev = controller.evaluation
     if controller.show_eval and ev is not None and hover in ev.evaluation.values:
-        return list(ev.evaluation.pvs.get(hover) or [hover])[:PV_SHOWN]
+        return list(ev.evaluation.pvs.get(hover) or [hover])[:PV_SHOWN], to_move
     p = controller.progress
     line = candidate_line(p.candidates or [], hover) if controller.show_thinking and p is not None else []
     view = controller.ponder_view()  # v while no AI thinks: the analysis of the position shown
     if not line and view is not None:
         line = candidate_line(view.candidates, hover)
     if line:
-        return line[:PV_SHOWN]
+        return line[:PV_SHOWN], to_move
     best = review_best(controller)
     if best is not None and best[0] == hover:
-        return best[1][:PV_SHOWN]
-    return []
+        return best[1][:PV_SHOWN], best[2]
+    return [], to_move
 
 
 def line_stones(line: list[int], to_move: int, empty) -> list[tuple[int, int, int]]:

@@ -121,9 +121,9 @@ def _overlays(controller: Table, under: list, over: list) -> tuple[np.ndarray | 
     review = controller.review
     if review is not None and review.show_dots:
         over += ov.mistake_dots(review.reviews(game), game.moves, pos.color_at, size, STONE_TOP + 0.005)
-        best = review_best(controller)
+        best = review_best(controller)  # the better move for the move on show: ringed beside it
         if best is not None and not over_game and pos.color_at(best[0]) == EMPTY:
-            under.append(ov.marker(best[0], size, SURFACE, 0.47, ov.BEST_RING, ov.RING))  # its candidate
+            under.append(ov.marker(best[0], size, SURFACE, 0.47, ov.BEST_RING, ov.RING))
     elif review is None:  # Gomoku's analysis: dots coloured by the win rate lost, the best move ringed
         over += [ov.marker(p, size, STONE_TOP + 0.005, 0.16, ov.win_rate_loss_colour(lost), ov.DISC)
                  for p, lost in controller.analysis_dots()]  # fmt: skip
@@ -221,7 +221,7 @@ def build_scene(
         ghosts.append(_stone_rows([ghost.move], [ghost.color], size, tv.GHOST_ALPHA))
         labels.append(tv.ghost_label(ghost))
     line = tv.refutation(ghost, hover, empty)  # the pointer on the ghost: the net's refutation
-    line = line or line_stones(hover_line(controller, hover), game.to_move, empty)
+    line = line or line_stones(*hover_line(controller, hover), empty)
     stone_labels = []
     for p, color, number in line:  # the line under the pointer: translucent numbered stones
         ghosts.append(_stone_rows([p], [color], size, PV_ALPHA))
