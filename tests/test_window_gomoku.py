@@ -543,13 +543,14 @@ def test_ctrl_o_lists_and_opens_a_piskvork_record_and_ctrl_s_writes_one(app_wind
 
 def test_gomoku_columns_are_lettered_with_i_as_gomoku_programs_do_and_go_skips_it(gomoku, app_window):  # noqa: F811
     from gorilla.gui.camera import board_to_world
+    from gorilla.gui.meshes import COORD_OFFSET
 
     def label_crop(h: Harness, column: int) -> np.ndarray:
         """The pixels of a column's letter on the board's near edge."""
         wx, wz = board_to_world(column, 0, 15)
-        x, y = (round(v) for v in h.w.camera.world_to_screen((wx, 0.0, wz + 0.78)))
+        x, y = (round(v) for v in h.w.camera.world_to_screen((wx, 0.0, wz + COORD_OFFSET)))
         h.frames(0.1)
-        return h.screen()[y - 7 : y + 8, x - 7 : x + 8].astype(int)
+        return h.screen()[y - 12 : y + 13, x - 9 : x + 10].astype(int)  # the letter, grown to 15 pixels
 
     g = gomoku(15)
     g.click_point(vertex(g, 8, 7))

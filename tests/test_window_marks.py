@@ -126,10 +126,10 @@ def glyph_heights(h: Harness, cells: list[tuple[float, float]], reach: int = 20)
 
 
 def test_the_far_coordinates_of_a_tilted_19x19_board_are_readable(app_window):  # noqa: F811
-    from gorilla.gui.meshes import BOARD_MARGIN, STONE_RADIUS
+    from gorilla.gui.meshes import COORD_OFFSET
 
     h = app_window(size=19, width=1024, height=768)
-    off = 9 + (STONE_RADIUS + BOARD_MARGIN) / 2
+    off = 9 + COORD_OFFSET
     far = [(x - 9.0, -off) for x in (0, 4, 9, 14, 18)]  # A, E, K, P, T along the far edge
     near = [(x - 9.0, off) for x in (0, 9, 18)]
     heights = glyph_heights(h, far + near)

@@ -17,7 +17,7 @@ from gorilla.gui.camera import PANEL_WIDTH
 MIN_WIDTH, MIN_HEIGHT = 640, 480
 PANEL_MAX = PANEL_WIDTH  # the panel in a window of 1000 pixels or more
 PANEL_MIN = 270  # the narrowest panel: four toolbar captions still fit a row
-PANEL_SHARE = 0.33  # of the window's width, between the two
+PANEL_SHARE = 0.4  # of the window's width, between the two (800 pixels wide: 320)
 PAD = 16  # the panel's inner margin
 TOOLBAR_BOTTOM = 30  # above the footer line
 GRAPH_GAP = 14  # between the toolbar and the graph

@@ -12,6 +12,7 @@ STONE_RADIUS = 0.475  # of a grid spacing: neighbouring stones almost touch, as 
 STONE_HALF_HEIGHT = 0.19
 BOARD_MARGIN = 1.35  # wood beyond the outer lines, room for the coordinates
 BOARD_THICKNESS = 1.1
+COORD_OFFSET = (STONE_RADIUS + BOARD_MARGIN) / 2  # the coordinates: the middle of the margin the stones leave
 
 
 def star_points(size: int) -> list[tuple[int, int]]:

@@ -53,9 +53,10 @@ def ramp(t: float) -> tuple[float, float, float]:
 
 
 LABELLED = 6  # moves labelled on the board: the best and the five next
-LABEL_DISC = 0.40  # a labelled move's disc (in grid spacings): room for its number
-LABEL_ROOM = 0.36  # the radius its number must fit in: inside the disc and the best move's ring
-BEST_RADIUS = 0.50  # the best move's ring (a thin ring: the number fits inside it)
+LABEL_DISC = 0.46  # a labelled move's disc (in grid spacings): room for its number
+LABEL_ROOM = 0.42  # the radius its number must fit in: inside its disc ...
+BEST_RADIUS = 0.52  # the best move's ring (a thin ring, drawn round its disc) ...
+BEST_ROOM = 0.40  # ... and inside the ring
 DOT_MIN, DOT_RANGE = 0.12, 0.14  # an unlabelled move's dot: its radius, growing with its value
 WOOD = (0.80, 0.65, 0.42)  # the wood under a disc, about (the lit surface's mean colour)
 DARK_INK = (20, 20, 20, 255)
@@ -162,7 +163,11 @@ def heat_markers(values: dict, best: int | None, size: int, y: float,
         return out, []
     out.append(marker(best, size, y + 0.001, BEST_RADIUS, BEST_RING, RING))
     labels = [
-        BoardLabel(p, value_texts(vals[p], unit), label_ink(ramp(t[p]), 0.82)) for p in first if p in labelled
+        BoardLabel(
+            p, value_texts(vals[p], unit), label_ink(ramp(t[p]), 0.82), BEST_ROOM if p == best else LABEL_ROOM
+        )
+        for p in first
+        if p in labelled
     ]
     return out, labels
 
@@ -212,7 +217,9 @@ def thinking_markers(candidates: Iterable, size: int, y: float, limit: int = 30)
         [c.move for c in cands], t, size, y, 0.85, lambda p: 0.12 + 0.26 * share[p]
     )
     out.append(marker(cands[0].move, size, y + 0.001, BEST_RADIUS, BEST_RING, RING))
-    labels = [BoardLabel(c.move, value_texts(100 * c.winrate, "win rate"), label_ink(ramp(t[c.move]), 0.85))
+    best = cands[0].move
+    labels = [BoardLabel(c.move, value_texts(100 * c.winrate, "win rate"), label_ink(ramp(t[c.move]), 0.85),
+                         BEST_ROOM if c.move == best else LABEL_ROOM)
               for c in cands if c.move in labelled]  # fmt: skip
     return out, labels
 

@@ -179,7 +179,7 @@ class CoordinateLabels:
         self.scale = COORD_HEIGHT / max(1, self.font.ascent)
         quads: dict[int, list] = {}
         h = (size - 1) / 2.0
-        off = h + (meshes.STONE_RADIUS + meshes.BOARD_MARGIN) / 2  # the middle of the free margin
+        off = h + meshes.COORD_OFFSET
         for i in range(size):
             wx, _ = board_to_world(i, 0, size)
             _, wz = board_to_world(0, i, size)
@@ -388,23 +388,13 @@ class Renderer:
         )
         gl.glDepthMask(gl.GL_FALSE)
         gl.glDisable(gl.GL_CULL_FACE)
-        tp = self.text_prog
-        tp.use()
-        tp["u_view_proj"] = vp
-        tp["u_glyphs"] = 0
-        tp["u_color"] = (0.16, 0.10, 0.05, 0.85)
-        tp["u_viewport"] = (float(vw), float(vh))
-        tp["u_min_px"] = MIN_PIXELS
-        tp["u_height"] = COORD_HEIGHT
-        for tex_id, mesh in self.labels.meshes if self.show_coordinates else ():
-            gl.glBindTexture(gl.GL_TEXTURE_2D, tex_id)
-            mesh.draw()
+        self._draw_coordinates(vp, vw, vh)
         mp = self.marker_prog
         mp.use()
         mp["u_view_proj"] = vp
         self.under.draw()
 
-        # stones: opaque first, then the translucent ones (dead stones, hover preview);
+        # stones: opaque first, then the translucent ones (the hover preview, the line under the pointer);
         # blending stays on for the anti-aliased silhouettes
         gl.glEnable(gl.GL_CULL_FACE)
         gl.glDepthMask(gl.GL_TRUE)
@@ -426,6 +416,21 @@ class Renderer:
         gl.glDisable(gl.GL_DEPTH_TEST)
         gl.glBindVertexArray(0)
         gl.glUseProgram(0)
+
+    def _draw_coordinates(self, vp: tuple[float, ...], vw: int, vh: int) -> None:
+        """The letters and numbers on the margin (when shown), each at least MIN_PIXELS high on a
+        view vw x vh pixels where the margin has room."""
+        tp = self.text_prog
+        tp.use()
+        tp["u_view_proj"] = vp
+        tp["u_glyphs"] = 0
+        tp["u_color"] = (0.16, 0.10, 0.05, 0.85)
+        tp["u_viewport"] = (float(vw), float(vh))
+        tp["u_min_px"] = MIN_PIXELS
+        tp["u_height"] = COORD_HEIGHT
+        for tex_id, mesh in self.labels.meshes if self.show_coordinates else ():
+            gl.glBindTexture(gl.GL_TEXTURE_2D, tex_id)
+            mesh.draw()
 
     def delete(self) -> None:
         """Free every GL object it owns."""
