@@ -19,7 +19,10 @@ pytestmark = pytest.mark.gui
 def resize(h: Harness, width: int, height: int) -> None:
     h.w.set_size(width, height)
     end = time.monotonic() + 5
-    while (h.w.width, h.w.height) != (width, height) and time.monotonic() < end:
+    while (h.w.layout.width, h.w.layout.height) != (
+        width,
+        height,
+    ) and time.monotonic() < end:  # on_resize ran
         h.frames(0.02)
     h.frames(0.05)
 

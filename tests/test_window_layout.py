@@ -20,9 +20,12 @@ def resize(h: Harness, width: int, height: int) -> None:
     """Resize the window as a user drags its corner (Xvfb has no window manager to refuse it)."""
     h.w.set_size(width, height)
     end = time.monotonic() + 5
-    while (h.w.width, h.w.height) != (width, height) and time.monotonic() < end:
+    while (h.w.layout.width, h.w.layout.height) != (
+        width,
+        height,
+    ) and time.monotonic() < end:  # on_resize ran
         h.frames(0.02)
-    assert (h.w.width, h.w.height) == (width, height), "the window was not resized"
+    assert (h.w.layout.width, h.w.layout.height) == (width, height), "the window was not resized"
     h.frames(0.05)
 
 
