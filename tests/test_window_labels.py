@@ -97,3 +97,20 @@ def test_the_evaluations_numbers_are_one_scale_fit_and_contrast(app_window):  # 
         assert float(lab.text) == pytest.approx(ev.values[p].score, abs=0.051 if "." in lab.text else 0.5)
     legend = h.w.hud.legend.text
     assert "score lead in points" in legend and "green the best to red" in legend and "Small dots" in legend
+
+
+def test_at_the_minimum_size_the_panels_text_stops_above_the_graph(app_window):  # noqa: F811
+    h = app_window(size=9, width=640, height=480, eval_games=2, eval_turns=2)
+    for v in ("E5", "C4", "G4"):
+        h.click_point(v)
+    h.press(h.key.E)
+    end = time.monotonic() + 60
+    while h.c.evaluation is None and time.monotonic() < end:
+        h.frames(0.1)
+    h.frame()
+    hud = h.w.hud
+    assert hud.legend.text  # the key to the numbers shows, cut where room ends
+    for lab in (hud.info, hud.message, hud.legend):
+        if lab.text:
+            assert lab.y - lab.content_height >= h.w.graph.top - 1, lab.text[:40]
+            assert lab.content_width <= lab.width

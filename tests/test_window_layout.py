@@ -142,8 +142,8 @@ def test_long_lines_wrap_within_the_panel_and_a_long_path_is_elided_in_its_middl
     warn = (np.abs(img - np.array(WARN[:3])).max(axis=2) < 40)[:, h.w.layout.panel_x :]
     assert warn.sum() > 50  # the message is drawn
     assert not warn[:, -14:].any(), "the message runs into the panel's right margin"
-    # a message of many words wraps, and stops above the graph's text and the toolbar
+    # a message of many words wraps, and stops above the graph (here its hint alone) and the toolbar
     h.c.say(" ".join(["Analysis done, a long report of every move of the game"] * 40))
     h.frame()
-    assert msg.content_width <= msg.width and msg.y - msg.content_height >= h.w.layout.text_bottom
+    assert msg.content_width <= msg.width and msg.y - msg.content_height >= h.w.graph.top
     assert msg.text.endswith("\u2026")

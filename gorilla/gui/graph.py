@@ -14,6 +14,7 @@ import pyglet
 from pyglet import shapes
 
 from gorilla.app.review import BLUNDER
+from gorilla.gui.layout import GRAPH_TEXT
 from gorilla.gui.toolbar import set_fitted, text_label
 from gorilla.rules.board import BLACK
 from gorilla.rules.coords import format_vertex
@@ -166,6 +167,7 @@ class Graph:
         self.rect = (0, 0, 10, 10)  # the plot
         self.total = 0
         self.legend_right = 0.0  # where the legend's row ends (tests)
+        self.empty = True  # nothing analysed: the hint alone, on the box's bottom line
         self._key: tuple | None = None
 
     def layout(self, x: int, y: int, width: int, height: int) -> None:
@@ -178,6 +180,13 @@ class Graph:
         self.info.width = width
         self.rect = plot_rect(self.box)
         self._key = None
+
+    @property
+    def top(self) -> float:
+        """The height above which the graph draws nothing: the top of its text (the hint's
+        line alone while nothing is analysed)."""
+        bx, by, bw, bh = self.box
+        return by + 20 if self.empty else by + bh + GRAPH_TEXT
 
     def hit(self, x: float, y: float) -> int | None:
         """The move number under window pixel (x, y), or None when it is off the graph or empty."""
@@ -194,12 +203,14 @@ class Graph:
             return
         self._key = key
         self.total = data.total
+        self.empty = not data.points and not data.running
+        self.bg.visible = self.plot_bg.visible = not self.empty
         self.rect = plot_rect(self.box, data.scores)
         gx, gy, w, h = self.rect
         self.plot_bg.position, self.plot_bg.width, self.plot_bg.height = (gx, gy), w, h
         for old in self.shapes:
             old.delete()  # a label stays in the batch until deleted
-        self.shapes = self._axes(data) + self._curves(data)
+        self.shapes = [] if self.empty else self._axes(data) + self._curves(data)
         self._legend(data)
         info = data.info
         if data.running:  # the progress first, then the current move's first line
@@ -294,6 +305,7 @@ class Graph:
             rect.visible = word.visible = (rect, word) in shown
         self.keys[2][1].text = f"lost {data.threshold:g}{data.unit}+"
         title = "Black:" if data.points or data.running else (HINT if data.scores else HINT_SHORT)
+        self.title.y = by + 4 if self.empty else by + bh + 6  # the hint alone: low, the text has the room
         for size in (TITLE_FONT, TITLE_FONT - 1, TITLE_FONT - 2):
             self.title.font_size = size
             self.title.text = title

@@ -226,8 +226,11 @@ class Hud:
         label.text = text
 
     # --- content ---------------------------------------------------------------------------
-    def update(self, controller: Table, notice: str = "") -> None:
-        """Refresh the panel from the controller; notice (a GUI-side problem) shows with its message."""
+    def update(self, controller: Table, notice: str = "", text_bottom: float | None = None) -> None:
+        """Refresh the panel from the controller; notice (a GUI-side problem) shows with its
+        message; text_bottom: where the panel's text must end (the graph's top; else the layout's)."""
+        if text_bottom is not None:
+            self._text_bottom = text_bottom
         game = controller.game
         views = controller.clock_views()
         self._update_players(controller, views)
@@ -238,7 +241,6 @@ class Hud:
         self._set(self.subtitle, f"{game.size}x{game.size}{ai_vs}")
 
         msg, y = self._update_info(controller, views, notice)
-        y = self._update_legend(controller, y)
         y = self._update_ai(controller, y)
         cand = ""
         p = controller.progress
@@ -255,6 +257,12 @@ class Hud:
         self._set(self.cands, cand)
         if cand:
             y -= self.cands.content_height + 10
+        y = self._update_message(msg, y)
+        self._update_legend(controller, y)  # last: a key to the board, cut where room ends
+
+    def _update_message(self, msg: str, y: float) -> float:
+        """The message below y, smaller and then cut where it would run below the text's
+        bottom; the height below it."""
         self.message.position = (self._x0 + self._pad, y - 4, 0)
         key = (msg, round(y), self._text_bottom)
         if self._text_cache.get("message") != key:  # set, then cut to the room it has
@@ -266,6 +274,7 @@ class Hud:
                 if self.message.y - self.message.content_height >= self._text_bottom:
                     break
             self._clip(self.message, self._text_bottom)
+        return y - 4 - self.message.content_height - 10 if self.message.text else y
 
     def _update_players(self, controller: Table, views) -> None:
         """Each side's name, and its clock or its captures."""
@@ -349,8 +358,9 @@ class Hud:
         y = self._height - 142 - self.info.content_height - 14
         return msg, y
 
-    def _update_legend(self, controller: Table, y: float) -> float:
-        """The key to the evaluation's labels on the board while they show; the height below."""
+    def _update_legend(self, controller: Table, y: float) -> None:
+        """The key to the evaluation's labels on the board while they show, below y, cut where
+        it would run below the text's bottom."""
         ev = controller.evaluation
         text = ""
         if controller.show_eval and ev is not None:
@@ -359,8 +369,12 @@ class Hud:
                 e.values, e.best, controller.game.size, ev.unit, controller.column_letters, ev.figure()
             )
         self.legend.position = (self._x0 + self._pad, y, 0)
-        self._set(self.legend, text)
-        return y - self.legend.content_height - 8 if text else y
+        key = (text, round(y), self._text_bottom)
+        if self._text_cache.get("legend") != key:
+            self._text_cache["legend"] = key
+            self._text_cache.pop(str(id(self.legend)), None)
+            self._set(self.legend, text)
+            self._clip(self.legend, self._text_bottom)
 
     def _update_ai(self, controller: Table, y: float) -> float:
         """The AI's (or the compile's, or the evaluator's) progress bar and line; the height below."""
@@ -414,9 +428,11 @@ class Hud:
             y -= self.ai_text.content_height + 10
         return y
 
-    def fit_label(self, texts: tuple[str, ...], rx: float, ry: float) -> tuple[str, int] | None:
+    def fit_label(
+        self, texts: tuple[str, ...], rx: float, ry: float, least: int = LABEL_MIN
+    ) -> tuple[str, int] | None:
         """The first of texts that fits an ellipse rx x ry pixels (half-axes) at a readable
-        size, and its font size (the largest up to LABEL_MAX); None when none fits at LABEL_MIN."""
+        size, and its font size (the largest up to LABEL_MAX); None when none fits at least."""
         for text in texts:
             w10 = self._label_widths.get(text)
             if w10 is None:  # the width at 10 points; it grows with the size
@@ -425,7 +441,7 @@ class Hud:
             size = min(
                 LABEL_MAX, int(10 * 2 * rx * LABEL_FILL / w10), int(2 * ry * LABEL_FILL / DIGIT_HEIGHT)
             )
-            if size >= LABEL_MIN:
+            if size >= least:
                 return text, size
         return None
 

@@ -65,13 +65,15 @@ LIGHT_INK = (255, 255, 255, 255)
 
 class BoardLabel(NamedTuple):
     """A number on a disc of the board: the texts it may show, the longest first (the window
-    shows the first that fits the disc at a readable size, or none), its ink, and the radius
-    (in grid spacings) it must fit in."""
+    shows the first that fits the disc at a readable size, or none), its ink, the radius (in
+    grid spacings) it must fit in, and whether it is the ringed best's (which keeps its number
+    a point smaller where the others' would go)."""
 
     point: int
     texts: tuple[str, ...]
     ink: tuple[int, int, int, int]
     room: float = LABEL_ROOM
+    best: bool = False
 
 
 def luminance(rgb: Iterable[float]) -> float:
@@ -219,7 +221,7 @@ def thinking_markers(candidates: Iterable, size: int, y: float, limit: int = 30)
     out.append(marker(cands[0].move, size, y + 0.001, BEST_RADIUS, BEST_RING, RING))
     best = cands[0].move
     labels = [BoardLabel(c.move, value_texts(100 * c.winrate, "win rate"), label_ink(ramp(t[c.move]), 0.85),
-                         BEST_ROOM if c.move == best else LABEL_ROOM)
+                         BEST_ROOM if c.move == best else LABEL_ROOM, c.move == best)
               for c in cands if c.move in labelled]  # fmt: skip
     return out, labels
 

@@ -27,7 +27,7 @@ from gorilla.app.table import Table
 from gorilla.gui.camera import Camera
 from gorilla.gui.file_picker import FilePicker
 from gorilla.gui.graph import Graph, graph_data
-from gorilla.gui.hud import Hud
+from gorilla.gui.hud import LABEL_MAX, LABEL_MIN, Hud
 from gorilla.gui.info_dialog import InfoDialog
 from gorilla.gui.layout import MIN_HEIGHT, MIN_WIDTH, Layout, window_layout
 from gorilla.gui.meshes import STONE_HALF_HEIGHT
@@ -317,12 +317,12 @@ class GorillaWindow(pyglet.window.Window):
         if self.tree_view.visible:
             self.tree_view.update(c.tree, c.version)
         self.hud.set_board_labels(self._label_items(scene))
-        self.hud.update(c, scene.notice)
-        prompts = [line for m in self.modals if (line := m.prompt_line()) is not None]
-        self.hud.set_prompt(prompts[-1] if prompts else None)
         curve = graph_data(c) if self.layout.graph is not None else None  # None: no analysis, no room
         if curve is not None:
             self.graph.update(curve)
+        self.hud.update(c, scene.notice, self.graph.top if curve is not None else self.layout.text_bottom)
+        prompts = [line for m in self.modals if (line := m.prompt_line()) is not None]
+        self.hud.set_prompt(prompts[-1] if prompts else None)
         self.tree_view.draw()  # under the panel's prompt and help
         self.hud.draw()
         if curve is not None:
@@ -680,7 +680,8 @@ class GorillaWindow(pyglet.window.Window):
 
     def _overlay_label_items(self, labels: list) -> list[tuple]:
         """The overlay's numbers, alike: the same form for all (the short one, 57 for 57%, where
-        one needs it) at the size of the smallest; a number that does not fit its disc is left out."""
+        one needs it) at the size of the smallest; a number that does not fit its disc is left
+        out, the ringed best's only where it does not fit a point smaller."""
         rooms = []
         for lab in labels:
             across, along = self._spacing(lab.point)
@@ -688,15 +689,16 @@ class GorillaWindow(pyglet.window.Window):
         fits = [self.hud.fit_label(lab.texts, *room) for lab, room in zip(labels, rooms, strict=True)]
         short = max((lab.texts.index(f[0]) for lab, f in zip(labels, fits, strict=True) if f), default=0)
         fits = [
-            self.hud.fit_label(lab.texts[min(short, len(lab.texts) - 1) :], *room)
+            self.hud.fit_label(lab.texts[min(short, len(lab.texts) - 1) :], *room, LABEL_MIN - lab.best)
             for lab, room in zip(labels, rooms, strict=True)
         ]
-        size = min((f[1] for f in fits if f), default=0)
+        others = [f[1] for lab, f in zip(labels, fits, strict=True) if f and not lab.best]
+        size = min(others, default=LABEL_MAX)
         items = []
         for lab, f in zip(labels, fits, strict=True):
             if f is not None:
                 x, y = self.camera.point_to_screen(lab.point)
-                items.append((x, y, f[0], lab.ink, size))
+                items.append((x, y, f[0], lab.ink, min(size, f[1])))
         return items
 
     def _spacing(self, point: int) -> tuple[float, float]:
