@@ -1,6 +1,7 @@
 """The review graph drawn in a real window under Xvfb, its pixels read back (issue 64): every
-number of its axes whole inside its box and clear of the plot (no curve over a number, the minus
-of "-5" there), the score ticks never on top of each other in a low plot, the legend whole while
+number of its axes whole inside its box and clear of the plot (no curve over a number), the minus of
+a negative score drawn (a true minus sign at whole pixels, as visible as the plus: at small ticks
+it had vanished), the score ticks never on top of each other in a low plot, the legend whole while
 analysing, at the panel's widest and narrowest."""
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ from gorilla.gui.graph import SCORE, WINRATE, Graph, GraphData, score_ticks
 pytestmark = pytest.mark.gui
 
 
-def game_curve(total: int = 60) -> GraphData:
-    """A game that swings: Black's win rate and lead rise to +30 and fall to -25."""
-    pts = [(k, 0.5 + 0.45 * math.sin(k / 9.0), 30.0 * math.sin(k / 9.0) - 2.0) for k in range(total + 1)]
+def game_curve(total: int = 60, swing: float = 30.0) -> GraphData:
+    """A game that swings: Black's win rate and lead rise to +swing and fall to 2 - swing."""
+    pts = [(k, 0.5 + 0.45 * math.sin(k / 9.0), swing * math.sin(k / 9.0) - 2.0) for k in range(total + 1)]
     return GraphData(
         pts, [(12, 4.0), (41, 12.0)], 30, total, threshold=3.0, info="30. B D4 lost 0.4\nbest D4 C3"
     )
@@ -60,18 +61,21 @@ def label_box(lab) -> tuple[float, float, float, float]:
     return left, bottom, left + w, bottom + hh
 
 
-@pytest.mark.parametrize("width, height", [(298, 90), (238, 56)])  # the panel's widest, the narrowest
-def test_the_axes_numbers_lie_whole_in_the_box_clear_of_the_curves(make, width, height):  # noqa: F811
+@pytest.mark.parametrize(
+    "width, height, swing, tick",
+    [(298, 90, 30.0, "20"), (238, 56, 30.0, "20"), (298, 90, 7.0, "5")],  # the panel's widest, narrowest
+)
+def test_the_axes_numbers_lie_whole_in_the_box_clear_of_the_curves(make, width, height, swing, tick):  # noqa: F811
     h = make()
     g = Graph()
     g.layout(500, 200, width, height)
-    g.update(game_curve())
+    g.update(game_curve(swing=swing))
     img = draw_alone(h, g)
     bx, by, bw, bh = g.box
     gx, gy, gw, gh = g.rect
     numbers = [s for s in g.shapes if hasattr(s, "text")]
     texts = {s.text for s in numbers}
-    assert {"100%", "50%", "0%"} <= texts and {"+20", "-20"} <= texts
+    assert {"100%", "50%", "0%"} <= texts and {"+" + tick, "\u2212" + tick} <= texts
     for lab in numbers:
         left, bottom, right, top = label_box(lab)
         assert bx <= left and right <= bx + bw and by <= bottom and top <= by + bh, lab.text  # whole
@@ -81,12 +85,12 @@ def test_the_axes_numbers_lie_whole_in_the_box_clear_of_the_curves(make, width, 
         other = WINRATE if tuple(lab.color) == SCORE else SCORE
         cell = img[math.floor(bottom) : math.ceil(top), math.floor(left) : math.ceil(right)]
         assert not near(cell, other, 30).any(), f"a curve over {lab.text}"
-    minus = [s for s in numbers if s.text.startswith("-")]
+    minus = [s for s in numbers if s.text.startswith("\u2212")]
     for lab in minus:  # the minus is drawn: score-coloured pixels left of the digits' middle
         left, bottom, right, top = label_box(lab)
         cell = img[math.floor(bottom) : math.ceil(top), math.floor(left) : math.floor(left) + 4]
         assert near(cell, SCORE, 60).any(), f"no minus in {lab.text}"
-    ticks = sorted(s.y for s in numbers if s.text[0] in "+-")
+    ticks = sorted(s.y for s in numbers if s.text[0] in "+\u2212")
     assert all(b - a >= 9 for a, b in zip(ticks, ticks[1:], strict=False))  # no two on top of each other
     # the curves stay in the plot: no curve colour in the margins between the box's edge and the numbers
     assert not near(img[by : by + bh, bx : bx + 2], WINRATE).any()

@@ -101,7 +101,7 @@ def test_the_review_graph_has_axes_a_legend_and_the_current_move_marked(make):  
     g = h.w.graph
     texts = {s.text for s in g.shapes if hasattr(s, "text")}
     assert {"100%", "50%", "0%"} <= texts  # the win rate's scale
-    assert {"+10", "-10"} <= texts or {"+5", "-5"} <= texts  # the score lead's ticks
+    assert {"+10", "\u221210"} <= texts or {"+5", "\u22125"} <= texts  # the score lead's ticks
     assert "1" in texts and "2" in texts  # move numbers along the bottom
     words = [w.text for _, w in g.keys]
     assert words[:2] == ["win rate", "score lead"] and all(w.visible for _, w in g.keys)

@@ -87,15 +87,15 @@ def graph_data(controller) -> GraphData | None:
     return GraphData(pts, mistakes, n, len(evs) - 1, rv.running, rv.fraction, rv.threshold, info)
 
 
-AXIS_FONT = 7  # the axes' numbers, in the margins beside and below the plot
+AXIS_FONT = 8  # the axes' numbers, in the margins beside and below the plot
 SCORE_STEPS = (5.0, 10.0, 20.0, 50.0, 100.0)  # the score lead's tick spacing: the first giving <= 2 a side
-LEFT = 32  # the box's margin left of the plot: the win rate's numbers ("100%")
-RIGHT = 26  # right of the plot: the score lead's numbers ("+20", "-100"); Gomoku's graph has none
+LEFT = 36  # the box's margin left of the plot: the win rate's numbers ("100%")
+RIGHT = 30  # right of the plot: the score lead's numbers ("+20", "-100"); Gomoku's graph has none
 RIGHT_NO_SCORE = 6
-TOP = 6  # above the plot: half a number's height, so that the top one stays in the box
-BOTTOM = 14  # below the plot: the move numbers
+TOP = 7  # above the plot: half a number's height, so that the top one stays in the box
+BOTTOM = 15  # below the plot: the move numbers
 TITLE_FONT, KEY_FONT = 9, 8
-TICKS_APART = 12  # pixels between two score ticks at least: their numbers' height
+TICKS_APART = 13  # pixels between two score ticks at least: their numbers' height
 HINT = "g: analyse the game (win rate and score graph)"
 HINT_SHORT = "g: analyse the game"
 
@@ -108,6 +108,12 @@ def score_span(points: list[tuple[int, float, float]]) -> float:
 def score_step(span: float) -> float:
     """The distance between two score ticks: at most two ticks each side of the 50% line."""
     return next((st for st in SCORE_STEPS if span // st <= 2), SCORE_STEPS[-1])
+
+
+def signed(value: float) -> str:
+    """A score tick's number with its sign: '+5', and a true minus sign (U+2212, as wide as the plus)
+    for '−5', since a hyphen at the axes' small size can vanish into the tick beside it."""
+    return f"{value:+g}".replace("-", "\u2212")
 
 
 def score_ticks(span: float, height: float, apart: float = TICKS_APART) -> list[float]:
@@ -229,7 +235,7 @@ class Graph:
     def _text(self, x: float, y: float, text: str, colour: tuple, anchor_x: str, anchor_y: str):
         lab = text_label(self.batch, self.text_group, AXIS_FONT, colour, text=text)
         lab.anchor_x, lab.anchor_y = anchor_x, anchor_y
-        lab.position = (x, y, 0)
+        lab.position = (round(x), round(y), 0)  # whole pixels: a thin stroke (a minus) is not smeared away
         return lab
 
     def _axes(self, data: GraphData) -> list:
@@ -248,7 +254,7 @@ class Graph:
             y = self._py(0.5 + 0.5 * tick)
             out.append(shapes.Line(gx + w, y, gx + w + 4, y, thickness=1, color=SCORE, batch=b, group=g))
             out.append(
-                self._text(gx + w + 6, y, f"{tick * score_span(data.points):+g}", SCORE, "left", "center")
+                self._text(gx + w + 6, y, signed(tick * score_span(data.points)), SCORE, "left", "center")
             )
         mstep = move_step(data.total)
         for m in range(mstep, data.total, mstep):
