@@ -64,6 +64,7 @@ ENGINES = ("net", "mcts")
 MIN_VISITS = 30  # visits a played move needs for its own margin to count
 MAX_NODES = 400_000
 THRESHOLDS = (1.0, 2.0, 3.0, 5.0, 10.0)  # the window's choices for n / Shift+n
+TOP_KEPT = 5  # candidates a position keeps in its order (PositionEval.top)
 
 Key = tuple[int, int]  # (moves played, a hash of the start and the moves): see line_keys
 
@@ -72,7 +73,8 @@ Key = tuple[int, int]  # (moves played, a hash of the start and the moves): see 
 class PositionEval:
     """One analysed position: Black's win rate and score lead, the best move and its PV,
     and the searched moves' margins from the mover's side (move -> (margin, visits)).
-    ``root``: the values are the search's root averages (the net), not its best move's."""
+    ``root``: the values are the search's root averages (the net), not its best move's.
+    ``top``: the search's first candidates in its order (the report's top-1 / top-5 match)."""
 
     winrate: float
     score: float
@@ -83,6 +85,7 @@ class PositionEval:
     playouts: int = 0
     root: bool = False
     final: bool = False  # the game is over here: the values are its result, not a search's
+    top: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -193,6 +196,7 @@ def evaluate_position(
     return PositionEval(
         wr if color == BLACK else 1.0 - wr, _black(score, color), int(best.move),
         list(best.pv or [best.move]), color, margins, int(agent.last_playouts), root,
+        top=[int(c.move) for c in cands[:TOP_KEPT]],
     )  # fmt: skip
 
 
