@@ -4,6 +4,7 @@ trip keeps every value and the report, and a value that is no number is kept as 
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -12,8 +13,10 @@ from sgfmill import sgf
 from gorilla.ai.agent import Budget
 from gorilla.app import report as rp
 from gorilla.app import review, review_file
+from gorilla.app.controller import Controller
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import parse_vertex
+from gorilla.rules.game import Game
 from gorilla.rules.gametree import GameTree
 from gorilla.rules.sgf import load_tree, read_sgf, save_tree
 
@@ -176,3 +179,90 @@ def test_values_that_are_no_numbers_are_left_as_read():
     )
     assert tree.root.extra["SBKV"] == [b"abc"]  # kept as read
     assert "SBKV[abc]" in save_tree(tree)
+
+
+# --- the controller: loading shows the review, g analyses what has no values, saving keeps them ----
+def _until_reviewed(c: Controller, timeout: float = 300.0) -> None:
+    end = time.monotonic() + timeout
+    while c.review.running and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not c.review.running, "the analysis did not finish"
+    c.poll()
+
+
+def test_loading_a_record_with_values_shows_the_review_without_analysing(tmp_path):
+    path = tmp_path / "kept.sgf"
+    path.write_text(HAND)
+    tree = load_tree(HAND.encode())
+    for c in (Controller(Game.new(9)), Controller(tree.line_game(), tree=tree)):
+        if c.game.size == 9:
+            c.load(str(path))  # Ctrl+O; the second is the launcher's --load
+        assert c.review.task is None and not c.review.running  # nothing searched
+        assert c.review.show_dots  # the dots, the graph's values, n and the report at once
+        assert [r.number for r in c.review.reviews(c.game)] == list(range(1, 11))
+        assert all(e is not None for e in c.review.positions(c.game))
+        rep = c.game_report()
+        assert rep.stats(BLACK).mean_lost == pytest.approx(3.1) and rep.stats(WHITE).classes == (
+            2,
+            1,
+            0,
+            0,
+            1,
+            0,
+        )
+        assert c.game.move_number == 10
+        assert c.next_mistake(-1) and c.game.move_number == 9  # 14 points lost
+        assert c.next_mistake(-1) and c.game.move_number == 6  # 7 points
+        assert not c.next_mistake(-1)
+        c.close()
+
+
+def test_g_then_analyses_only_the_positions_without_values(tmp_path):
+    game = read_sgf(DATA / "report-9x9-gnugo.sgf").at(8)
+    game.redo_stack = []
+    cache: dict = {}
+    review.analyse_line(game, Budget(playouts=150), seed=2, cache=cache, engine="mcts")
+    longer = read_sgf(DATA / "report-9x9-gnugo.sgf").at(12)
+    longer.redo_stack = []
+    tree = GameTree.from_game(longer)
+    assert review_file.write_values(tree, cache) == 9  # the start and the first 8 moves
+    path = tmp_path / "half.sgf"
+    path.write_text(save_tree(tree))
+    c = Controller(Game.new(9))
+    c.load(str(path))
+    c.review.engine, c.review.playouts = "mcts", 150
+    kept = {k: c.review.cache[k] for k in review.line_keys(c.game)[:9]}
+    assert [r.number for r in c.review.reviews(c.game)] == list(range(1, 9))
+    c.toggle_analysis()
+    _until_reviewed(c)
+    assert all(c.review.cache[k] is ev for k, ev in kept.items())  # read, not searched again
+    assert [r.number for r in c.review.reviews(c.game)] == list(range(1, 13))
+    c.close()
+
+
+def _analysed_nodes(text: str) -> tuple[int, int, str]:
+    """(nodes with SBKV and SBKS, nodes, the root comment) of an SGF, read with sgfmill."""
+    game = sgf.Sgf_game.from_string(text)
+    root, nodes = game.get_root(), game.get_main_sequence()
+    both = sum(1 for n in nodes if n.has_property("SBKV") and n.has_property("SBKS"))
+    return both, len(nodes), root.get("C") if root.has_property("C") else ""
+
+
+def test_ctrl_s_after_g_and_the_autosave_write_the_values_and_the_report(tmp_path):
+    auto = tmp_path / "autosave.sgf"
+    c = Controller(Game.new(9), autosave=str(auto))
+    for m in ("E5", "C3", "G7", "C7", "G3", "E3"):
+        assert c.click(parse_vertex(m, 9))
+    c.review.engine, c.review.playouts = "mcts", 150
+    c.toggle_analysis()
+    _until_reviewed(c)  # the pass done: the autosave gets the review
+    assert c.flush_autosave()
+    out = tmp_path / "saved.sgf"
+    c.save(str(out))
+    for text in (auto.read_text(), out.read_text()):
+        both, nodes, comment = _analysed_nodes(text)
+        assert both == nodes == 7  # the start and the six moves
+        assert comment.startswith(rp.REPORT_HEAD) and comment.count(rp.REPORT_HEAD) == 1
+        assert "GOTOP[" in text and "GOPV[" in text
+    assert c.tree.root.comment == ""  # the record on the board is not changed by saving
+    c.close()

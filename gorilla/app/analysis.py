@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from gorilla.app.feed import Feed
 from gorilla.app.record import Record
+from gorilla.app.report import GameReport, game_report
 from gorilla.app.review import Review, next_mistake
 from gorilla.rules.board import BLACK, RESIGN
 from gorilla.rules.coords import format_vertex
@@ -78,3 +79,11 @@ class Analysis:
         """Show or hide the dots coloured by points lost on the analysed stones (``d``)."""
         self.review.show_dots = not self.review.show_dots
         self.feed.touch()
+
+    def game_report(self) -> GameReport | None:
+        """The report of the line on the board (F3), or None while no move of it is analysed."""
+        game = self.record.game
+        revs = self.review.reviews(game)
+        if not revs:
+            return None
+        return game_report(revs, self.review.positions(game), game.size)

@@ -38,6 +38,7 @@ from typing import Any
 
 from gorilla.ai.agent import Agent
 from gorilla.ai.warmup import groups_for
+from gorilla.app import review_file
 from gorilla.app.ai_turn import AiTurn
 from gorilla.app.analysis import Analysis
 from gorilla.app.clock import NO_CLOCK, TimeControl
@@ -80,7 +81,8 @@ __all__ = ["COLOR_NAME", "Controller"]
     values="evaluation eval_progress show_eval toggle_eval eval_games eval_turns eval_engine eval_enabled",
     dead="dead_estimated estimating",
     overlays="control_map ownership_map policy_map show_ownership show_policy toggle_ownership toggle_policy",
-    analysis="toggle_analysis next_mistake review_line cycle_mistake_threshold toggle_mistake_dots",
+    analysis="toggle_analysis next_mistake review_line cycle_mistake_threshold toggle_mistake_dots"
+    " game_report",
     files="save autosave autosave_now flush_autosave",
     teacher="teach",
 )
@@ -136,12 +138,13 @@ class Controller(Shared):
         parts = (self.record, self.seats, self.workers, self.clocks, self.referee, self.feed)
         self.turn = AiTurn(parts, self.kernels_ready, self.changed, continuous)
         self.values = MoveValues(self.workers, self.feed, eval_engine, eval_games, eval_turns)
-        self.files = RecordFiles(self.record, self.feed, self.referee.sgf_timing, autosave)
+        self.files = RecordFiles(self.record, self.feed, self.referee.sgf_timing, autosave, self._keep_review)
         self.dead = DeadStones(self.workers, self.feed, self._dead_marked)
         parts = (self.record, self.seats, self.clocks, self.referee, self.turn, self.dead, self.feed)
         self.moves = Moves(parts, self.kernels_ready, self)
         self.overlays = Overlays(self.kernels_ready, self.feed, lambda: (self.game, self.workers.gen))
         self.review = Review(threads=self.threads)  # whole-game analysis (g), kept across navigation
+        review_file.adopt(self.review, self.record.tree)  # a record's own review (SBKV, SBKS)
         self.analysis = Analysis(self.review, self.record, self.feed, self._waiting_for)
         parts = (self.record, self.seats, self.workers, self.feed)
         self.teacher = Teacher(parts, self, self.kernels_ready, teaching)
@@ -298,6 +301,11 @@ class Controller(Shared):
         self.referee.follow_turn()
         self.changed()
 
+    def _keep_review(self, tree: GameTree) -> None:
+        """Write the review into a record about to be saved (a snapshot): values and report."""
+        names = {BLACK: tree.info.black_name, WHITE: tree.info.white_name}
+        review_file.annotate(tree, self.review.cache, names)
+
     # --- the frame tick -----------------------------------------------------------------------
     def poll(self) -> None:
         """Called every frame on the GUI thread: apply finished work, start the next AI turn."""
@@ -319,6 +327,7 @@ class Controller(Shared):
         done = self.review.poll()
         if done is not None:
             self.say(done)
+            self.autosave_now()  # the review goes into the autosaved record
         if self.review.version != self._review_seen:
             self._review_seen = self.review.version
             self.version += 1
@@ -479,6 +488,7 @@ class Controller(Shared):
         self.stop_work()
         self.review.cancel()  # its results stay: they belong to the lines they analysed
         self.adopt_tree(tree, game)
+        review_file.adopt(self.review, tree)  # the record's own review shows at once
         self.seats.new_game()
         self.referee.new_clock()
         self.referee.restore_clock(text)

@@ -1,5 +1,7 @@
 """The record on disk, as the Go controller's part: Ctrl+S's save and the autosave (a snapshot
-of the record handed to :class:`gorilla.app.files.Autosaver`'s thread after each change)."""
+of the record handed to :class:`gorilla.app.files.Autosaver`'s thread after each change). Both
+write a snapshot that ``keep`` has annotated first (the controller's: the review's values and
+report, :mod:`gorilla.app.review_file`)."""
 
 from __future__ import annotations
 
@@ -17,19 +19,27 @@ from gorilla.app.files import (
     write_atomic,
 )
 from gorilla.app.record import Record
+from gorilla.rules.gametree import GameTree
 from gorilla.rules.sgf import Timing
 
 
 class RecordFiles:
     """Saving one record (see the module docstring); ``autosave`` is the autosave's path (None:
-    no autosave) and may change; ``timing()`` the clocks' TM/OT and times left for the SGF."""
+    no autosave) and may change; ``timing()`` the clocks' TM/OT and times left for the SGF;
+    ``keep(tree)`` writes what the record does not hold into a snapshot about to be saved."""
 
     def __init__(
-        self, record: Record, feed: Feed, timing: Callable[[], Timing | None], autosave: str | None
+        self,
+        record: Record,
+        feed: Feed,
+        timing: Callable[[], Timing | None],
+        autosave: str | None,
+        keep: Callable[[GameTree], None] | None = None,
     ) -> None:
         self.record = record
         self.feed = feed
         self.timing = timing
+        self.keep = keep
         self.autosave = autosave
         self._autosaver = Autosaver(autosave) if autosave else None
 
@@ -44,7 +54,13 @@ class RecordFiles:
             return
         snap = tree.snapshot()
         mark_line(snap)
-        saver.submit(snap, self.timing())
+        saver.submit(self._kept(snap), self.timing())
+
+    def _kept(self, snap: GameTree) -> GameTree:
+        """snap with what ``keep`` writes into it."""
+        if self.keep is not None:
+            self.keep(snap)
+        return snap
 
     def flush_autosave(self, timeout: float | None = 10.0) -> bool:
         """Wait until the autosave file holds the current game."""
@@ -63,7 +79,8 @@ class RecordFiles:
             self.feed.say(f"Cannot save {path}: .psq holds Gomoku games; save a Go game as .sgf")
             return
         try:
-            write_atomic(os.path.expanduser(path), game_to_sgf(self.record.tree, self.timing()))
+            snap = self._kept(self.record.tree.snapshot())
+            write_atomic(os.path.expanduser(path), game_to_sgf(snap, self.timing()))
         except Exception as e:
             self.feed.say(f"Cannot save {path}: {reason(e)}")
             return

@@ -211,6 +211,11 @@ class Table(Protocol):
         line), or None."""
         ...
 
+    def game_report(self) -> Any:
+        """The game report of the line on the board (:class:`gorilla.app.report.GameReport`),
+        or None while no move of it is analysed (or the game has no report)."""
+        ...
+
     # --- the frame loop ----------------------------------------------------------------------------
     def poll(self) -> None:
         """Apply finished background work; start the AI when it has the move."""
@@ -329,8 +334,8 @@ class NeutralTable:
         return True
 
     def offers(self, command: str) -> bool:
-        """Whether the game has the command (not one of its NO_COMMANDS)."""
-        return command not in self.NO_COMMANDS
+        """Whether the game has the command (not one of its NO_COMMANDS, nor Go's report)."""
+        return command not in self.NO_COMMANDS and command != "report"
 
     def ownership_map(self) -> np.ndarray:
         """No ownership estimate: nobody owns anything."""
@@ -366,6 +371,10 @@ class NeutralTable:
 
     def ponder_view(self) -> None:
         """No analysis of the position shown (only the AI's search while it thinks)."""
+        return None
+
+    def game_report(self) -> Any:
+        """No game report."""
         return None
 
 
