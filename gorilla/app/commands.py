@@ -71,6 +71,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("previous_mistake", ("Shift+n",), "the previous mistake"),
     Command("mistake_threshold", ("Alt+n",), "the mistake threshold"),
     Command("mistake_dots", ("d",), "points-lost dots on/off"),
+    Command("report", ("F3",), "the game report (after g)", "Report"),
     Command("move_numbers", ("i",), "move numbers: off, last 10, all"),
     Command("coordinates", ("k",), "coordinates on/off"),
     Command("mute", ("m",), "sound on/off"),
@@ -93,7 +94,9 @@ COMMANDS: tuple[Command, ...] = (
 
 BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}
 
-BUTTONS: tuple[str, ...] = ("New", "Pass", "Resign", "Undo", "Evaluate", "Ponder", "Pause", "Save", "Load")
+BUTTONS: tuple[str, ...] = (
+    "New", "Pass", "Resign", "Undo", "Evaluate", "Ponder", "Pause", "Save", "Load", "Report",
+)  # fmt: skip
 """The toolbar's buttons in their order on the panel (each is one command's ``button``)."""
 
 CLI_KEYS: tuple[str, ...] = ("toggle_control", "evaluate", "toggle_policy", "reset", "undo", "help")
@@ -140,7 +143,7 @@ HUD_ROWS: tuple[HelpRow, ...] = (
     HelpRow("space / a", "AI vs AI: next move / continuous play on-off", ("next_move", "continuous")),
     HelpRow("Ctrl+N", "new game: size, rules, handicap, players, engines, clock", ("new_game",)),
     HelpRow("Ctrl+P, Pause", "pause the clocks (two humans)", ("pause",)),
-    HelpRow("g", "analyse the game (again: cancel); click the graph", ("analyse",)),
+    HelpRow("g / F3", "analyse the game (again: cancel) / report; click graph", ("analyse", "report")),
     HelpRow(
         "n / Shift+n, Alt+n",
         "next / previous mistake; threshold 1..10 points",
@@ -299,6 +302,14 @@ DOC_ROWS: tuple[HelpRow, ...] = (
         " win rate lost: green under 5%, yellow, orange from 10%, red from 20%, the best move in the"
         " position shown ringed",
         ("mistake_dots",),
+    ),
+    HelpRow(
+        "",
+        "the game report of the line on the board (after `g`, or of a loaded record's values): per player,"
+        " for the whole game and by phase (keys 1-4 or the tabs), the accuracy, the mean points lost, how"
+        " often the move was the engine's first choice and within its first five, and the moves in each"
+        " class of points lost as a bar chart; Esc closes it. See [the review](review.md)",
+        ("report",),
     ),
     HelpRow(
         "",

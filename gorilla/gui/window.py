@@ -35,6 +35,7 @@ from gorilla.gui.modal import CommentBox, Confirm, DialogInput, Modal
 from gorilla.gui.newgame_dialog import NewGameDialog
 from gorilla.gui.overlay import BoardLabel, label_font_size
 from gorilla.gui.renderer import BACKGROUND, Renderer
+from gorilla.gui.report_dialog import ReportDialog
 from gorilla.gui.scene import build_scene, flash_marker
 from gorilla.gui.sounds import Sounds
 from gorilla.gui.toolbar import Toolbar
@@ -74,6 +75,7 @@ KEY_SYMBOLS: dict[str, tuple[int, ...]] = {
     "PageDown": (key.PAGEDOWN,),
     "Pause": (key.PAUSE,),
     "F1": (key.F1,),
+    "F3": (key.F3,),
     "[": (key.BRACKETLEFT,),
     "]": (key.BRACKETRIGHT,),
     "+": (key.PLUS,),
@@ -540,6 +542,7 @@ class GorillaWindow(pyglet.window.Window):
             "previous_mistake": lambda: c().next_mistake(-1),
             "mistake_threshold": lambda: c().cycle_mistake_threshold(),
             "mistake_dots": lambda: c().toggle_mistake_dots(),
+            "report": self.show_report,
             "move_numbers": self.cycle_move_numbers,
             "coordinates": self.toggle_coordinates,
             "mute": self.toggle_mute,
@@ -584,6 +587,22 @@ class GorillaWindow(pyglet.window.Window):
 
         m = self.open_modal(InfoDialog(self, info, keep))
         m.layout(self.view_width, self.height)
+
+    def show_report(self) -> None:
+        """F3 (or the Report button): the game report of the line on the board, once analysed."""
+        c = self.controller
+        report = c.game_report()
+        if report is None:
+            c.say(
+                "No game report yet: g analyses the game"
+                if c.review is not None
+                else "The game report: Go only"
+            )
+            return
+        info = c.names()
+        names = (info.black, info.white) if info is not None else ("", "")
+        m = self.open_modal(ReportDialog(self, report, names))
+        m.layout(max(1, self.width - PANEL_WIDTH), self.height)
 
     def toggle_tree(self) -> None:
         """``w``: the game tree below the board on or off."""
