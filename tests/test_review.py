@@ -224,9 +224,11 @@ def test_gorilla_analyze_writes_every_node_back_annotated(tmp_path, capsys) -> N
     assert "Black:" in printed.out and "White:" in printed.out and "positions" in printed.err
     # stdout is the report and where the files went, not the SGF (the SGF goes to -o)
     lines = printed.out.strip().splitlines()
-    assert lines[0].startswith("Analysis:") and "(;" not in printed.out and "Points lost" not in printed.out
-    assert [ln.split(":")[0].split(" (")[0] for ln in lines[1:3]] == ["Black", "White"]
-    assert lines[-1] == f"Wrote {out} and {png}" and len(lines) == 4
+    assert lines[0].startswith("Gorilla game report")
+    assert "(;" not in printed.out and "Points lost" not in printed.out
+    k = next(i for i, ln in enumerate(lines) if ln.startswith("Analysis:"))  # the game report's table first
+    assert [ln.split(":")[0].split(" (")[0] for ln in lines[k + 1 : k + 3]] == ["Black", "White"]
+    assert lines[-1] == f"Wrote {out} and {png}" and len(lines) == k + 4
     sg = sgf.Sgf_game.from_bytes(out.read_bytes())
     root = sg.get_root()
     assert sum(1 for _ in _walk(root)) == n_nodes
@@ -251,7 +253,7 @@ def test_gorilla_analyze_keeps_a_latin1_comment(tmp_path, capsys) -> None:
     assert analyze_main([str(src), "-o", str(out), "--playouts", "100"]) == 0
     sg = sgf.Sgf_game.from_bytes(out.read_bytes())
     assert sg.get_charset() == "UTF-8"
-    assert sg.get_root().get("C").startswith("café\n\nAnalysis")
+    assert sg.get_root().get("C").startswith("café\n\nGorilla game report")
     assert sg.get_main_sequence()[1].get("C").startswith("déjà\n\nGorilla:")
 
 

@@ -13,6 +13,7 @@ from sgfmill import sgf
 from gorilla.ai.agent import Budget
 from gorilla.app import report as rp
 from gorilla.app import review, review_file
+from gorilla.app.analyze_cli import main as analyze_main
 from gorilla.app.controller import Controller
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import parse_vertex
@@ -266,3 +267,22 @@ def test_ctrl_s_after_g_and_the_autosave_write_the_values_and_the_report(tmp_pat
         assert "GOTOP[" in text and "GOPV[" in text
     assert c.tree.root.comment == ""  # the record on the board is not changed by saving
     c.close()
+
+
+def test_gorilla_analyze_writes_the_values_and_one_report(tmp_path, capsys):
+    src = tmp_path / "game.sgf"
+    game = read_sgf(DATA / "report-9x9-gnugo.sgf").at(6)
+    game.redo_stack = []
+    src.write_text(save_tree(GameTree.from_game(game)))
+    out, again = tmp_path / "out.sgf", tmp_path / "again.sgf"
+    args = ["--engine", "mcts", "--playouts", "120", "--seed", "1"]
+    assert analyze_main([str(src), "-o", str(out), *args]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith(rp.REPORT_HEAD) and "Analysis: mistake = 3+ points lost" in printed
+    text = out.read_text()
+    both, nodes, comment = _analysed_nodes(text)
+    assert both == nodes == 7 and text.count("GOTOP[") == 7
+    assert comment.startswith(rp.REPORT_HEAD) and "Gorilla: win rate (Black)" in text
+    assert analyze_main([str(out), "-o", str(again), *args]) == 0  # the analysed record again
+    _, _, comment2 = _analysed_nodes(again.read_text())
+    assert comment2.count(rp.REPORT_HEAD) == 1  # replaced, not added

@@ -6,7 +6,11 @@ wherever the net plays, else by the classical MCTS; ``--engine`` chooses) with a
 on stderr; OUT.sgf (default ``GAME-analyzed.sgf``) is the input tree with
 every main-line move annotated (comment lines: win rate, score, best move and
 PV, points lost; ``BM[2]`` on a blunder, ``BM[1]`` on a mistake, ``DO`` on an
-inaccuracy) and the report in the root comment; every other node and
+inaccuracy), every analysed position's values as other programs read them (``SBKV``, Black's
+win rate in percent, ``SBKS``, Black's score lead, and Gorilla's ``GOTOP`` and ``GOPV``:
+:mod:`gorilla.app.review_file`) and the report in the root comment (the game report of
+:mod:`gorilla.app.report`, per player and phase, then the biggest mistakes; it replaces a
+report the comment holds); every other node and
 variation is written back as read. The report goes to stdout; ``--png`` draws
 the graph (Black's win rate and score lead over the move number, mistakes
 marked). A Gomoku record (SGF ``GM[4]`` or Piskvork's ``.psq``) is analysed by the
@@ -24,7 +28,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gorilla.ai.agent import Budget
-from gorilla.app import review
+from gorilla.app import report as game_report
+from gorilla.app import review, review_file
 from gorilla.app.files import write_atomic
 from gorilla.match.cli import Parser, _UsageError
 from gorilla.rules.board import BLACK, WHITE
@@ -98,8 +103,7 @@ def annotate(tree: GameTree, revs: list[review.MoveReview], report: str) -> None
         mark = marker(r.points_lost)
         if mark is not None:
             node.extra[mark[0]] = [mark[1]]
-    root = tree.root
-    root.comment = f"{root.comment}\n\n{report}" if root.comment else report
+    tree.root.comment = game_report.with_report(tree.root.comment, report)
 
 
 def graph_png(revs: list[review.MoveReview], path: str, width: int = 900, height: int = 420) -> None:
@@ -240,17 +244,21 @@ def run(args) -> int:
     groups = groups_for([engine])
     warm(groups, stderr_progress(PROG, groups))
     started = time.perf_counter()
+    cache: dict = {}
     revs = review.analyse_line(
         game,
         budget,
         threads=args.threads,
         seed=args.seed,
         progress=lambda d, t: _bar(d, t, started),
+        cache=cache,
         engine=engine,
     )
     names = {BLACK: game.info.black_name, WHITE: game.info.white_name}
-    report = review.report_text(revs, game.size, names)
+    table = game_report.game_report(revs, [cache.get(k) for k in review.line_keys(game)], game.size)
+    report = game_report.report_table(table, names) + "\n" + review.report_text(revs, game.size, names)
     annotate(tree, revs, report)
+    review_file.write_values(tree, cache)
     try:
         sgf_text = save_tree(tree)
     except (UnicodeError, ValueError) as e:
