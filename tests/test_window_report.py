@@ -11,7 +11,9 @@ from test_review_file import HAND
 from test_window import gui, make  # noqa: F401  (fixtures)
 
 from gorilla.app.report import CLASS_COLORS
+from gorilla.gui.graph import graph_data
 from gorilla.gui.report_dialog import HEIGHT, OPAQUE, WIDTH, ReportDialog
+from gorilla.gui.scene import build_scene
 from gorilla.rules.board import BLACK, WHITE
 
 pytestmark = pytest.mark.gui
@@ -35,6 +37,14 @@ def test_f3_shows_the_report_of_a_loaded_review_as_a_table_and_a_bar_chart(make,
     path.write_text(HAND)
     h.c.load(str(path))
     h.frame()
+    # the graph and the dots at once, from the record's values: no search ran
+    data = graph_data(h.c)
+    assert h.c.review.task is None and len(data.points) == 11 and [m for m, _ in data.mistakes] == [6, 9]
+    assert h.c.review.show_dots
+    with_dots = len(build_scene(h.c).over)
+    h.c.toggle_mistake_dots()
+    assert with_dots - len(build_scene(h.c).over) >= 9  # a dot on each stone played (the pass has none)
+    h.c.toggle_mistake_dots()
     h.press(h.key.F3)
     dialog = h.w.modals[-1]
     assert isinstance(dialog, ReportDialog)
