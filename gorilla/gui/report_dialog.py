@@ -28,6 +28,7 @@ B_NUMBER, B_BAR, MIDDLE, W_BAR, W_NUMBER = 58, 154, 225, 296, 392  # columns, fr
 OPAQUE = (18, 21, 25, 255)  # the box: nothing of the board shows through
 STAT_BAR = (70, 110, 170, 255)
 TAB_W = 105
+NAME_CHARS = 24  # a player's heading at most
 TABS = ("Whole game", "Opening", "Middle game", "Endgame")
 STATS = (  # (label, the figure, the value of a full bar, the text's format)
     ("moves", lambda s: s.moves, None, "{:d}"),
@@ -100,7 +101,7 @@ class ReportDialog(Modal):
             text_label(
                 self.batch,
                 fg,
-                11,
+                10,
                 TEXT,
                 text=_short(n, who),
                 anchor_x="center",
@@ -207,8 +208,10 @@ class ReportDialog(Modal):
         self.batch.draw()
 
 
-def _short(name: str, who: str) -> str:
-    return f"{who}: {name[:18]}" if name else who
+def _short(name: str, who: str, most: int = NAME_CHARS) -> str:
+    """'Black' or 'Black: name', cut to most characters."""
+    text = f"{who}: {name}" if name else who
+    return text if len(text) <= most else text[: most - 1] + "\u2026"
 
 
 def _figure(value, full: float | None, fmt: str) -> tuple[str, float]:
