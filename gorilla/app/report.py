@@ -5,9 +5,11 @@ and the number of moves in each class of points lost.
 **Classes** (one definition for the report, the teaching game and the dots): a move's points
 lost (:mod:`gorilla.app.review`: the fall of the mover's score lead) puts it in class
 ``move_class(lost)``, the number of :data:`THRESHOLDS` (0.5, 1.5, 3, 6, 12 points, KaTrain's
-defaults) it reaches: 0 below 0.5 points (:data:`CLASS_NAMES`: excellent), 1 from 0.5 (good),
-2 from 1.5 (inaccuracy), 3 from 3 (mistake), 4 from 6 (big mistake), 5 from 12 (blunder). A
-caller with other thresholds (the teaching game's settings) passes them.
+defaults) it reaches: 0 below 0.5 points (:data:`CLASS_NAMES`: good), 1 from 0.5 (inaccuracy),
+2 from 1.5 (slack move), 3 from 3 (mistake), 4 from 6 (big mistake), 5 from 12 (blunder), drawn
+in KaTrain's colours (:data:`CLASS_COLORS`). The teaching game (:mod:`gorilla.app.teaching`)
+and its dots use these; a caller with other thresholds (the teaching game's settings) passes
+them.
 
 **Phases**, scaled by the board's area as KaTrain's report filters them: the opening is the
 moves before ``ceil(0.14 * size^2)`` (19x19: moves 1-50; 13x13: 1-23; 9x9: 1-11), the middle
@@ -30,7 +32,6 @@ record's root comment show it.
 
 from __future__ import annotations
 
-import bisect
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,10 +39,10 @@ from dataclasses import dataclass
 from gorilla.rules.board import BLACK, PASS, WHITE
 
 THRESHOLDS: tuple[float, ...] = (0.5, 1.5, 3.0, 6.0, 12.0)  # points lost: the classes' lower bounds
-CLASS_NAMES: tuple[str, ...] = ("excellent", "good", "inaccuracy", "mistake", "big mistake", "blunder")
-CLASS_COLORS: tuple[tuple[int, int, int], ...] = (  # KaTrain's colours of the classes, as RGB
+CLASS_NAMES: tuple[str, ...] = ("good", "inaccuracy", "slack move", "mistake", "big mistake", "blunder")
+CLASS_COLORS: tuple[tuple[int, int, int], ...] = (  # KaTrain's colours of the classes (its normal theme), RGB
     (30, 150, 0),
-    (171, 229, 46),
+    (171, 230, 46),
     (242, 242, 0),
     (230, 102, 25),
     (204, 0, 0),
@@ -57,7 +58,7 @@ REPORT_HEAD = "Gorilla game report"  # the first line of the report in a root co
 
 def move_class(points_lost: float, thresholds: Sequence[float] = THRESHOLDS) -> int:
     """The class of a move that lost points_lost: how many thresholds it reaches (0 .. len)."""
-    return bisect.bisect_right(list(thresholds), points_lost)
+    return sum(1 for t in thresholds if points_lost >= t)
 
 
 def class_labels(thresholds: Sequence[float] = THRESHOLDS) -> list[str]:

@@ -5,9 +5,10 @@ After each move of a taught player (:meth:`Teacher.played`) a task on the ``work
 searches the position before the move and the position after it with one net agent (the
 tree of the first reused by the second) and measures the **points lost** as the whole-game
 review does (:func:`gorilla.app.review.move_review`: the fall of the mover's root score lead,
-0 for the search's own best move). The loss gets a **class** by the thresholds
-(:data:`THRESHOLDS`: under 0.5 points, 0.5 to 1.5, ..., 12 or more), shown as a dot of the
-class's colour on the stone for the last :attr:`TeachSettings.dots` moves.
+0 for the search's own best move). The loss gets a **class** by the thresholds (the game
+report's classes, :data:`gorilla.app.report.THRESHOLDS`: under 0.5 points, 0.5 to 1.5, ..., 12
+or more), shown as a dot of the class's colour on the stone for the last
+:attr:`TeachSettings.dots` moves.
 
 A move that lost at least :attr:`TeachSettings.take_back` points (3 by default), or a move of a
 class below it by that class's chance (:attr:`TeachSettings.chances`, KaTrain's "undo counts":
@@ -41,14 +42,13 @@ from gorilla.app.feed import Feed
 from gorilla.app.players import Players
 from gorilla.app.record import Record
 from gorilla.app.referee import COLOR_NAME
+from gorilla.app.report import CLASS_NAMES, THRESHOLDS, move_class
 from gorilla.app.review import Key, PositionEval, evaluate_position, line_keys, make_agent, move_review
 from gorilla.app.tasks import Task, Workers
 from gorilla.rules.board import BLACK, RESIGN, WHITE
 from gorilla.rules.coords import GTP_LETTERS, format_vertex
 from gorilla.rules.game import Game
 
-THRESHOLDS = (0.5, 1.5, 3.0, 6.0, 12.0)  # points lost where the next class starts
-CLASS_NAMES = ("good", "inaccuracy", "slack move", "mistake", "big mistake", "blunder")
 TAKE_BACK = 3.0  # points lost from which a move is always taken back (0: never)
 CHANCES = (0.0, 0.0, 0.5, 1.0, 1.0, 1.0)  # each class's chance of a take-back below TAKE_BACK
 DOTS = 20  # the last moves whose judgement shows as a dot (0: none)
@@ -116,7 +116,7 @@ class TeachSettings:
 
     def grade(self, lost: float) -> int:
         """The class of a move that lost this many points: 0 (under the first threshold) .. 5."""
-        return sum(1 for t in self.thresholds if lost >= t)
+        return move_class(lost, self.thresholds)
 
 
 @dataclass

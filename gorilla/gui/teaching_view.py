@@ -11,20 +11,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from gorilla.app.report import CLASS_COLORS
 from gorilla.gui import overlay as ov
 from gorilla.gui.pv import PV_SHOWN, line_stones
 from gorilla.rules.board import BLACK, WHITE
 
-# the classes' colours, best to worst (KaTrain's default theme): green, light green, yellow,
-# orange, red, purple
-CLASS_COLOURS = (
-    (0.12, 0.59, 0.0, 0.95),
-    (0.67, 0.90, 0.18, 0.95),
-    (0.95, 0.85, 0.20, 0.95),
-    (0.95, 0.45, 0.10, 0.95),
-    (0.85, 0.05, 0.05, 0.95),
-    (0.50, 0.13, 0.47, 0.95),
-)
+# the classes' colours, best to worst: KaTrain's (green, light green, yellow, orange, red, purple),
+# as gorilla.app.report defines them for the report's chart too
+CLASS_COLOURS = tuple((r / 255, g / 255, b / 255, 0.95) for r, g, b in CLASS_COLORS)
 GHOST_ALPHA = 0.5  # the move taken back: a little fainter than the line under the pointer
 SHOWN = 12  # the analysis's moves drawn at most
 FAINT = 0.05  # under this share of the best move's visits a move is drawn small and faint
