@@ -138,10 +138,12 @@ def test_no_sound_files_means_silence_not_an_error(monkeypatch, tmp_path):
 def test_toolbar_buttons_with_the_mouse_and_resign_with_a_confirmation(window, tmp_path):
     h = window()
     bar = h.w.toolbar
-    names = ["New", "Pass", "Resign", "Undo", "Evaluate", "Ponder", "Pause", "Save", "Load"]
+    names = ["New", "Pass", "Resign", "Undo", "Evaluate", "Ponder", "Pause", "Save", "Load", "Report"]
     assert list(bar.buttons) == names
     h.frame()
     assert all(b.enabled for b in bar.buttons.values())  # Go has every button's command
+    h.click(*bar.centre("Report"))  # nothing analysed yet: says so, no dialog
+    assert bar.pressed[-1] == "Report" and "No game report yet" in h.c.message and not h.w.modals
     h.click_point("D4")
     h.click(*bar.centre("Pause"))  # no clock in this game: says so, nothing else changes
     assert bar.pressed[-1] == "Pause" and "No clock is running" in h.c.message
