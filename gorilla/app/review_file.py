@@ -17,8 +17,9 @@ and the report show without a search, and ``g`` analyses only the positions with
 A value read back is a root value, and a move's points lost is the fall of the mover's score
 lead, the net's rule (a review made by the classical MCTS, boards over 19x19 or Little-Go,
 measured some moves against the position after its best move instead: read back, those moves
-may show other points lost). A value that is not a number is left out (the node keeps it as
-read); nothing else changes.
+may show other points lost); the position after two passes is the game's end, valued by its
+result as the review values it (the pass that ends the game loses nothing by the count). A
+value that is not a number is left out (the node keeps it as read); nothing else changes.
 
 :func:`annotate` writes a review into a record about to be saved (Ctrl+S, the autosave,
 ``gorilla analyze -o``): the values of every analysed node, every variation included, and the
@@ -116,14 +117,22 @@ def _to_move(tree: GameTree, node: Node) -> int:
     return WHITE if node.color == BLACK else BLACK
 
 
+def _ends(node: Node) -> bool:
+    """Whether node's move ends the game: a pass after a pass (its values are the result's)."""
+    parent = node.parent
+    return node.point == PASS and parent is not None and parent.parent is not None and parent.point == PASS
+
+
 def read_values(tree: GameTree) -> dict[Key, PositionEval]:
-    """Every analysed position a record holds, keyed as the review keys them."""
+    """Every analysed position a record holds, keyed as the review keys them (a position after
+    two passes is the game's end: ``final``, as the review values it)."""
     size = tree.start.size
     out = {}
     for node, key in tree_keys(tree):
         if WINRATE in node.extra:
             ev = position_of(node.extra, size, _to_move(tree, node))
             if ev is not None:
+                ev.final = _ends(node)
                 out[key] = ev
     return out
 
