@@ -602,7 +602,7 @@ class GorillaWindow(pyglet.window.Window):
         info = c.names()
         names = (info.black, info.white) if info is not None else ("", "")
         m = self.open_modal(ReportDialog(self, report, names))
-        m.layout(max(1, self.width - PANEL_WIDTH), self.height)
+        m.layout(self.view_width, self.height)
 
     def toggle_tree(self) -> None:
         """``w``: the game tree below the board on or off."""
