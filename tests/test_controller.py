@@ -619,7 +619,9 @@ def test_the_flat_evaluators_figure_says_it_is_the_share_of_its_short_random_gam
     words = f"ahead in {100 * best.winrate:.0f}% of 10 random games of 3 moves, mean margin {best.score:+.1f}"
     assert ev.figure() == words
     assert f"Evaluator: best {vertex(ev.evaluation.best)} ({words})" in c.status_lines()
-    legend = eval_legend(ev.evaluation.values, ev.evaluation.best, 9, ev.unit, figure=ev.figure())
+    legend = eval_legend(
+        ev.evaluation.values, ev.evaluation.best, 9, ev.unit, figure=ev.figure(), numbers=ev.numbers()
+    )
     assert f"is the best move ({words})" in legend and "lead" not in legend
     c.close()
     d4 = v("D4")

@@ -51,4 +51,3 @@ def test_the_report_of_katagos_values_gives_the_benchmarks_figures(entry):
         phases = [rep.stats(color, p) for p in (rp.OPENING, rp.MIDDLE, rp.ENDGAME)]
         assert sum(p.moves for p in phases) == s.moves
         assert tuple(map(sum, zip(*(p.classes for p in phases), strict=True))) == s.classes
-

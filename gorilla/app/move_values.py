@@ -51,6 +51,16 @@ class EvaluationView:
             return f"won {share} of {games} played to the end, mean margin {v.score:+.1f}"
         return f"ahead in {share} of {games} of {self.turns} moves, mean margin {v.score:+.1f}"
 
+    def numbers(self) -> str:
+        """What the numbers on the labelled moves are, in words, for the legend: a search's score
+        lead, the flat evaluator's mean margin of its random games, or a win rate ('' where the
+        legend's own words for the unit fit: a search's)."""
+        if self.unit != "points":
+            return ""
+        if getattr(self.evaluation, "engine", "") != "flat":
+            return ""
+        return "the mean margin of its random games in points for the side to move (+2.8: ahead by 2.8)"
+
 
 class MoveValues:
     """``e``: the evaluator's value of every move of the position on the board (its settings,

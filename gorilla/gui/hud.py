@@ -366,7 +366,13 @@ class Hud:
         if controller.show_eval and ev is not None:
             e = ev.evaluation
             text = eval_legend(
-                e.values, e.best, controller.game.size, ev.unit, controller.column_letters, ev.figure()
+                e.values,
+                e.best,
+                controller.game.size,
+                ev.unit,
+                controller.column_letters,
+                ev.figure(),
+                ev.numbers(),
             )
         self.legend.position = (self._x0 + self._pad, y, 0)
         key = (text, round(y), self._text_bottom)

@@ -176,12 +176,13 @@ def heat_markers(values: dict, best: int | None, size: int, y: float,
 
 def eval_legend(
     values: dict, best: int | None, size: int, unit: str = "points", letters: str = GTP_LETTERS,
-    figure: str = "",
+    figure: str = "", numbers: str = "",
 ) -> str:  # fmt: skip
     """The panel's key to the evaluation on the board: what the numbers, the colours, the ring
     and the small dots say (empty without a best move; letters: the columns', as the table
     names them; figure: the best move's figures in words, as the evaluation says them:
-    ``EvaluationView.figure``)."""
+    ``EvaluationView.figure``; numbers: what the labelled moves' numbers are where the unit's
+    own words do not say it, ``EvaluationView.numbers``: the flat evaluator's mean margin)."""
     if best is None or best not in values:
         return ""
     b = values[best]
@@ -191,6 +192,7 @@ def eval_legend(
         lead = f", lead {b.score:+.1f}" if b.score is not None else ""
     else:
         number, lead = "its win rate for the side to move (57%)", ""
+    number = numbers or number
     figure = figure or f"win {100 * b.winrate:.0f}%{lead}"
     return (
         f"Evaluation: ringed {ringed} is the best move ({figure})."
