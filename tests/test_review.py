@@ -69,7 +69,7 @@ def test_the_report_and_next_mistake_find_the_blunder(blunder) -> None:
     assert review.next_mistake(revs, 4, review.BLUNDER, -1) == 1
     assert review.next_mistake(revs, 1, review.BLUNDER, 1) is None
     text = review.report_text(revs, 9)
-    assert "move 1 J1" in text and "blunder = 10+" in text
+    assert "move 1 J1" in text and f"blunder = {review.BLUNDER:g}+" in text
     # the win rate fell with the blunder: Black was winning before it and losing after
     assert first.winrate_before > 0.5 > first.winrate_after
     assert first.score_before > first.score_after

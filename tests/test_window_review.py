@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
 import pytest
 from sgfmill import sgf
 from test_review import line
 from test_window import Harness, gui, is_black_stone, is_wood, make  # noqa: F401  (fixtures)
 
+from gorilla.app.report import CLASS_COLORS, move_class
 from gorilla.gui.scene import STONE_TOP, build_scene
 from gorilla.rules.board import EMPTY
 from gorilla.rules.sgf import save_sgf
@@ -102,7 +104,10 @@ def test_d_shows_the_dots_and_o_the_ownership(window):
     h.frame()
     x, y = (round(v) for v in h.w.camera.point_to_screen(h.point("J1"), STONE_TOP))
     dot = h.screen()[y - 1 : y + 2, x - 1 : x + 2].reshape(-1, 3).astype(float).mean(axis=0)
-    assert dot[0] > 150 and dot[1] < 90  # red: the blunder
+    lost = next(r.points_lost for r in h.c.review.reviews(h.c.game) if r.number == 1)
+    cls = move_class(lost)
+    assert cls >= 4  # J1 throws a corner away: a big mistake or a blunder
+    assert np.abs(dot - np.array(CLASS_COLORS[cls])).max() < 40  # the dot in its class's colour
     h.press(h.key.D)
     assert not h.c.review.show_dots
     dot = h.screen()[y - 1 : y + 2, x - 1 : x + 2].reshape(-1, 3).astype(float).mean(axis=0)

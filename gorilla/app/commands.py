@@ -149,7 +149,9 @@ HUD_ROWS: tuple[HelpRow, ...] = (
         "next / previous mistake; threshold 1..10 points",
         ("next_mistake", "previous_mistake", "mistake_threshold"),
     ),
-    HelpRow("d", "points-lost dots (green <1, yellow, orange 3+, red 10+)", ("mistake_dots",)),
+    HelpRow(
+        "d", "points-lost dots in the report's classes (green <0.5 ... red 6+, purple 12+)", ("mistake_dots",)
+    ),
     HelpRow("i / k", "move numbers (off, last 10, all) / coordinates", ("move_numbers", "coordinates")),
     HelpRow("m, [ / ]", "sound on-off, volume down / up", ("mute", "volume_down", "volume_up")),
     HelpRow("Ctrl+S", "save SGF: file picker, a time-stamped name typed in", ("save",)),

@@ -51,13 +51,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gorilla.ai.agent import Budget
+from gorilla.app.report import THRESHOLDS
 from gorilla.app.tasks import Task
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
 from gorilla.rules.coords import format_vertex
 from gorilla.rules.game import Game
 
-MISTAKE = 3.0  # points lost from which a move is a mistake
-BLUNDER = 10.0  # ... and a blunder
+MISTAKE = THRESHOLDS[2]  # points lost from which a move is a mistake (3: the report's classes) ...
+BLUNDER = THRESHOLDS[4]  # ... and a blunder (12), so the review, the report and the dots agree
 DEFAULT_PLAYOUTS = 1000  # per position, for the classical MCTS
 NET_VISITS = 256  # per position, for the net's search (the default wherever the net plays)
 ENGINES = ("net", "mcts")

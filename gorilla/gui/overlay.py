@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from gorilla.app.report import CLASS_COLORS, move_class
 from gorilla.gui.camera import board_to_world
 from gorilla.gui.meshes import colour_field
 from gorilla.rules.coords import GTP_LETTERS, format_vertex, to_xy
@@ -228,7 +229,7 @@ def thinking_markers(candidates: Iterable, size: int, y: float, limit: int = 30)
     return out, labels
 
 
-# mistake dots: points lost below each bound take its colour (the last one: a blunder)
+# Gomoku's mistake dots: a win-rate loss below each bound takes its colour (the last: a blunder)
 LOSS_COLOURS = (
     (1.0, (0.25, 0.80, 0.35, 0.95)),
     (3.0, (0.95, 0.85, 0.20, 0.95)),
@@ -238,8 +239,10 @@ LOSS_COLOURS = (
 
 
 def loss_colour(lost: float) -> tuple[float, float, float, float]:
-    """The dot colour of a move that lost this many points (green, yellow, orange, red)."""
-    return next(c for bound, c in LOSS_COLOURS if lost < bound)
+    """The dot colour of a Go move that lost this many points: its class's (the report's and the
+    teaching game's classes, :func:`gorilla.app.report.move_class`, in KaTrain's colours)."""
+    r, g, b = CLASS_COLORS[move_class(lost)]
+    return (r / 255, g / 255, b / 255, 0.95)
 
 
 # Gomoku's dots by the win rate lost: green under 5% (no inaccuracy), yellow (inaccuracy), orange
