@@ -44,3 +44,20 @@ def test_the_pointer_on_the_ghost_draws_the_refutation_the_opponent_first():
     assert tv.ghost_label(g) == (v("A1"), "-13.5", (255, 255, 255, 255))
     (dot,) = tv.class_dots(marks, 9, 0.1)
     assert tuple(dot[4:8]) == tv.class_colour(2) and tv.class_dots(None, 9, 0.1) == []
+
+
+def test_the_analysis_labels_contrast_with_their_discs():
+    """Dark ink on the best move's light green disc, light ink on a dark red one (issue 64's
+    readable labels, as KaTrain writes on its discs): the ink is the one of the two with the
+    larger contrast ratio against the disc as drawn over the wood."""
+    view = PonderView((0, 0), BLACK, [Candidate(v("E5"), 400, 0.6, 2.5), Candidate(v("C3"), 300, 0.3, -9.0)])
+    rows, labels = tv.ponder_markers(view, 9, 0.01)
+    discs = [r for r in rows if int(r[-1]) == ov.DISC]  # in the candidates' order: E5, C3
+    colour = {v("E5"): discs[0][4:7], v("C3"): discs[1][4:7]}
+    for p, _, ink, _ in labels:
+        seen = [0.85 * c + 0.15 * w for c, w in zip(colour[p], ov.WOOD, strict=False)]
+        other = ov.LIGHT_INK if ink == ov.DARK_INK else ov.DARK_INK
+        mine, theirs = ([c / 255 for c in i[:3]] for i in (ink, other))
+        assert ov.contrast(seen, mine) >= ov.contrast(seen, theirs)
+    inks = {p: ink for p, _, ink, _ in labels}
+    assert inks[v("E5")] != inks[v("C3")]  # the light disc and the dark one get different inks

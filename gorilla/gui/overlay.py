@@ -97,10 +97,6 @@ def label_ink(disc: Iterable[float], alpha: float = 1.0, under: Iterable[float] 
     return DARK_INK if contrast(seen, list(dark)) >= contrast(seen, list(light)) else LIGHT_INK
 
 
-BEST_INK = (255, 236, 140, 255)  # the teaching view's best move's label (gorilla.gui.teaching_view)
-DELTA_INK = (255, 255, 255, 255)  # its other labels
-
-
 def delta_text(d: float) -> str:
     """A short signed difference: '-1.2', '+0.4', '-12' (four characters at most under 100)."""
     if abs(d) < 9.95:

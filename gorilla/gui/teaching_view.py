@@ -81,7 +81,7 @@ def ponder_markers(view, size: int, y: float) -> tuple[list[list[float]], list[t
         rows.append(ov.marker(cand.move, size, y, radius, (*rgb, 0.85), ov.DISC))
         text = ov.delta_text(delta) if delta < -0.05 else "0.0"  # no "-0.0"
         text = f"{best.score:+.1f}" if cand is best else text
-        ink = ov.BEST_INK if cand is best else ov.DELTA_INK
+        ink = ov.label_ink(rgb, 0.85)  # dark on a light disc, white on a dark one (issue 64)
         labels += [(cand.move, text, ink, LIFT), (cand.move, visits_text(cand.visits), ink, -LIFT)]
     rows.append(ov.marker(best.move, size, y + 0.001, 0.47, ov.BEST_RING, ov.THICK_RING))
     return rows, labels
