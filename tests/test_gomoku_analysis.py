@@ -232,3 +232,22 @@ def test_a_given_openings_stones_are_kept_in_the_record_and_not_graded(tmp_path:
     for bad in ("12", "-1", "x"):
         with pytest.raises(ValueError, match=r"^bad SGF opening OPENING\[.*\] for 11 stones$"):
             sgf.loads(text.replace("OPENING[3]", f"OPENING[{bad}]"))
+
+
+def test_the_report_counts_in_words_singular_for_one():
+    """'1 mistake', not '1 mistakes' (issue 64): one White mistake and two Black blunders."""
+    g = GomokuGame(15, "freestyle")
+    for x, y in ((7, 7), (8, 8), (7, 6)):
+        g.play_xy(x, y)
+    p = g.moves[0][0]
+
+    def rev(n: int, color: int, lost: float) -> ga.MoveReview:
+        black_before = 0.5
+        black_after = black_before - lost if color == R.BLACK else black_before + lost
+        return ga.MoveReview(n, color, p, black_before, black_after, p, lost=lost)
+
+    reviews = [rev(1, R.BLACK, 0.5), rev(2, R.WHITE, 0.12), rev(3, R.BLACK, 0.6)]
+    assert [r.grade for r in reviews] == ["blunder", "mistake", "blunder"]
+    text = ga.report_text(reviews, g, {}, 1.0)
+    assert "White: 1 move, 12.0% lost a move on average, 1 mistake, 0 blunders" in text
+    assert "Black: 2 moves, 55.0% lost a move on average, 0 mistakes, 2 blunders" in text

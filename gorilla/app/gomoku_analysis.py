@@ -19,6 +19,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from gorilla.app.report import counted
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
 from gorilla.gomoku.game import SWAP2_DONE, GomokuGame
@@ -206,7 +207,7 @@ def report_text(reviews: list[MoveReview], game: GomokuGame, names: dict[int, st
         shown = ", ".join(f"{r.number}. {point_name(game, r.move)} -{100 * r.lost:.0f}%" for r in worst)
         worst_text = f"; worst: {shown}" if shown else ""
         lines.append(
-            f"{who}: {len(own)} moves, {mean:.1f}% lost a move on average,"
-            f" {count['mistake']} mistakes, {count['blunder']} blunders{worst_text}"
+            f"{who}: {counted(len(own), 'move')}, {mean:.1f}% lost a move on average,"
+            f" {counted(count['mistake'], 'mistake')}, {counted(count['blunder'], 'blunder')}{worst_text}"
         )
     return "\n".join(lines)

@@ -13,6 +13,7 @@ import threading
 from dataclasses import dataclass, field
 
 from gorilla.app import gomoku_analysis as ga
+from gorilla.app.report import counted
 from gorilla.app.tasks import Task
 from gorilla.gomoku.game import GomokuGame
 
@@ -102,7 +103,8 @@ class GomokuReview:
         line, self.reviews, self.report = task.result
         self.moves = [p for p, _ in line.moves]
         bad = [r for r in self.reviews if r.grade in ("mistake", "blunder")]
-        return f"Analysed {len(self.reviews)} moves: {len(bad)} mistakes or blunders (n: the next one)"
+        found = f"{len(bad)} {'mistake or blunder' if len(bad) == 1 else 'mistakes or blunders'}"
+        return f"Analysed {counted(len(self.reviews), 'move')}: {found} (n: the next one)"
 
     def _follows(self, moves: list[int]) -> int:
         """How many of moves' first points are the analysed line's."""

@@ -51,7 +51,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gorilla.ai.agent import Budget
-from gorilla.app.report import THRESHOLDS
+from gorilla.app.report import THRESHOLDS, counted
 from gorilla.app.tasks import Task
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
 from gorilla.rules.coords import format_vertex
@@ -358,11 +358,6 @@ class PlayerReport:
     mistakes: int
     blunders: int
     worst: list[MoveReview]
-
-
-def counted(n: int, word: str) -> str:
-    """'1 mistake', '2 mistakes', '0 blunders'."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def report(revs: list[MoveReview]) -> dict[int, PlayerReport]:
