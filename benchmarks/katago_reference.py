@@ -5,26 +5,39 @@ position it sends ``boardsize``, ``clear_board``, ``kata-set-rules``, ``komi``, 
 handicap stones (``set_free_handicap``), the moves (``play``), then ``kata-raw-nn S``
 for one symmetry S (all eight for some positions), and keeps KataGo's numbers.
 
-The positions are games played by Gorilla's own rules engine, seeded: random reasonable
-moves with captures preferred (so kos come up), on 7x7 to 19x19 boards; some stop right
-after a ko capture (a ko ban on the board), some end with one or two passes or have a
+Two sets of positions (``--source``). ``random`` (the shipped net's reference,
+``tests/data/net/katago_raw_nn.json.gz``): games played by Gorilla's own rules engine,
+seeded: random reasonable moves with captures preferred (so kos come up), on 7x7 to 19x19
+boards; some stop right after a ko capture (a ko ban on the board), some end with one or two passes or have a
 pass inside, some start from handicap stones; komi from -10 to 20 in half points; rules
 from every ruleset KataGo knows (``chinese``, ``japanese``, ``korean``, ``tromp-taylor``,
 ``aga``, ``bga``, ``new-zealand``, ``chinese-ogs``, ``chinese-kgs``, ``stone-scoring``),
 each played with the Gorilla ruleset that has the same suicide rule and a ko rule at least
 as strict, so every move is legal for both.
 
-The output (``tests/data/net/katago_raw_nn.json.gz``) is JSON: ``net`` (the file name),
-``rules`` (``kata-get-rules`` for each rules name) and ``positions``, each with ``size``,
-``komi``, ``rules`` (KataGo's name), ``gorilla_rules``, ``handicap`` (vertices), ``moves``
-(``[colour, vertex]``), ``to_move`` and ``evals``: one per symmetry asked, KataGo's
-``kata-raw-nn`` numbers as printed (White's view): ``symmetry``, ``white_win``,
-``white_loss``, ``no_result``, ``white_lead``, ``white_score``, ``white_score_sq``,
-``var_time_left``, ``policy`` (row by row from the top, then pass; in millionths, -1 for
-an illegal point, where KataGo prints NAN) and ``white_ownership`` (in 1e-7).
+``real`` (the reference of every other net, ``tests/data/net/katago_raw_nn_NET.json.gz``):
+positions from real games. 19x19: TYGEM games between 9-dan players (``--tygem``, the
+``kifu-*.zip`` of ``../shared/datasets/tygem/``) cut at a random move; 9x9 to 17x17: games
+that Gorilla plays itself, each move drawn from the shipped net's policy (sharpened,
+``POLICY_POWER``), cut at a random move; the rules, komi and handicaps varied as above.
+For a net with an optimistic policy (model version 12 on) each position is asked with a
+policy optimism (``kata-raw-nn S OPT``) of 0, 0.2 (KataGo's root) or 1 (its tree), kept as
+``optimism``.
+
+The output is JSON: ``net`` (the file name), ``katago`` (its version), ``rules``
+(``kata-get-rules`` for each rules name) and ``positions``, each with ``size``, ``komi``,
+``rules`` (KataGo's name), ``gorilla_rules``, ``mode``, ``source`` (real games),
+``handicap`` (vertices), ``moves`` (``[colour, vertex]``), ``to_move``, ``optimism`` (nets
+with an optimistic policy) and ``evals``: one per symmetry asked, KataGo's ``kata-raw-nn``
+numbers as printed (White's view): ``symmetry``, ``white_win``, ``white_loss``,
+``no_result``, ``white_lead``, ``white_score``, ``white_score_sq``, ``var_time_left``,
+``shortterm_winloss_error``, ``shortterm_score_error``, ``policy`` (row by row from the top,
+then pass; in millionths, -1 for an illegal point, where KataGo prints NAN) and
+``white_ownership`` (in 1e-7).
 
     python benchmarks/katago_reference.py --katago PATH --model NET [--config CFG]
-        [--positions 300] [--seed 1] [-o tests/data/net/katago_raw_nn.json.gz]
+        [--source random|real] [--positions 300] [--seed 1] [--all-every 40]
+        [-o tests/data/net/katago_raw_nn.json.gz]
 
 Without ``--config`` a minimal GTP config is written to a temporary folder.
 """
@@ -40,6 +53,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from pathlib import Path
 
 from gorilla.rules.board import BLACK, PASS, WHITE
@@ -133,8 +147,8 @@ def parse_raw_nn(text: str, size: int) -> list[dict]:
         "whiteScoreSelfplay": "white_score",
         "whiteScoreSelfplaySq": "white_score_sq",
         "varTimeLeft": "var_time_left",
-        "shorttermWinlossError": None,
-        "shorttermScoreError": None,
+        "shorttermWinlossError": "shortterm_winloss_error",
+        "shorttermScoreError": "shortterm_score_error",
     }
     cur: dict = {}
     while i < len(lines):
@@ -263,6 +277,133 @@ def make_positions(n: int, seed: int) -> list[dict]:
     return specs
 
 
+# --- positions from real games ------------------------------------------------------------
+
+def _shared(*parts: str) -> Path:
+    """``shared/...`` beside the checkout or above it (the project's shared folder)."""
+    here = Path(__file__).resolve()
+    for d in here.parents:
+        if (d / "shared" / Path(*parts)).exists():
+            return d / "shared" / Path(*parts)
+    return here.parents[2] / "shared" / Path(*parts)
+
+
+TYGEM = _shared("datasets", "tygem")
+SELFPLAY_SIZES = [9] * 6 + [13] * 5 + [11, 15, 17]
+POLICY_POWER = 2.0  # the shipped net's policy squared (then renormalised): stronger, still varied
+OPTIMISMS = (0.0, 0.0, 0.2, 1.0)
+
+
+def tygem_games(folder: Path) -> list[tuple[str, list[str]]]:
+    """(id, SGF moves) of every game in the folder's ``kifu-*.zip``."""
+    games = []
+    for z in sorted(folder.glob("kifu-*.zip")):
+        with zipfile.ZipFile(z) as f:
+            for name in f.namelist():
+                for line in f.read(name).decode("ascii", "replace").splitlines():
+                    gid, _, rec = line.partition("\t")
+                    moves = [m[2:4] for m in rec.split(";") if len(m) >= 5 and m[0] in "BW"]
+                    if len(moves) >= 30:
+                        games.append((gid, moves))
+    return games
+
+
+def _sgf_vertex(m: str, size: int) -> int:
+    from gorilla.rules.coords import parse_vertex
+
+    if m in ("", "tt"):
+        return PASS
+    col, row = ord(m[0]) - 97, ord(m[1]) - 97
+    return parse_vertex("ABCDEFGHJKLMNOPQRST"[col] + str(size - row), size)
+
+
+def _spec(game: Game, moves, size, komi, kata_rules, source, rng, all_every, i, optimism) -> dict:
+    setup = sorted(p for p, c in game.setup.items() if c == BLACK)
+    spec = {
+        "size": size,
+        "komi": komi,
+        "rules": kata_rules,
+        "gorilla_rules": KATA_RULES[kata_rules],
+        "mode": "real",
+        "source": source,
+        "handicap": [format_vertex(p, size) for p in setup],
+        "moves": [["B" if c == BLACK else "W", format_vertex(p, size)] for c, p in moves],
+        "to_move": "B" if game.to_move == BLACK else "W",
+        "symmetries": list(range(8)) if all_every and i % all_every == all_every // 2 else [rng.randrange(8)],
+    }
+    if optimism:
+        spec["optimism"] = rng.choice(OPTIMISMS)
+    return spec
+
+
+def tygem_positions(n: int, rng: random.Random, folder: Path, all_every: int, optimism: bool) -> list[dict]:
+    """n 19x19 positions: TYGEM games cut at a random move (komi and rules varied a little)."""
+    games = tygem_games(folder)
+    if not games:
+        raise SystemExit(f"no TYGEM games in {folder} (--tygem)")
+    specs: list[dict] = []
+    while len(specs) < n:
+        gid, rec = rng.choice(games)
+        cut = rng.randrange(0, min(len(rec), 300))
+        kata_rules = "japanese" if rng.random() < 0.3 else rng.choice(MAIN_RULES + ("korean", "aga"))
+        komi = 6.5 if rng.random() < 0.7 else _komi(rng)
+        game = Game.new(19, KATA_RULES[kata_rules], komi)
+        moves = []
+        for m in rec[:cut]:
+            p = _sgf_vertex(m, 19)
+            if p != PASS and not game.is_legal(p):
+                break
+            moves.append((game.to_move, p))
+            game.pass_move() if p == PASS else game.play(p)
+        specs.append(
+            _spec(game, moves, 19, komi, kata_rules, f"tygem:{gid}", rng, all_every, len(specs), optimism)
+        )
+    return specs
+
+
+def selfplay_positions(n: int, rng: random.Random, all_every: int, optimism: bool, offset: int) -> list[dict]:
+    """n positions of 9x9 to 17x17 games that the shipped net plays (moves drawn from its
+    sharpened policy), each cut at a random move."""
+    import numpy as np
+
+    from gorilla.ai.net import load_net, point_of
+
+    net = load_net()
+    plan = []
+    for _ in range(n):
+        size = rng.choice(SELFPLAY_SIZES)
+        kata_rules = rng.choice(MAIN_RULES) if rng.random() < 0.7 else rng.choice(list(KATA_RULES))
+        komi = _komi(rng)
+        handicap = rng.randint(2, 4) if size >= 9 and rng.random() < 0.1 else 0
+        cut = rng.randrange(0, int(size * size * 0.9))
+        game = Game.new(size, KATA_RULES[kata_rules], komi, handicap=handicap)
+        plan.append([size, kata_rules, komi, cut, game, []])
+    np_rng = np.random.default_rng(rng.randrange(2**32))
+    while True:
+        live = [p for p in plan if len(p[5]) < p[3] and not p[4].over]
+        if not live:
+            break
+        evals = net.evaluate([p[4] for p in live], symmetry="random")
+        for p, ev in zip(live, evals, strict=True):
+            pol = ev.policy.astype(np.float64) ** POLICY_POWER
+            idx = int(np_rng.choice(pol.size, p=pol / pol.sum()))
+            point = point_of(idx, p[0])
+            p[5].append((p[4].to_move, point))
+            p[4].pass_move() if point == PASS else p[4].play(point)
+    return [
+        _spec(g, moves, size, komi, kr, "selfplay", rng, all_every, offset + i, optimism)
+        for i, (size, kr, komi, _, g, moves) in enumerate(plan)
+    ]
+
+
+def real_positions(n: int, seed: int, folder: Path, all_every: int, optimism: bool) -> list[dict]:
+    """n positions: 40% TYGEM 19x19, the rest the shipped net's own games on smaller boards."""
+    rng = random.Random(seed)
+    n19 = round(n * 0.4)
+    specs = tygem_positions(n19, rng, folder, all_every, optimism)
+    return specs + selfplay_positions(n - n19, rng, all_every, optimism, n19)
+
+
 def evaluate(kata: KataGo, spec: dict) -> list[dict]:
     """KataGo's kata-raw-nn for the spec's position and symmetries."""
     size = spec["size"]
@@ -275,8 +416,9 @@ def evaluate(kata: KataGo, spec: dict) -> list[dict]:
     for color, vertex in spec["moves"]:
         kata.send(f"play {color} {vertex}")
     evals = []
+    opt = f" {spec['optimism']}" if "optimism" in spec else ""
     for s in spec["symmetries"]:
-        evals += parse_raw_nn(kata.send(f"kata-raw-nn {s}"), size)
+        evals += parse_raw_nn(kata.send(f"kata-raw-nn {s}{opt}"), size)
     return evals
 
 
@@ -286,16 +428,33 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--katago", required=True, help="a KataGo binary")
     ap.add_argument("--model", required=True, help="the net (.bin.gz)")
     ap.add_argument("--config", help="a GTP config (default: a minimal one)")
+    ap.add_argument("--source", choices=("random", "real"), default="random")
     ap.add_argument("--positions", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("-o", "--output", default="tests/data/net/katago_raw_nn.json.gz")
+    ap.add_argument(
+        "--all-every", type=int, default=40, help="every Nth position at all 8 symmetries (0: none)"
+    )
+    ap.add_argument("--tygem", type=Path, default=TYGEM, help="the TYGEM kifu zips (--source real)")
+    ap.add_argument(
+        "-o", "--output", default=None, help="default: tests/data/net/katago_raw_nn[_NET].json.gz"
+    )
     ns = ap.parse_args(argv)
+    if ns.output is None:
+        stem = Path(ns.model).name.removesuffix(".gz").removesuffix(".bin")
+        suffix = "" if ns.source == "random" else f"_{stem}"
+        ns.output = f"tests/data/net/katago_raw_nn{suffix}.json.gz"
     tmp = tempfile.TemporaryDirectory()
     config = ns.config
     if config is None:
         config = str(Path(tmp.name) / "gtp.cfg")
         Path(config).write_text(CONFIG.format(log=Path(tmp.name) / "logs"))
-    specs = make_positions(ns.positions, ns.seed)
+    if ns.source == "random":
+        specs = make_positions(ns.positions, ns.seed)
+    else:
+        from gorilla.ai.net.model import load_model
+
+        optimism = load_model(ns.model).policy.channels >= 2
+        specs = real_positions(ns.positions, ns.seed, ns.tygem, ns.all_every, optimism)
     kata = KataGo(ns.katago, ns.model, config)
     t0 = time.time()
     rules_table = {}
@@ -311,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"position {i} skipped: {e}", file=sys.stderr)
                 continue
             positions.append(spec)
-            if (i + 1) % 50 == 0:
+            if (i + 1) % 25 == 0:
                 print(f"{i + 1} positions, {time.time() - t0:.0f} s", file=sys.stderr)
         version = kata.send("version")
     finally:

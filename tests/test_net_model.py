@@ -88,9 +88,17 @@ def test_not_gzip_garbage_truncated_and_missing_files_are_refused(tmp_path: Path
 
 def test_wrong_versions_are_refused(tmp_path: Path, raw) -> None:
     head, rest = raw.split(b"\n", 2)[:2], raw.split(b"\n", 2)[2]
-    for version in (b"3", b"7", b"9", b"14", b"-1"):
+    for version in (b"3", b"7", b"18", b"-1"):
         msg = refused(tmp_path, gzip.compress(head[0] + b"\n" + version + b"\n" + rest))
-        assert "version" in msg and version.decode() in msg
+        assert "version" in msg and version.decode() in msg and "8 to 17" in msg
+    assert "newer" in refused(tmp_path, gzip.compress(head[0] + b"\n18\n" + rest))
+    # a version 8 body under a later version's number: the first layer that differs is named
+    msg = refused(tmp_path, gzip.compress(head[0] + b"\n9\n" + rest))
+    assert msg.endswith("value head: sv3 must have 6 outputs in version 9")
+    msg = refused(tmp_path, gzip.compress(head[0] + b"\n11\n" + rest))
+    assert msg.endswith("rconv1/actv1: unknown activation 'rconv1/w1'")  # version 11 names each one
+    msg = refused(tmp_path, gzip.compress(head[0] + b"\n14\n" + rest))
+    assert "td score multiplier" in msg and "'trunk'" in msg
 
 
 def test_truncated_and_damaged_weights_are_refused(tmp_path: Path, raw) -> None:
@@ -115,10 +123,10 @@ def test_wrong_shapes_are_refused(tmp_path: Path, raw) -> None:
     # a 4x4 kernel
     msg = refused(tmp_path, gzip.compress(raw.replace(good, b"conv1\n4\n4\n22\n96\n", 1)))
     assert "kernel" in msg
-    # a block kind that version 8 does not have
+    # a block kind that KataGo does not have
     assert b"ordinary_block" in raw
-    msg = refused(tmp_path, gzip.compress(raw.replace(b"ordinary_block", b"nested_bottleneck_block", 1)))
-    assert "block kind" in msg
+    msg = refused(tmp_path, gzip.compress(raw.replace(b"ordinary_block", b"dilated_block", 1)))
+    assert msg.endswith("trunk: unknown block kind 'dilated_block'")
     # the number of spatial features
     name, _version, rest = raw.split(b"\n", 2)
     msg = refused(tmp_path, gzip.compress(name + b"\n8\n" + rest.replace(b"22\n", b"23\n", 1)))
@@ -143,7 +151,7 @@ def test_winograd_equals_the_direct_convolution(model) -> None:
             patch = xp[0, i : i + 3, j : j + 3].astype(np.float64)
             want = np.einsum("yxc,yxco->o", patch, w.astype(np.float64))
             np.testing.assert_allclose(direct[0, i, j], want, rtol=1e-4, atol=1e-4)
-        ident = Norm("n", np.ones(96, np.float32), np.zeros(96, np.float32), relu=False)
+        ident = Norm("n", np.ones(96, np.float32), np.zeros(96, np.float32), "identity")
         mask = np.ones((n, size, size), np.float32)
         np.testing.assert_allclose(conv(x, ident, mask), direct, rtol=1e-4, atol=2e-4)
         # the norm, ReLU and mask fused into the input transform; the output added to a trunk

@@ -11,13 +11,17 @@ KataGo's order: row by row from the top row, column by column from the left, pas
 Gorilla's flat points), ``winrate``, ``loss`` and ``no_result`` probabilities,
 ``score_lead`` (the points the player leads by: what KataGo shows), ``score_mean`` and
 ``score_stdev`` (the self-play final score's mean and spread), ``ownership`` (``size*size``
-values in -1..1 in the same order; 1: the viewer's), all from ``color``'s view.
+values in -1..1 in the same order; 1: the viewer's), all from ``color``'s view; from model
+version 9 also ``var_time_left`` and the short-term errors (``shortterm_winloss_error``,
+``shortterm_score_error``; -1 before, as KataGo prints them).
 
-The inputs come from :func:`gorilla.ai.net.inputs.encode` (KataGo's features of model
-version 8); the rules are :meth:`NetRules.from_game` unless given. ``symmetry`` is one of
+Any KataGo net of model versions 8 to 17 (they all read the same inputs, KataGo's input
+version 7). The inputs come from :func:`gorilla.ai.net.inputs.encode`; the rules are
+:meth:`NetRules.from_game` unless given. ``symmetry`` is one of
 KataGo's eight board symmetries (0 is the identity), ``"random"`` (one drawn per position)
 or ``"all"`` (the eight averaged). A batch of games is evaluated in one forward pass per
-board size.
+board size. ``optimism`` (0..1, default 0) moves the policy toward the optimistic policy of
+the nets that have one (version 12 on), as KataGo's ``policyOptimism`` does.
 
 :mod:`gorilla.ai.net.model` reads the file format (:class:`NetError` for a file that
 cannot be used), :mod:`gorilla.ai.net.forward` runs the layers.
@@ -47,6 +51,7 @@ __all__ = [
     "NetEval",
     "default_net_path",
     "load_net",
+    "load_net_or_shipped",
     "point_of",
     "policy_index",
 ]
@@ -97,6 +102,9 @@ class NetEval:
     score_stdev: float
     ownership: np.ndarray
     legal: np.ndarray | None = None  # the moves the policy ran over (size*size + 1 bools)
+    var_time_left: float = -1.0
+    shortterm_winloss_error: float = -1.0
+    shortterm_score_error: float = -1.0
 
     def for_black(self) -> NetEval:
         """The same evaluation from Black's view (the policy stays the side to move's)."""
@@ -143,11 +151,13 @@ class Net:
         games: Game | Sequence[Game],
         symmetry: int | str | Sequence[int] = 0,
         rules: object | None = None,
+        optimism: float = 0.0,
     ) -> list[NetEval]:
         """One :class:`NetEval` per game (a single game is a list of one), the side to move's view.
 
         ``symmetry``: 0..7, ``"random"``, ``"all"`` or a list (one 0..7 per game); ``rules``: a
-        :class:`~gorilla.ai.net.inputs.NetRules` for every game (default: each game's own).
+        :class:`~gorilla.ai.net.inputs.NetRules` for every game (default: each game's own);
+        ``optimism``: the policy optimism (0..1).
         """
         from gorilla.ai.net.inputs import NetRules, encode
 
@@ -170,7 +180,8 @@ class Net:
                     spatial[j], glob[j] = encode(games[i], r)
                     legal[j] = legal_moves(games[i], spatial[j], r.suicide)
                     no_result[j] = r.ko == "simple" or r.scoring == "territory"
-                out = self.evaluate_inputs(spatial, glob, [sym_list[i] for i in chunk], legal, no_result)
+                syms = [sym_list[i] for i in chunk]
+                out = self.evaluate_inputs(spatial, glob, syms, legal, no_result, optimism)
                 for j, i in enumerate(chunk):
                     results[i] = _net_eval(out, j, size, games[i].to_move, legal[j])
         return results  # type: ignore[return-value]
@@ -182,13 +193,14 @@ class Net:
         symmetries: Sequence[int | str] | int | str = 0,
         legal: np.ndarray | None = None,
         no_result: np.ndarray | None = None,
+        optimism: float = 0.0,
     ) -> Outputs:
         """Post-processed outputs for a batch of inputs ``(N, 22, H, W)``, ``(N, 19)`` of one size.
 
         ``symmetries``: one per input or one for all (0..7 or ``"all"``); ``legal``
         ``(N, H*W + 1)``: the moves the policy's softmax runs over (None: every point not
         occupied nor ko-banned in the inputs, and pass); ``no_result`` ``(N,)``: whether the
-        rules allow a game without result (None: they do).
+        rules allow a game without result (None: they do); ``optimism``: the policy optimism.
         """
         n, _, h, w = spatial.shape
         if isinstance(symmetries, (int, str)):
@@ -210,23 +222,40 @@ class Net:
         # the policy and ownership planes back on the board
         for k, (_, t) in enumerate(rows):
             if t:
-                raw.policy[k, : h * w] = untransform(raw.policy[k, : h * w].reshape(h, w), t).reshape(-1)
+                for a in (raw.policy, raw.optimistic):
+                    if a is not None:
+                        a[k, : h * w] = untransform(a[k, : h * w].reshape(h, w), t).reshape(-1)
+                if raw.q is not None:
+                    planes = raw.q[k, : h * w].reshape(h, w, 2).transpose(2, 0, 1)
+                    raw.q[k, : h * w] = untransform(planes, t).transpose(1, 2, 0).reshape(-1, 2)
                 raw.ownership[k] = untransform(raw.ownership[k].reshape(h, w), t).reshape(-1)
         rows_idx = np.array([i for i, _ in rows])
-        out = postprocess(
-            raw, self.model, legal[rows_idx], None if no_result is None else np.asarray(no_result)[rows_idx]
-        )
+        nr = None if no_result is None else np.asarray(no_result)[rows_idx]
+        out = postprocess(raw, self.model, legal[rows_idx], nr, optimism)
         if len(rows) == n:
             return out
         # average the symmetries of each input
         fields = {}
-        for f in ("policy", "wdl", "score_mean", "score_stdev", "lead", "var_time_left", "ownership"):
+        for f in _AVERAGED:
             a = getattr(out, f)
             acc = np.zeros((n,) + a.shape[1:], np.float64)
             np.add.at(acc, rows_idx, a)
             counts = np.bincount(rows_idx, minlength=n).reshape((n,) + (1,) * (a.ndim - 1))
             fields[f] = (acc / counts).astype(a.dtype)
         return Outputs(**fields)
+
+
+_AVERAGED = (
+    "policy",
+    "wdl",
+    "score_mean",
+    "score_stdev",
+    "lead",
+    "var_time_left",
+    "ownership",
+    "shortterm_winloss_error",
+    "shortterm_score_error",
+)
 
 
 def _symmetries(symmetry: int | str | Sequence[int], n: int, rng: random.Random) -> list[int | str]:
@@ -257,6 +286,9 @@ def _net_eval(out: Outputs, j: int, size: int, to_move: int, legal: np.ndarray) 
         score_stdev=float(out.score_stdev[j]),
         ownership=out.ownership[j],
         legal=legal,
+        var_time_left=float(out.var_time_left[j]),
+        shortterm_winloss_error=float(out.shortterm_winloss_error[j]),
+        shortterm_score_error=float(out.shortterm_score_error[j]),
     )
 
 
@@ -295,3 +327,15 @@ def load_net(path: str | Path | None = None, blas_threads: int | None = 1) -> Ne
     if blas_threads is not None:
         set_blas_threads(blas_threads)
     return net
+
+
+def load_net_or_shipped(path: str | Path | None, blas_threads: int | None = 1) -> tuple[Net, str | None]:
+    """The net at path, or the shipped one where path cannot be used: ``(net, None)`` or
+    ``(shipped net, the one-line reason)`` (the engine goes on with the shipped net and says
+    why). None: the shipped one."""
+    if path is None:
+        return load_net(None, blas_threads), None
+    try:
+        return load_net(path, blas_threads), None
+    except NetError as e:
+        return load_net(None, blas_threads), f"{e}; using the shipped net"

@@ -6,7 +6,8 @@ from 6x6 input tiles (Lavin and Gray 2016)::
     Y = A^T [ (G g G^T) * (B^T d B) ] A
 
 :func:`transform_in` reads the activations ``(N, H, W, C)``, applies the batch norm
-folded to ``scale * x + bias``, the ReLU and the mask on the fly, pads with zeros and
+folded to ``scale * x + bias``, the activation (identity, ReLU, Mish or SiLU:
+:mod:`gorilla.ai.net.kernels`' codes) and the mask on the fly, pads with zeros and
 writes ``B^T d B`` for every tile: ``(36, tiles, C)``. The 36 products with the
 transformed weights (``(36, C, C_out)``) are BLAS matrix products in numpy.
 :func:`transform_out` turns ``(36, tiles, C_out)`` back into ``(N, H, W, C_out)``,
@@ -19,6 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gorilla.ai.net.kernels import RELU, act
+
 
 @njit(cache=True, nogil=True)
 def transform_in(
@@ -26,10 +29,11 @@ def transform_in(
     scale: np.ndarray,
     bias: np.ndarray,
     mask: np.ndarray,
-    relu: bool,
+    code: int,
     v: np.ndarray,
 ) -> None:
-    """``v[36, N*TY*TX, C] = B^T d B`` of every 6x6 tile of ``act(x * scale + bias) * mask``."""
+    """``v[36, N*TY*TX, C] = B^T d B`` of every 6x6 tile of ``act(x * scale + bias) * mask``
+    (``code``: the activation; a bool reads as identity or ReLU)."""
     n, h, w, c = x.shape
     ty = (h + 3) // 4
     tx = (w + 3) // 4
@@ -45,11 +49,13 @@ def transform_in(
                         xc = 4 * tj + xx - 1
                         if 0 <= y < h and 0 <= xc < w and mask[b, y, xc] != 0:
                             m = mask[b, y, xc]
-                            for k in range(c):
-                                a = x[b, y, xc, k] * scale[k] + bias[k]
-                                if relu and a < 0:
-                                    a = 0.0
-                                d[yy, xx, k] = a * m
+                            if code == RELU:
+                                for k in range(c):
+                                    a = x[b, y, xc, k] * scale[k] + bias[k]
+                                    d[yy, xx, k] = (a if a > 0 else np.float32(0.0)) * m
+                            else:
+                                for k in range(c):
+                                    d[yy, xx, k] = act(x[b, y, xc, k] * scale[k] + bias[k], code) * m
                         else:
                             for k in range(c):
                                 d[yy, xx, k] = 0.0
