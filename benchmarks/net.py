@@ -1,24 +1,33 @@
 """The net's speed: evaluations per second of the numpy forward pass, beside KataGo's own.
 
-For 9x9 and 19x19, batch 1 and a bigger batch (``--batch``, default 16), 1 and 2 threads:
-positions of a seeded random game are encoded once, then ``Net.evaluate_inputs`` (the
-layers and the post-processing, one symmetry) runs on them for ``--seconds`` per run;
-``--repeats`` runs, the best counts (the machine may be shared). ``T`` threads are T
-Python threads each evaluating its own batches, each with one BLAS thread, as a search
-with T threads uses the net; every measurement runs in a fresh process with
-``OPENBLAS_NUM_THREADS=1`` (and ``OMP_NUM_THREADS``, ``MKL_NUM_THREADS``). Also: the
-time to load the net, and the rate of whole ``Net.evaluate(games)`` calls (the input
-features included) for batch 1.
+For each net (``--nets``, default the shipped one; a bare file name is looked for in
+``assets/net/``, ``tests/data/net/`` and the project's ``shared/nets/``), 9x9 and 19x19,
+batch 1 and a bigger batch (``--batch``, default 16), 1 and 2 threads: positions of a
+seeded random game are encoded once, then ``Net.evaluate_inputs`` (the layers and the
+post-processing, one symmetry) runs on them for ``--seconds`` per run. ``T`` threads are T
+Python threads each evaluating its own batches, each with one BLAS thread, as a search with
+T threads uses the net; every measurement runs in a fresh process with
+``OPENBLAS_NUM_THREADS=1`` (and ``OMP_NUM_THREADS``, ``MKL_NUM_THREADS``). Also: the time to
+load the net, and the rate of whole ``Net.evaluate(games)`` calls (the input features
+included) for batch 1.
 
-With ``--katago PATH`` KataGo's own rates come in the same run, measured between ours:
-``katago benchmark -model NET -config CFG -v 100 -n 5 -t T -boardsize N`` (its nnEvals/s;
-KataGo refuses ``-v 1``; its searches evaluate one position at a time with one thread), and
-``kata-raw-nn 0`` over GTP timed for batch 1 (round trip and printing included). On a shared
-machine wall-clock rates move with the load: every rate also comes per second of the
-process's CPU time (KataGo's from its process's rusage), which moves much less.
+With ``--katago PATH`` KataGo's own rates are measured side by side: each of the
+``--repeats`` rounds runs ours and then KataGo's, and the medians are printed.
+KataGo's are ``kata-raw-nn 0`` over GTP timed for one thread (round trip and printing
+included; its evaluator skips its cache for this command) and ``katago benchmark -model NET
+-config CFG -v V -n 2 -t T -boardsize N`` for its nnEvals/s (``--katago-visits`` V, default
+24: KataGo refuses fewer than 2; a search of T threads batches their evaluations). On a
+shared machine wall-clock rates move with the load (``uptime``'s, printed with each row):
+every rate also comes per second of the process's CPU time (KataGo's from its process's
+``/proc`` counters or rusage), which moves much less; the ratios are given on both.
 
-    python benchmarks/net.py [--net FILE] [--katago PATH] [--config CFG] [--sizes 9 19]
-        [--batch 16] [--threads 1 2] [--seconds 3] [--repeats 3]
+The FLOPs of one evaluation (``Forward.flops``: a multiply-add is two, a 3x3 convolution
+counted as the direct one) times the CPU-second rate give the GFLOP/s reached, as a share of
+the machine's single-thread sgemm peak, measured in the same run: the best of a few
+2048x2048 float32 matrix products in numpy on one BLAS thread.
+
+    python benchmarks/net.py [--nets FILE...] [--katago PATH] [--config CFG] [--sizes 9 19]
+        [--batch 16] [--threads 1 2] [--seconds 3] [--repeats 3] [--katago-visits 24]
 """
 
 from __future__ import annotations
@@ -117,10 +126,12 @@ def measure(net: str, size: int, batch: int, threads: int, seconds: float, mode:
 # --- KataGo ---------------------------------------------------------------------------------
 
 
-def katago_benchmark(katago: str, net: str, config: str, size: int, threads: int) -> tuple[float, float]:
-    """KataGo's ``benchmark`` with ``threads`` search threads (100 visits a search, 5 positions):
+def katago_benchmark(
+    katago: str, net: str, config: str, size: int, threads: int, visits: int = 24
+) -> tuple[float, float]:
+    """KataGo's ``benchmark`` with ``threads`` search threads (``visits`` a search, 2 positions):
     (its nnEvals/s, its evaluations per second of its CPU time, start-up included)."""
-    cmd = [katago, "benchmark", "-model", net, "-config", config, "-v", "100", "-n", "5"]
+    cmd = [katago, "benchmark", "-model", net, "-config", config, "-v", str(visits), "-n", "2"]
     cmd += ["-t", str(threads), "-boardsize", str(size)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
@@ -134,8 +145,15 @@ def katago_benchmark(katago: str, net: str, config: str, size: int, threads: int
     return rate, rate * secs / cpu
 
 
-def katago_raw_nn_rate(katago: str, net: str, config: str, size: int, seconds: float) -> float:
-    """``kata-raw-nn 0`` answers per second over GTP, on a middle-game position."""
+def _proc_cpu(pid: int) -> float:
+    """A process's CPU seconds (user + system, all its threads) from ``/proc``."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def katago_raw_nn_rate(katago: str, net: str, config: str, size: int, seconds: float) -> tuple[float, float]:
+    """``kata-raw-nn 0`` answers per second over GTP, on a middle-game position: (wall, per
+    CPU-second of KataGo's process)."""
     sys.path.insert(0, str(HERE))
     from katago_reference import KataGo
 
@@ -149,19 +167,113 @@ def katago_raw_nn_rate(katago: str, net: str, config: str, size: int, seconds: f
         for m in game.moves:
             kata.send(f"play {'B' if m.color == 1 else 'W'} {format_vertex(m.point, size)}")
         kata.send("kata-raw-nn 0")
-        n, t0 = 0, time.perf_counter()
-        while time.perf_counter() - t0 < seconds:
+        n, t0, c0 = 0, time.perf_counter(), _proc_cpu(kata.proc.pid)
+        while time.perf_counter() - t0 < seconds or n < 2:
             kata.send("kata-raw-nn 0")
             n += 1
-        return n / (time.perf_counter() - t0)
+        wall, cpu = time.perf_counter() - t0, _proc_cpu(kata.proc.pid) - c0
+        return n / wall, n / max(cpu, 1e-9)
     finally:
         kata.close()
+
+
+def sgemm_peak() -> float:
+    """The machine's single-thread float32 matrix product rate (GFLOP/s), in a fresh process."""
+    code = (
+        "import numpy as np, time\n"
+        "a = np.random.rand(2048, 2048).astype(np.float32); b = a.copy(); a @ b; best = 0.0\n"
+        "for _ in range(5):\n"
+        "    t = time.process_time(); a @ b; best = max(best, 2 * 2048**3 / (time.process_time() - t))\n"
+        "print(best / 1e9)\n"
+    )
+    env = dict(os.environ, **ENV_1)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    return float(out.stdout.strip())
+
+
+def find_net(name: str) -> str:
+    """A net's path: the name itself, or a file of that name in the known folders."""
+    p = Path(name)
+    if p.exists():
+        return str(p)
+    from gorilla.ai.net import default_net_path
+
+    folders = [default_net_path().parent, HERE.parent / "tests" / "data" / "net"]
+    folders += [d / "shared" / "nets" for d in HERE.parents]
+    for d in folders:
+        if (d / name).is_file():
+            return str(d / name)
+    raise SystemExit(f"{name}: no such net (looked in assets/net, tests/data/net, shared/nets)")
+
+
+def _median(xs: list[float]) -> float:
+    return sorted(xs)[len(xs) // 2]
+
+
+def _uptime_load() -> str:
+    return f"{os.getloadavg()[0]:.1f}"
+
+
+def _ours(net: str, size: int, batch: int, threads: int, ns) -> tuple[float, float, float]:
+    """The medians of ``--repeats`` runs: (wall rate, CPU rate, load time)."""
+    runs = [measure(net, size, batch, threads, ns.seconds) for _ in range(ns.repeats)]
+    return (
+        _median([r["rate"] for r in runs]),
+        _median([r["cpu_rate"] for r in runs]),
+        _median([r["load"] for r in runs]),
+    )
+
+
+def bench_net(net: str, ns, config: str | None, peak: float) -> None:
+    """Every row of one net: ours, then KataGo's beside it."""
+    from gorilla.ai.net import load_net
+
+    fw = load_net(net).forward
+    print(f"\nnet {Path(net).name} ({fw.model.describe()})", flush=True)
+    for size in ns.sizes:
+        flops = fw.flops(size, size)
+        print(f"{size}x{size}: {flops / 1e9:.3f} GFLOP per evaluation", flush=True)
+        for threads in ns.threads:
+            for batch in (1, ns.batch):
+                wall, cpu, load = _ours(net, size, batch, threads, ns)
+                share = flops * cpu / 1e9 / peak
+                print(
+                    f"  ours   batch {batch:3d} threads {threads}: {wall:8.2f} evals/s, {cpu:8.2f} per CPU-s "
+                    f"({flops * cpu / 1e9:5.1f} GFLOP/s, {share:4.0%} of peak); load {_uptime_load()}",
+                    flush=True,
+                )
+            if ns.katago and threads == 1:
+                kr = [katago_raw_nn_rate(ns.katago, net, config, size, ns.seconds) for _ in range(ns.repeats)]
+                kw, kc = _median([r[0] for r in kr]), _median([r[1] for r in kr])
+                w1, c1, _ = _ours(net, size, 1, 1, ns)
+                print(
+                    f"  KataGo kata-raw-nn          : {kw:8.2f} evals/s, {kc:8.2f} per CPU-s "
+                    f"({flops * kc / 1e9:5.1f} GFLOP/s); ours batch 1 again {w1:.2f}, {c1:.2f}: "
+                    f"{w1 / kw:.2f}x wall, {c1 / kc:.2f}x per CPU-s; load {_uptime_load()}",
+                    flush=True,
+                )
+            if ns.katago:
+                kb = [katago_benchmark(ns.katago, net, config, size, threads, ns.katago_visits)]
+                kb += [katago_benchmark(ns.katago, net, config, size, threads, ns.katago_visits)]
+                bw, bc = _median([r[0] for r in kb]), _median([r[1] for r in kb])
+                print(
+                    f"  KataGo benchmark -t {threads}       : {bw:8.2f} nnEvals/s, {bc:8.2f} per CPU-s "
+                    f"(start-up included); load {_uptime_load()}",
+                    flush=True,
+                )
+        for threads in ns.threads:
+            runs = [measure(net, size, 1, threads, ns.seconds, "evaluate") for _ in range(ns.repeats)]
+            print(
+                f"  ours Net.evaluate(games) batch 1 threads {threads}: "
+                f"{_median([r['rate'] for r in runs]):8.2f} evals/s",
+                flush=True,
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print its table; returns the exit status."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--net", default=None, help="the net (default: the shipped one)")
+    ap.add_argument("--nets", nargs="+", default=None, help="the nets (default: the shipped one)")
     ap.add_argument("--katago", default=None, help="a KataGo binary: its rates beside ours")
     ap.add_argument("--config", default=None, help="KataGo's GTP config (default: a minimal one)")
     ap.add_argument("--sizes", type=int, nargs="+", default=[9, 19])
@@ -169,6 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--katago-visits", type=int, default=24)
     ap.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     ns = ap.parse_args(argv)
     if ns.worker:
@@ -176,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from gorilla.ai.net import default_net_path
 
-    net = str(ns.net or default_net_path())
+    nets = [find_net(n) for n in ns.nets] if ns.nets else [str(default_net_path())]
     tmp = tempfile.TemporaryDirectory()
     config = ns.config
     if ns.katago and config is None:
@@ -185,45 +298,14 @@ def main(argv: list[str] | None = None) -> int:
 
         config = str(Path(tmp.name) / "gtp.cfg")
         Path(config).write_text(CONFIG.format(log=Path(tmp.name) / "logs"))
-
-    print(f"net {Path(net).name}; {ns.repeats} runs of {ns.seconds:g} s, the best; one BLAS thread a thread")
-    loads = []
-    rows = []
-    for size in ns.sizes:
-        for batch in (1, ns.batch):
-            for threads in ns.threads:
-                best, cpu_best = 0.0, 0.0
-                for _ in range(ns.repeats):
-                    r = measure(net, size, batch, threads, ns.seconds)
-                    best, cpu_best = max(best, r["rate"]), max(cpu_best, r["cpu_rate"])
-                    loads.append(r["load"])
-                rows.append((size, batch, threads, "forward", best, cpu_best))
-                print(
-                    f"{size}x{size} batch {batch:3d} threads {threads}: {best:8.1f} evals/s "
-                    f"({cpu_best:.1f} per CPU-second)",
-                    flush=True,
-                )
-        for threads in ns.threads:
-            runs = [measure(net, size, 1, threads, ns.seconds, "evaluate") for _ in range(ns.repeats)]
-            best = max(r["rate"] for r in runs)
-            rows.append((size, 1, threads, "evaluate(games)", best, max(r["cpu_rate"] for r in runs)))
-            print(f"{size}x{size} evaluate(games) batch 1 threads {threads}: {best:8.1f} evals/s", flush=True)
-    print(f"load time of the net: {min(loads):.3f} s (best), {sorted(loads)[len(loads) // 2]:.3f} s (median)")
-
-    if ns.katago:
-        for size in ns.sizes:
-            for t in ns.threads:
-                runs = [katago_benchmark(ns.katago, net, config, size, t) for _ in range(ns.repeats)]
-                rate, cpu_rate = max(r[0] for r in runs), max(r[1] for r in runs)
-                ours = max(r for r in rows if r[:4] == (size, 1, t, "forward"))
-                print(
-                    f"KataGo {size}x{size} benchmark -t {t}: {rate:8.1f} evals/s ({cpu_rate:.1f} per CPU s); "
-                    f"ours batch 1: {ours[4]:.1f} ({ours[5]:.1f}) = {ours[4] / rate:.2f}x "
-                    f"({ours[5] / cpu_rate:.2f}x per CPU-second)",
-                    flush=True,
-                )
-            raw = max(katago_raw_nn_rate(ns.katago, net, config, size, ns.seconds) for _ in range(ns.repeats))
-            print(f"KataGo {size}x{size} kata-raw-nn 0 over GTP: {raw:8.1f} answers/s", flush=True)
+    peak = sgemm_peak()
+    print(
+        f"single-thread sgemm peak {peak:.1f} GFLOP/s (2048^3, numpy, one BLAS thread); medians of "
+        f"{ns.repeats} runs of {ns.seconds:g} s; one BLAS thread a thread; load {_uptime_load()}",
+        flush=True,
+    )
+    for net in nets:
+        bench_net(net, ns, config, peak)
     return 0
 
 

@@ -153,10 +153,17 @@ class _Conv3:
         return 2 * points * 9 * self.cin * self.cout
 
     def transform(self, x: np.ndarray, norm: Norm, mask: np.ndarray) -> np.ndarray:
-        """``B^T d B`` of ``norm(x) * mask``: ``(36, tiles, C)``."""
+        """``B^T d B`` of ``norm(x) * mask``: ``(36, tiles, C)``. ReLU and identity are fused
+        into the transform; SiLU and Mish (whose exponentials vectorize in a pass of their
+        own, not per tile point) come first, in ``kernels.norm_act``."""
         n, h, w, c = x.shape
         v = np.empty((36, n * (-(-h // 4)) * (-(-w // 4)), c), F32)
-        W.transform_in(x, norm.scale, norm.bias, mask, ACTIVATION_CODES[norm.activation], v)
+        scale, bias, code = norm.scale, norm.bias, ACTIVATION_CODES[norm.activation]
+        if code > K.RELU:
+            y = np.empty_like(x)
+            K.norm_act(x.reshape(-1, c), scale, bias, mask.reshape(-1), code, y.reshape(-1, c))
+            x, scale, bias, code = y, np.ones(c, F32), np.zeros(c, F32), K.IDENTITY
+        W.transform_in(x, scale, bias, mask, code, v)
         return v
 
     def __call__(

@@ -9,6 +9,13 @@ embedding with the query/key/value split into batch-first head layouts
 ``eigenbackend.cpp``): ReLU, Mish ``x * tanh(softplus(x))`` with softplus taken as ``x``
 above 20, SiLU ``x / (1 + exp(-x))``; their codes are ``model.ACTIVATION_CODES``.
 
+The exponentials of SiLU, Mish and SwiGLU are :func:`exp_into`: Cephes' ``expf`` (a
+polynomial on ``[-ln2/2, ln2/2]`` times ``2^n``, relative error below 1e-7, :func:`exp_parts`)
+written so that LLVM vectorizes the loop (numba's ``math.exp`` is a scalar call): ``2^n`` is
+built as float bits in an int32 view of the output, then multiplied in place; what uses the
+exponential reads it in a second loop (one loop that reads back what it wrote through the
+other view does not vectorize).
+
 The kernels release the GIL, so evaluations on several threads run in parallel.
 """
 
@@ -20,6 +27,55 @@ import numpy as np
 from numba import njit
 
 IDENTITY, RELU, MISH, SILU = 0, 1, 2, 3
+_LOG2E = np.float32(1.4426950408889634)
+_LN2_HI = np.float32(0.693359375)
+_LN2_LO = np.float32(-2.12194440e-4)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def exp_parts(x: float) -> tuple[float, int]:
+    """``exp(x) = p * 2^n`` of a float32 (clamped to -87..88): ``(p, the float bits of 2^n)``."""
+    x = min(max(x, np.float32(-87.0)), np.float32(88.0))
+    fl = np.float32(math.floor(x * _LOG2E + np.float32(0.5)))
+    f = x - fl * _LN2_HI - fl * _LN2_LO
+    p = np.float32(1.9875691500e-4)
+    p = p * f + np.float32(1.3981999507e-3)
+    p = p * f + np.float32(8.3334519073e-3)
+    p = p * f + np.float32(4.1665795894e-2)
+    p = p * f + np.float32(1.6666665459e-1)
+    p = p * f + np.float32(5.0000001201e-1)
+    p = p * f * f + f + np.float32(1.0)
+    return p, (np.int32(fl) + np.int32(127)) << 23
+
+
+@njit(cache=True, nogil=True, inline="always")
+def exp_into(src: np.ndarray, dst: np.ndarray, sign: float, hi: float) -> None:
+    """``dst = exp(min(src * sign, hi))`` over 1-D float32 arrays (vectorized)."""
+    bits = dst.view(np.int32)
+    for i in range(src.size):
+        p, e = exp_parts(min(src[i] * sign, hi))
+        bits[i] = e
+        dst[i] = dst[i] * p
+
+
+@njit(cache=True, nogil=True, inline="always")
+def act_row(z: np.ndarray, tmp: np.ndarray, code: int) -> None:
+    """``z = act(z)`` in place over a 1-D float32 row (``tmp``: scratch of its size): SiLU
+    ``z / (1 + e^-z)``, Mish ``z * n / (n + 2)`` with ``n = e^z (e^z + 2)`` (that is
+    ``tanh(softplus(z))``, 1 above 20 as KataGo's), ReLU, identity."""
+    one, two = np.float32(1.0), np.float32(2.0)
+    if code == RELU:
+        for i in range(z.size):
+            z[i] = max(z[i], np.float32(0.0))
+    elif code == SILU:
+        exp_into(z, tmp, np.float32(-1.0), np.float32(88.0))
+        for i in range(z.size):
+            z[i] = z[i] / (one + tmp[i])
+    elif code == MISH:
+        exp_into(z, tmp, np.float32(1.0), np.float32(20.0))
+        for i in range(z.size):
+            n = tmp[i] * (tmp[i] + two)
+            z[i] = z[i] * n / (n + two)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -41,22 +97,16 @@ def norm_act(
 ) -> None:
     """``out[r] = act(x[r] * scale + bias) * mask[r]`` for rows ``x`` ``(R, C)``, mask ``(R,)``."""
     rows, c = x.shape
+    tmp = np.empty(c, np.float32)
     for r in range(rows):
+        row = out[r]
+        for k in range(c):
+            row[k] = x[r, k] * scale[k] + bias[k]
+        act_row(row, tmp, code)
         m = mask[r]
-        if m == 0:
+        if m != 1:
             for k in range(c):
-                out[r, k] = 0.0
-            continue
-        if code == RELU:
-            for k in range(c):
-                a = x[r, k] * scale[k] + bias[k]
-                out[r, k] = (a if a > 0 else np.float32(0.0)) * m
-        elif code == IDENTITY:
-            for k in range(c):
-                out[r, k] = (x[r, k] * scale[k] + bias[k]) * m
-        else:
-            for k in range(c):
-                out[r, k] = act(x[r, k] * scale[k] + bias[k], code) * m
+                row[k] *= m
 
 
 @njit(cache=True, nogil=True)
@@ -94,6 +144,7 @@ def rms_norm_tip(
     each board's points and channels; then ``* gamma + beta``, the activation, 0 off the board."""
     n, pts, c = x.shape
     e = np.float32(eps)
+    tmp = np.empty(c, np.float32)
     for b in range(n):
         f = np.float32(0.0)
         if spatial:
@@ -115,19 +166,21 @@ def rms_norm_tip(
                 for k in range(c):
                     s += x[b, p, k] * x[b, p, k]
                 f = np.float32(1.0) / np.float32(math.sqrt(s / np.float32(c) + e))
+            row = out[b, p]
             for k in range(c):
-                out[b, p, k] = act(x[b, p, k] * f * gamma[k] + beta[k], code)
+                row[k] = x[b, p, k] * f * gamma[k] + beta[k]
+            act_row(row, tmp, code)
 
 
 @njit(cache=True, nogil=True)
 def swiglu(ag: np.ndarray, f: int, out: np.ndarray) -> None:
     """``out[r] = silu(ag[r, :f]) * ag[r, f:]`` (the two halves of one product)."""
-    rows = ag.shape[0]
     one = np.float32(1.0)
-    for r in range(rows):
+    for r in range(ag.shape[0]):
+        row = out[r]
+        exp_into(ag[r, :f], row, np.float32(-1.0), np.float32(88.0))
         for k in range(f):
-            a = ag[r, k]
-            out[r, k] = a / (math.exp(-a) + one) * ag[r, f + k]
+            row[k] = ag[r, k] * ag[r, f + k] / (one + row[k])
 
 
 @njit(cache=True, nogil=True)

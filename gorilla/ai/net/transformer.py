@@ -12,7 +12,8 @@ attention block is:
    the other ``(N, kv, group*S, q)``, the keys transposed ``(N, kv, q, S)``, the values
    ``(N, kv, S, v + 1)`` with a column of ones;
 4. the scores as one batched product ``(group*S, q) @ (q, S)`` per board and key/value head,
-   off-board keys pushed to ``-1e30``, then ``exp(score - row max)`` in place;
+   off-board keys pushed to ``-1e30``, then ``exp(score - row max)`` in place (numpy's
+   vectorized max and exp);
 5. one batched product with the values: the last column the softmax's row sums, by which
    ``kernels.merge_heads`` divides while it puts the heads back side by side;
 6. the output projection, added to the trunk (times the mask).
