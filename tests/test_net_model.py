@@ -284,3 +284,12 @@ def test_load_net_runs_blas_on_one_thread() -> None:
     assert blas_threads() == 1
     load_net(blas_threads=None)
     assert blas_threads() == 1
+
+
+def test_gorilla_net_names_the_default_net(monkeypatch, tmp_path: Path) -> None:
+    from gorilla.ai.net import default_net_path, shipped_net_path
+
+    assert default_net_path() == shipped_net_path() == NET
+    other = tmp_path / "other.bin.gz"
+    monkeypatch.setenv("GORILLA_NET", str(other))
+    assert default_net_path() == other and shipped_net_path() == NET

@@ -137,3 +137,41 @@ def test_the_evaluator_falls_back_where_the_net_does_not_play_and_keeps_pvs() ->
     ev = evaluator.evaluate(game, "net", budget=Budget(playouts=24), seed=1)
     assert ev.best in ev.values and ev.pvs[ev.best][0] == ev.best
     assert all(pv and pv[0] == m for m, pv in ev.pvs.items())
+
+
+NEW_NETS = (
+    "b7c96h6kv3qk32v16tflrs-fson-bnh.bin.gz",
+    "b7c96h3tfrs-test5-cnorm.bin.gz",
+    "b10c384h6nbttflrs.bin.gz",
+)
+
+
+@pytest.mark.parametrize("name", NEW_NETS)
+def test_a_transformer_net_plays_and_analyses_through_the_net_agent(name: str) -> None:
+    """Model versions 15 and 17 (transformer blocks) behind the search: ``net:net=FILE`` plays a
+    legal move, its candidates carry the net's scores, and GTP's kata-raw-nn of ``--net FILE``
+    is that net's evaluation."""
+    from test_net import find_net
+
+    from gorilla.ai.agent import make_agent
+    from gorilla.ai.net import load_net
+    from gorilla.gtp.main import engine_from_args
+
+    path = find_net(name)
+    if path is None:
+        pytest.skip(f"{name} is not here (tests/data/net, GORILLA_NETS, shared/nets)")
+    game = Game.new(9, "chinese", 7.5)
+    for m in ("E5", "C4", "G4"):
+        game.play(v(m))
+    agent = make_agent(f"net:net={path},visits=12,seed=3,resign=0")
+    assert agent.evaluator.net.model.version in (15, 17)
+    move = agent.select_move(game.copy(), Budget(playouts=12))
+    assert game.is_legal(move)
+    cands = agent.analyze(game.copy(), Budget(playouts=12))
+    assert cands and sum(c.visits for c in cands) >= 10 and all(abs(c.score) < 40 for c in cands)
+    engine = engine_from_args(["--size", "9", "--komi", "7.5", "--net", str(path), "--ai", "net:visits=4"])
+    for line in ("play b E5", "play w C4", "play b G4"):
+        assert engine.execute(line).startswith("=")
+    answer = engine.execute("kata-raw-nn 0")
+    [ev] = load_net(path).evaluate([game], 0)
+    assert f"whiteWin {ev.for_white().winrate:.6f}" in answer

@@ -1,6 +1,6 @@
 """A KataGo network evaluated in numpy: policy, win rate, score and ownership of positions.
 
-    net = load_net()                      # the shipped net (assets/net/), or load_net(PATH)
+    net = load_net()                      # the shipped net (assets/net/; GORILLA_NET), or load_net(PATH)
     [ev] = net.evaluate([game])           # one NetEval per game, for the side to move
     ev.policy, ev.winrate, ev.score_lead, ev.ownership
     ev.for_black()                        # the same numbers from Black's view
@@ -29,6 +29,7 @@ cannot be used), :mod:`gorilla.ai.net.forward` runs the layers.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -54,6 +55,7 @@ __all__ = [
     "load_net_or_shipped",
     "point_of",
     "policy_index",
+    "shipped_net_path",
 ]
 
 DEFAULT_NET = "g170-b6c96-s175395328-d26788732.bin.gz"
@@ -61,6 +63,14 @@ MAX_BATCH = 64  # positions per forward pass (bounds the memory of a big evaluat
 
 
 def default_net_path() -> Path:
+    """The net everything uses unless told otherwise: the file named by the environment's
+    ``GORILLA_NET`` where it is set (another KataGo net, for the search, ``e``, the review, the
+    overlays), else the shipped one (``assets/net/``)."""
+    other = os.environ.get("GORILLA_NET")
+    return Path(other) if other else shipped_net_path()
+
+
+def shipped_net_path() -> Path:
     """The shipped net's path (``assets/net/``)."""
     return asset_file("net", DEFAULT_NET)
 
@@ -338,4 +348,4 @@ def load_net_or_shipped(path: str | Path | None, blas_threads: int | None = 1) -
     try:
         return load_net(path, blas_threads), None
     except NetError as e:
-        return load_net(None, blas_threads), f"{e}; using the shipped net"
+        return load_net(shipped_net_path(), blas_threads), f"{e}; using the shipped net"

@@ -7,7 +7,8 @@ board cut into 4x4 output tiles read from 6x6 input tiles, the tiles transformed
 (``B^T d B``), 36 matrix products of ``(tiles, C_in) @ (C_in, C_out)`` with the transformed
 weights (``G g G^T``, computed once), and the products transformed back (``A^T m A``); it
 needs 3.6 times fewer multiplications than the direct convolution, all in BLAS. Other
-kernels (the 5x5 initial convolution) are one im2col product. The norm and activation
+kernels (the 5x5 initial convolution), and 3x3 ones over a batch of fewer than
+``WINOGRAD_MIN_POINTS`` points (one 9x9 board), are one im2col product. The norm and activation
 before a convolution are fused into its input pass (the Winograd transform, or
 ``kernels.norm_act`` for the others).
 
@@ -54,6 +55,9 @@ from gorilla.ai.net.model import (
 from gorilla.ai.net.transformer import Attention, FeedForward
 
 F32 = np.float32
+# below this many points in a batch (one 9x9 board: 81), a 3x3 convolution is one im2col
+# product: Winograd's 36 small products cost more in calls than they save in multiplications
+WINOGRAD_MIN_POINTS = 200
 
 # Winograd F(4x4, 3x3) (Lavin and Gray 2016): Y = A^T [(G g G^T) * (B^T d B)] A
 _BT = np.array(
@@ -193,9 +197,13 @@ class _NormConv:
         """Multiply-adds times two, as the direct convolution counts them."""
         return 2 * points * self.k * self.k * self.cin * self.cout
 
+    def winograd(self, x: np.ndarray) -> bool:
+        """Whether x's convolution goes through Winograd (3x3 on a batch of enough points)."""
+        return self.wino is not None and x.shape[0] * x.shape[1] * x.shape[2] >= WINOGRAD_MIN_POINTS
+
     def __call__(self, x: np.ndarray, ctx: _Ctx, out: np.ndarray | None = None) -> np.ndarray:
         """The convolution of the normed x, a new array or added to ``out``."""
-        if self.wino is not None:
+        if self.winograd(x):
             return self.wino(x, self.norm, ctx.mask3, out)
         y = _norm(x, self.norm, ctx)
         if self.k == 1:
@@ -288,7 +296,7 @@ class _GPool:
     def __call__(self, x: np.ndarray, ctx: _Ctx) -> None:
         n, h, w, _ = x.shape
         b, split, c1 = self.b, self.split, self.c1
-        if c1.wino is not None:
+        if c1.winograd(x):
             mm = np.matmul(c1.wino.transform(x, b.norm1, ctx.mask3), c1.wino.u)
             r = np.empty((n, h, w, split), F32)
             W.transform_out(mm, 0, split, r, False)

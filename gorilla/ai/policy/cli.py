@@ -90,12 +90,30 @@ def _throttled():
     return progress
 
 
+NET_SUFFIXES = (".bin.gz", ".txt.gz", ".bin", ".txt", ".gz")
+
+
+def is_net_file(name: str) -> bool:
+    """Whether ``--net``'s argument names a net rather than a game: a KataGo model's name
+    (``.bin.gz``, ``.gz``, ``.bin``, ...) or a gzip file, and not an ``.sgf``."""
+    lower = name.lower()
+    if lower.endswith(".sgf"):
+        return False
+    if lower.endswith(NET_SUFFIXES):
+        return True
+    try:
+        with open(name, "rb") as f:
+            return f.read(2) == b"\x1f\x8b"
+    except OSError:
+        return False
+
+
 def predict_main(argv: Sequence[str] | None = None) -> int:
     """``gorilla predict FILE... [--model MODEL | --net [FILE]]``: top-1, top-5, log-likelihood by phase."""
     ap = _Parser(
         prog="gorilla predict", description="Measure how well a move model predicts the moves of games."
     )
-    ap.add_argument("files", nargs="+", help="SGF files, kifu files, zips of kifu lines")
+    ap.add_argument("files", nargs="*", help="SGF files, kifu files, zips of kifu lines")
     ap.add_argument("--model", default=str(DEFAULT_MODEL), help="the model file (default: the shipped one)")
     ap.add_argument(
         "--split", choices=("all", "train", "validation"), default="all", help="which games count"
@@ -107,7 +125,8 @@ def predict_main(argv: Sequence[str] | None = None) -> int:
         const="",
         default=None,
         metavar="FILE",
-        help="rank the moves by a KataGo net's policy instead (no FILE: the shipped net)",
+        help="rank the moves by a KataGo net's policy instead (no FILE: the shipped net; a game file "
+        "after --net, such as an .sgf, is a game: --net games/*.sgf uses the shipped net)",
     )
     ap.add_argument("--komi", type=float, default=7.5, help="the komi the net is told (default 7.5)")
     ap.add_argument(
@@ -117,6 +136,11 @@ def predict_main(argv: Sequence[str] | None = None) -> int:
         help="with --net: the orientation the net sees (default 0, the identity; all: the eight averaged)",
     )
     args = ap.parse_args(list(sys.argv[1:] if argv is None else argv))
+    if args.net and not is_net_file(args.net):
+        args.files.insert(0, args.net)  # --net games/*.sgf: the first game is not the net
+        args.net = ""
+    if not args.files:
+        ap.error("the following arguments are required: files")
     try:
         records = _games(args.files, args.split, args.games)
         if args.net is not None:
