@@ -51,6 +51,7 @@ from gorilla.ai.net.model import (
     Norm,
     ResBlock,
     RMSNorm,
+    block_letters,
 )
 from gorilla.ai.net.transformer import Attention, FeedForward
 
@@ -58,6 +59,11 @@ F32 = np.float32
 # below this many points in a batch (one 9x9 board: 81), a 3x3 convolution is one im2col
 # product: Winograd's 36 small products cost more in calls than they save in multiplications
 WINOGRAD_MIN_POINTS = 200
+
+# a batch runs in chunks of at most this many points (but one board at least): measured best
+# on one core (19x19: one board a chunk for the transformer nets, four for the 2020 net)
+CHUNK_POINTS = 1500
+CHUNK_POINTS_TRANSFORMER = 400
 
 # Winograd F(4x4, 3x3) (Lavin and Gray 2016): Y = A^T [(G g G^T) * (B^T d B)] A
 _BT = np.array(
@@ -372,6 +378,8 @@ class Forward:
         )
         self.head_split = (p.p1_conv.out_channels, p.p1_conv.out_channels + p.g1_conv.out_channels)
         self.p2 = np.ascontiguousarray(p.p2_conv.w[0, 0])
+        transformer = "a" in block_letters(t.blocks) or "f" in block_letters(t.blocks)
+        self.chunk_points = CHUNK_POINTS_TRANSFORMER if transformer else CHUNK_POINTS
         self.own = np.ascontiguousarray(v.ownership_conv.w[0, 0])
 
     def flops(self, h: int, w: int) -> int:
@@ -452,6 +460,11 @@ class Forward:
         ctx = _Ctx(mask3)
         if (ctx.area <= 0).any():
             raise ValueError("an input without any point on the board (its first plane is the mask)")
+        n, _, h, w = spatial.shape
+        step = max(1, self.chunk_points // (h * w))
+        if n > step:  # a big batch in chunks whose activations stay in cache
+            parts = [self.run(spatial[i : i + step], globals_[i : i + step]) for i in range(0, n, step)]
+            return _concat(parts)
         x = self.trunk(spatial, globals_, ctx)
         return self._heads(x, ctx)
 
@@ -488,6 +501,16 @@ class Forward:
             optimistic=np.ascontiguousarray(policy[..., 1]) if out >= 2 else None,
             q=np.ascontiguousarray(policy[..., 2:4]) if out >= 4 else None,
         )
+
+
+def _concat(parts: list[RawOutput]) -> RawOutput:
+    """One RawOutput of the chunks' in order."""
+
+    def cat(name: str) -> np.ndarray | None:
+        arrays = [getattr(p, name) for p in parts]
+        return None if arrays[0] is None else np.concatenate(arrays)
+
+    return RawOutput(*(cat(f) for f in ("policy", "value", "score", "ownership", "optimistic", "q")))
 
 
 # --- symmetries ---------------------------------------------------------------------------
