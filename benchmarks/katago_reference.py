@@ -279,6 +279,7 @@ def make_positions(n: int, seed: int) -> list[dict]:
 
 # --- positions from real games ------------------------------------------------------------
 
+
 def _shared(*parts: str) -> Path:
     """``shared/...`` beside the checkout or above it (the project's shared folder)."""
     here = Path(__file__).resolve()
