@@ -175,3 +175,20 @@ def test_a_transformer_net_plays_and_analyses_through_the_net_agent(name: str) -
     answer = engine.execute("kata-raw-nn 0")
     [ev] = load_net(path).evaluate([game], 0)
     assert f"whiteWin {ev.for_white().winrate:.6f}" in answer
+
+
+def test_a_search_that_visits_no_child_plays_the_policys_move_not_a_pass() -> None:
+    """A slow net under a short budget may evaluate only the root: the move is then the net's
+    likeliest, as the policy alone would play (it used to be a pass)."""
+    from gorilla.ai.agent import make_agent
+    from gorilla.ai.net import load_net, point_of
+    from gorilla.rules.board import PASS
+
+    game = Game.new(9, "chinese", 7.5)
+    game.play(v("E5"))
+    agent = make_agent("net:visits=1,seed=5,resign=0")
+    move = agent.select_move(game.copy(), Budget(playouts=1))
+    assert agent.last_visits == 1 and agent.last_candidates == []
+    [ev] = load_net().evaluate([game], "all")
+    top3 = [point_of(int(i), 9) for i in np.argsort(-ev.policy)[:3]]
+    assert move != PASS and move in top3

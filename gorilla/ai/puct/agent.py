@@ -160,8 +160,8 @@ class NetAgent(Agent):
         info = self.search.root_info()
         if req.default_budget:
             self.clock.spent(time.perf_counter() - t0)
-        if not info.moves:
-            return PASS
+        if not info.moves:  # no child visited (a slow net, a short budget): the policy's choice
+            return self._policy_move()
         wr = info.winrate[0]
         self._low = self._low + 1 if wr < self.resign else 0
         if self.resign > 0 and self._low >= 2 and game.move_number >= game.size * game.size // 8:
@@ -171,6 +171,13 @@ class NetAgent(Agent):
         if self.ponder:
             self._start_pondering(game, move)
         return move
+
+    def _policy_move(self) -> int:
+        """The root's likeliest move by the net's policy (PASS when the root was not evaluated)."""
+        r = self.search.root
+        if not r.expanded or r.moves is None or len(r.moves) == 0:
+            return PASS
+        return int(r.moves[int(np.argmax(r.prior))])
 
     # --- pondering ------------------------------------------------------------------------
     def _start_pondering(self, game: Game, move: int) -> None:

@@ -524,7 +524,10 @@ class Search:
     ) -> int:
         """Add visits until ``visits`` (counted at the root, reused ones included) or ``seconds``.
 
-        Returns the visits added. ``cancel`` stops within one batch's evaluation.
+        Returns the visits added. ``cancel`` stops within one batch's evaluation. With
+        ``seconds``, a round that would end more than half its length past the budget (as
+        long as the last one took) is not started: a slow net (a second an evaluation) keeps
+        to its time as a fast one does.
         """
         assert self.game is not None, "set_game first"
         t0 = time.perf_counter()
@@ -532,18 +535,21 @@ class Search:
         if not self.root.expanded:
             self._evaluate_root()
         stop = threading.Event()
+        last_round = [0.0]  # the last round's seconds
 
         def done() -> bool:
             if stop.is_set() or (cancel is not None and cancel.is_set()):
                 return True
             if visits is not None and self.root.visits >= visits:
                 return True
-            return seconds is not None and time.perf_counter() - t0 >= seconds
+            return seconds is not None and time.perf_counter() - t0 + 0.5 * last_round[0] >= seconds
 
         def worker() -> None:
             try:
                 while not done():
+                    r0 = time.perf_counter()
                     self._round(None if visits is None else max(1, visits - self.root.visits))
+                    last_round[0] = time.perf_counter() - r0
                     if on_round is not None:
                         on_round()
             except BaseException:
