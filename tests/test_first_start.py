@@ -341,7 +341,9 @@ for rule in (R.FREESTYLE, R.RENJU):
     # Black's open three on the first line of play: White must answer it
     for x, y in ((7, 7), (8, 8), (7, 6), (9, 9), (7, 5)):
         g.play_xy(x, y)
-    for _ in range(6):
+    for _ in range(6):  # a fast agent may win within them: the game ends there
+        if g.over:
+            break
         g.play(agent.select(g, 0.05).move)
 print("compiled:", *compiled)
 """

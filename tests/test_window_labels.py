@@ -96,7 +96,8 @@ def test_the_evaluations_numbers_are_one_scale_fit_and_contrast(app_window):  # 
         p = point_of(h, lab, list(ev.values))
         assert float(lab.text) == pytest.approx(ev.values[p].score, abs=0.051 if "." in lab.text else 0.5)
     legend = h.w.hud.legend.text
-    assert "score lead in points" in legend and "green the best to red" in legend and "Small dots" in legend
+    assert "mean margin of its random games in points" in legend and "score lead" not in legend
+    assert "green the best to red" in legend and "Small dots" in legend
 
 
 def test_at_the_minimum_size_the_panels_text_stops_above_the_graph(app_window):  # noqa: F811
