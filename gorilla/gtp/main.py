@@ -126,16 +126,20 @@ def engine_from_args(argv: list[str]) -> GtpEngine:
     (spec,) = catalog.apply_options([ns.ai], ns.mc_patterns, ns.mc_load_patterns)
     try:
         agent = make_agent(spec, **overrides)
-    except NetError as e:  # the net cannot be read: play on without it, and say so
-        print(f"gorilla gtp: warning: {one_line(str(e))}; the classical MCTS plays", file=sys.stderr)
-        spec = "mcts"
-        agent = make_agent(spec, seed=ns.seed, threads=ns.threads or 1)
+    except NetError as e:
+        if "net" in overrides:  # --net's file cannot be read: the shipped net plays (main says why)
+            del overrides["net"]
+            agent = make_agent(spec, **overrides)
+        else:  # not even the shipped net: play on without one, and say so
+            print(f"gorilla gtp: warning: {one_line(str(e))}; the classical MCTS plays", file=sys.stderr)
+            spec = "mcts"
+            agent = make_agent(spec, seed=ns.seed, threads=ns.threads or 1)
     game = Game(size, ruleset, ns.komi)
     budget = Budget(ns.playouts, ns.time) if (ns.playouts or ns.time) else None
     engine = make_engine(game, agent, budget=budget, name=ns.name)
     engine.agent_spec = spec
     if ns.net is not None:
-        net_commands.set_net(engine, ns.net)  # a bad file: the engine goes on without a net (main says why)
+        net_commands.set_net(engine, ns.net)  # a bad file: the engine goes on with the shipped net
     return engine
 
 
@@ -164,7 +168,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"gorilla gtp: error: {one_line(str(e))}", file=sys.stderr)
             return 2
         return _fail(parser, one_line(str(e)))
-    if getattr(engine, "net_error", None):
+    if getattr(engine, "net_warning", None):
+        print(f"gorilla gtp: warning: {engine.net_warning}", file=sys.stderr)
+    elif getattr(engine, "net_error", None):
         print(f"gorilla gtp: warning: no net: {engine.net_error}", file=sys.stderr)
     # compile (or load) the kernels before the first command: a GTP front end waits for a
     # slow start, but a first genmove must not pay for compiling

@@ -69,19 +69,23 @@ def engine_net(engine: GtpEngine):  # -> gorilla.ai.net.Net
 
 
 def set_net(engine: GtpEngine, path: str | None) -> str | None:
-    """Load the net at path for the engine now; returns None, or the one-line reason it failed
-    (the engine then has no net)."""
-    from gorilla.ai.net import NetError, load_net
+    """Load the net at path for the engine now; returns None, or the one-line reason it could
+    not be used (``net_warning``: the engine then goes on with the shipped net; where even that
+    fails, ``net_error`` and no net)."""
+    from gorilla.ai.net import NetError, load_net_or_shipped
 
     engine.net_path = path  # type: ignore[attr-defined]
     engine.net = None  # type: ignore[attr-defined]
-    engine.net_error = None  # type: ignore[attr-defined]
+    engine.net_error = engine.net_warning = None  # type: ignore[attr-defined]
     try:
-        engine.net = load_net(path)  # type: ignore[attr-defined]
+        engine.net, warning = load_net_or_shipped(path)  # type: ignore[attr-defined]
     except NetError as e:
         engine.net_error = one_line(str(e))  # type: ignore[attr-defined]
         return engine.net_error
-    return None
+    if warning is not None:
+        engine.net_path = None  # type: ignore[attr-defined]
+        engine.net_warning = one_line(warning)  # type: ignore[attr-defined]
+    return engine.net_warning
 
 
 def raw_nn_text(ev, symmetry: int) -> str:  # ev: gorilla.ai.net.NetEval
