@@ -3,10 +3,27 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
+
+BACKGROUND_NICE = 10  # how much lower a background task's thread runs (Linux's nice steps)
+
+
+def yield_the_cpu() -> None:
+    """Lower the calling thread's scheduling priority (Linux: one thread's nice value; its own
+    threads inherit it), so that a background search takes only the CPU time the window's drawing
+    (and the software renderer's threads) leaves; elsewhere nothing changes."""
+    native = getattr(threading, "get_native_id", None)
+    if native is None or not hasattr(os, "setpriority"):
+        return
+    try:
+        tid = native()
+        os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + BACKGROUND_NICE)
+    except OSError:
+        pass
 
 
 class Task:
@@ -29,6 +46,8 @@ class Task:
         self.thread = threading.Thread(target=self._run, args=(fn,), daemon=True, name=f"gorilla-{kind}")
 
     def _run(self, fn: Callable[[threading.Event], Any]) -> None:
+        if self.background:
+            yield_the_cpu()
         try:
             self.result = fn(self.cancel)
         except BaseException as e:  # reported on the GUI thread
