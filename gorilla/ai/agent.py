@@ -146,6 +146,8 @@ AGENTS: dict[str, str] = {
     "mcts": "gorilla.ai.mcts.agent:MCTSAgent",
     "net": "gorilla.ai.puct.agent:NetAgent",
     "rank": "gorilla.ai.rank:RankAgent",
+    "scoreloss": "gorilla.ai.teaching_agents:ScoreLossAgent",
+    "policy": "gorilla.ai.teaching_agents:PolicyAgent",
     "alphabeta": "gorilla.ai.alphabeta:AlphaBetaAgent",
     "greedy": "gorilla.ai.baselines:GreedyAgent",
     "aggressive": "gorilla.ai.baselines:AggressiveAgent",
