@@ -147,3 +147,21 @@ def test_beyond_the_net_is_one_line() -> None:
         with pytest.raises(ValueError, match="need the net") as e:
             agent.select_move(Game.new(5))
         assert "\n" not in str(e.value)
+
+
+def test_the_dialog_offers_them_and_each_spec_builds() -> None:
+    from gorilla.app.newgame import FormError, NewGameForm, player_choices
+    from gorilla.app.record_info import short_player
+
+    specs = [s for _, s in player_choices()]
+    teaching = [s for s in specs if s.partition(":")[0] in ("scoreloss", "policy")]
+    assert {"scoreloss:strength=0.5", "policy", "policy:temperature=1"} <= set(teaching)
+    for spec in teaching:
+        assert make_agent(spec).name.partition(":")[0] == spec.partition(":")[0]
+    assert short_player("scoreloss:strength=0.5") == "Score loss" and short_player("policy") == "Policy"
+    form = NewGameForm()
+    form.set("white", "policy")
+    form.set("rules", "little-go")
+    form.set("size", 5)
+    with pytest.raises(FormError, match="^White: policy AIs need the net"):
+        form.result()

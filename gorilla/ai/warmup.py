@@ -376,6 +376,8 @@ AGENT_GROUPS: dict[str, tuple[str, ...]] = {
     "mcts": ("mcts",),
     "net": ("net",),
     "rank": ("net",),
+    "scoreloss": ("net",),
+    "policy": ("net",),
     "alphabeta": ("alphabeta",),
     "greedy": ("baselines",),
     "aggressive": ("baselines",),

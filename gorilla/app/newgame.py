@@ -43,6 +43,14 @@ KOMI_PRESETS = ("7.5", "6.5", "5.5", "0.5", "0")
 RANK_PRESETS = ("25k", "20k", "15k", "10k", "5k", "2k", "1d")  # the dialog's rank AIs (rank:Nk)
 TEACH_CHOICES = (("off", "off"), ("the human side", "human"), ("Black", "black"), ("White", "white"),
                  ("both", "both"))  # fmt: skip
+TEACHING_PRESETS = (  # the opponents that teach (gorilla/ai/teaching_agents.py), weakest first
+    ("Score loss 0.1 (200 visits)", "scoreloss:strength=0.1"),
+    ("Score loss 0.2 (200 visits)", "scoreloss:strength=0.2"),
+    ("Score loss 0.5 (200 visits)", "scoreloss:strength=0.5"),
+    ("Score loss 1 (200 visits)", "scoreloss:strength=1"),
+    ("Policy sampled (T=1, no search)", "policy:temperature=1"),
+    ("Policy (the net's first choice)", "policy"),
+)
 CLOCK_PRESETS = ("none", "30s+3x10s", "5m+5x30s", "10m+5x30s", "10m+25/5m", "5m+5s", "10m")
 
 
@@ -56,6 +64,7 @@ def player_choices() -> list[tuple[str, str]]:
         ("Net medium (2 s)", "net:time=2"),
         ("Net strong (8 s)", "net:time=8"),
         *((f"Rank {r} (the net's policy)", f"rank:{r}") for r in RANK_PRESETS),
+        *TEACHING_PRESETS,
         ("Random", "random"),
         ("Monte-Carlo (G=10, T=3)", "montecarlo:10,3"),
         ("Monte-Carlo (G=30, T=0)", "montecarlo:30,0"),
@@ -169,14 +178,15 @@ class FormError(ValueError):
 
 
 def _check_rank_players(ng: NewGame) -> None:
-    """A rank AI needs the net: FormError (one line) on a board the net does not play."""
+    """A rank, score-loss or policy AI needs the net: FormError (one line) on a board it does not play."""
     for colour, spec in (("Black", ng.black), ("White", ng.white)):
-        if spec.startswith("rank:"):
+        kind = spec.partition(":")[0]
+        if kind in ("rank", "scoreloss", "policy"):
             from gorilla.ai.puct.evaluator import supports
             from gorilla.rules.game import Game
 
             if not supports(Game.new(ng.size, ng.rules, ng.komi)):
-                raise FormError(f"{colour}: rank AIs need the net, which plays 7x7..19x19 (not Little-Go)")
+                raise FormError(f"{colour}: {kind} AIs need the net, which plays 7x7..19x19 (not Little-Go)")
 
 
 def _teach(teach: str, ng: NewGame) -> str:

@@ -25,6 +25,8 @@ KINDS = {
     "montecarlo": "Monte-Carlo",
     "random": "Random",
     "rank": "Rank",
+    "scoreloss": "Score loss",
+    "policy": "Policy",
     "pvs": "PVS",
     "pvs+vct": "PVS+VCT",
     "threat1": "Threat",

@@ -149,7 +149,7 @@ def first_groups(spec: str) -> list[str]:
     them). The net's AIs leave that estimate to be compiled when first asked for: it is not in
     their moves, and the first move after an install waits for every group here."""
     name = parse_spec(spec)[0]
-    return groups_for([spec], extra=() if name in ("net", "rank") else ("ownership",))
+    return groups_for([spec], extra=() if name in ("net", "rank", "scoreloss", "policy") else ("ownership",))
 
 
 def main(argv: list[str] | None = None) -> int:

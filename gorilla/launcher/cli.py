@@ -119,6 +119,8 @@ Players (--black / --white SPEC):
   net                   the PUCT search over the neural net (options: visits=N, time=S,
                         threads=K, batch=B, net=FILE, resign=R; e.g. net:visits=400)
   rank:10k              plays like a player of that rank (30k..9d), the net's policy sampled
+  scoreloss:strength=S  a search candidate drawn with weight exp(-S * points lost) (200 visits)
+  policy, policy:temperature=T   the net's first choice, or drawn from its policy, no search
   mcts, mcts:SECONDS    UCT-RAVE tree search with the learned move model (options:
                         playouts=N, time=S, threads=K, resign=F, patterns=NAME,
                         policy=W (0: without the model), widen=S, model=FILE,
