@@ -24,6 +24,12 @@ Settings (agent spec ``net:KEY=VALUE,...``):
   deviations, among moves with that share of the top visits), ``static_scale``,
   ``dynamic_scale`` (the score terms' scales in board sides; 0: ``score_scale``, default half
   a side) and ``centre_zero`` (the dynamic term's centre pulled toward 0 by this share);
+- ``pda=X``: KataGo's playout doubling advantage, -3..3, told to the net (this player's nodes
+  X, the opponent's -X: positive plays as if out-reading the opponent, negative safe), for moves
+  and analysis; ``pda=auto`` (the default): in a handicap game (or one whose komi favours a
+  side) the moves played take KataGo's dynamic PDA (:mod:`gorilla.ai.puct.pda`), so the side
+  giving stones plays to win from behind, analysis none; White giving stones then resigns
+  only as KataGo's engine does (late, and far behind schedule);
 - ``seed``: the random symmetry of each evaluation;
 - ``ponder=1``: after choosing a move, search on in the background, on the position after it,
   until the next request (at most ``PONDER_VISITS`` in the tree), so the reply's subtree is
@@ -46,6 +52,7 @@ import numpy as np
 from gorilla.ai.agent import Agent, Candidate, MoveRequest, Progress
 from gorilla.ai.mcts.clock import Clock
 from gorilla.ai.puct.evaluator import NetEvaluator, supports
+from gorilla.ai.puct.pda import DynamicPda, may_resign, parse_pda
 from gorilla.ai.puct.search import Search, SearchParams
 from gorilla.rules import board as K
 from gorilla.rules.board import PASS, RESIGN
@@ -71,6 +78,7 @@ class NetAgent(Agent):
         resign: float = 0.03,
         seed: int | None = None,
         ponder: float = 0,
+        pda: float | str | None = None,
         **constants: float,
     ) -> None:
         if visits is not None and visits <= 0:
@@ -102,6 +110,8 @@ class NetAgent(Agent):
         self._ponder: tuple[threading.Thread, threading.Event, list[int]] | None = None
         self._own: np.ndarray | None = None  # the last search's ownership and root value
         self._value = (0.5, 0.0)
+        self.pda = parse_pda(pda)  # None: the dynamic PDA of a handicap game for its moves
+        self.dynamic_pda = DynamicPda()
 
     def fallback(self, game: Game) -> Agent:
         """The classical MCTS for a board the net does not play (made, and announced, once)."""
@@ -121,6 +131,7 @@ class NetAgent(Agent):
         self.stop_pondering()
         self.search = Search(self.evaluator, self.params, seed=self.seed)
         self._low = 0
+        self.dynamic_pda.reset()
         if self._fallback is not None:
             self._fallback.new_game()
 
@@ -156,7 +167,11 @@ class NetAgent(Agent):
             return PASS
         if not supports(game):
             return self.fallback(game).choose(req)
+        auto = self.pda is None
+        self._use_pda(self.dynamic_pda.for_move(game, game.to_move) if auto else self.pda, game.to_move)
         self._search(req)
+        if auto:
+            self.dynamic_pda.record(game, game.to_move, self._value[0])
         info = self.search.root_info()
         if req.default_budget:
             self.clock.spent(time.perf_counter() - t0)
@@ -164,7 +179,8 @@ class NetAgent(Agent):
             return self._policy_move()
         wr = info.winrate[0]
         self._low = self._low + 1 if wr < self.resign else 0
-        if self.resign > 0 and self._low >= 2 and game.move_number >= game.size * game.size // 8:
+        late = game.move_number >= game.size * game.size // 8
+        if self.resign > 0 and self._low >= 2 and late and may_resign(game, game.to_move, self._value[1]):
             return RESIGN
         best = self.search.best_move()
         move = info.moves[0] if best is None else best
@@ -178,6 +194,16 @@ class NetAgent(Agent):
         if not r.expanded or r.moves is None or len(r.moves) == 0:
             return PASS
         return int(r.moves[int(np.argmax(r.prior))])
+
+    def _use_pda(self, pda: float, color: int) -> None:
+        """Tell the net ``color``'s PDA (its opponent's is the negative); a change starts a new
+        tree, whose evaluations were made under the old one (KataGo clears its search too)."""
+        inputs = self.evaluator.inputs
+        if inputs.pda == pda == 0 or (inputs.pda, inputs.pda_color) == (pda, color):
+            return
+        self.stop_pondering()
+        self.evaluator.inputs = replace(inputs, pda=float(pda), pda_color=color)
+        self.search = Search(self.evaluator, self.params, seed=self.seed)
 
     # --- pondering ------------------------------------------------------------------------
     def _start_pondering(self, game: Game, move: int) -> None:
@@ -213,6 +239,7 @@ class NetAgent(Agent):
         """Search like select_move (same arguments) and return the root's candidates, most visited first."""
         if not supports(game):
             return self.fallback(game).analyze(game, *limits, **named)  # type: ignore[attr-defined]
+        self._use_pda(self.pda or 0.0, game.to_move)  # the dynamic PDA is for moves only (KataGo)
         self._search(MoveRequest(game, *limits, **named))
         return list(self.last_candidates)
 

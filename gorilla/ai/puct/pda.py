@@ -23,7 +23,10 @@ KataGo's engine (``command/gtp.cpp``, ``updateDynamicPDAHelper``) sets it from t
   within 0 and the cap. The advantaged player's PDA is the negative of the same figure.
 
 As in KataGo, this dynamic PDA is for the moves an agent plays, not for analysis; a fixed
-``pda`` (``net:pda=X``, KataGo's ``playoutDoublingAdvantage``) is for both.
+``pda`` (``net:pda=X``, KataGo's ``playoutDoublingAdvantage``) is for both. A new game (a
+different start, or fewer moves than the last search saw) starts the dynamic PDA again.
+
+And as KataGo's engine, White giving stones does not resign early (:func:`may_resign`).
 """
 
 from __future__ import annotations
@@ -83,14 +86,24 @@ class DynamicPda:
     cap_per_lead: float = CAP_PER_LEAD
     desired: float = 0.0  # the disadvantaged player's PDA
     values: list[float] = field(default_factory=list)  # its win-loss value after each search
+    seen: tuple = ()  # the game's start and its length at the last search (a new game: reset)
 
     def reset(self) -> None:
         """A new game: no values seen, the PDA back to the cap at the next move."""
         self.desired = 0.0
         self.values = []
+        self.seen = ()
+
+    def _follow(self, game: Game) -> None:
+        """Reset when game is not the one of the last search, played on."""
+        start = (game.size, game.komi, game.ruleset.name, tuple(sorted(game.setup.items())), game.handicap)
+        if self.seen and (self.seen[0] != start or game.move_number < self.seen[1]):
+            self.reset()
+        self.seen = (start, game.move_number)
 
     def for_move(self, game: Game, color: int) -> float:
         """The PDA ``color`` searches with now (the disadvantaged player's, or its negative)."""
+        self._follow(game)
         weaker, cap = pda_cap(game, self.cap_per_lead)
         if cap == 0:
             self.desired = 0.0
@@ -125,4 +138,30 @@ def parse_pda(value: object) -> float | None:
     return x
 
 
-__all__ = ["DynamicPda", "black_advantage", "handicap_stones", "parse_pda", "pda_cap", "size_scaling"]
+__all__ = [
+    "DynamicPda",
+    "black_advantage",
+    "handicap_stones",
+    "may_resign",
+    "parse_pda",
+    "pda_cap",
+    "size_scaling",
+]
+
+
+def may_resign(game: Game, color: int, lead: float) -> bool:
+    """Whether ``color`` (its lead ``lead`` in points) may resign now, as KataGo's shouldResign has
+    it in a handicap game: White, giving at least a point, plays at least ``1 + area / 5`` moves
+    and resigns only when its lead falls well behind a schedule that makes up Black's advantage
+    over 60% of the board's area in moves (with 5 points and 15% of the advantage to spare)."""
+    adv = black_advantage(game)
+    if color != WHITE or adv <= 0.9:
+        return True
+    area = game.size * game.size
+    first = 1 + area // 5
+    if game.move_number < first:
+        return False
+    span = max(1.0, 0.60 * area - first)
+    spent = min(max(0.0, game.move_number - first), span)
+    line = -adv * (span - spent) / span - 5.0 - 0.15 * adv
+    return lead <= line
