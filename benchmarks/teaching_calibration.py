@@ -14,8 +14,9 @@ the log-odds of the score (half a win added to each side so that 0/n and n/n sta
         --opponents gnugo:1 gnugo:10 rank:5k rank:1d --games 4
 
 Results (summary.json per match) are kept in ``--out`` (default ``/tmp/teaching-calibration``);
-a match already there is read back, not played again (``--fresh`` plays it again), so a long
-run can be stopped and started again, and ``--table`` prints the table of what is there.
+a match already there is read back, not played again (``--fresh`` plays it again), one stopped
+part way is resumed, so a long run can be stopped and started again, and ``--table`` prints
+the table of what is there.
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ def match(player: str, opponent: str, seed: int, args, gnugo: str) -> tuple[floa
             "-n", str(args.games), "--size", str(args.size), "--seed", str(seed),
             "--referee", f"{gnugo} --mode gtp", "-o", str(out),
         ]  # fmt: skip
+        if (out / "match.json").exists():
+            cmd.append("--resume")  # a match stopped part way: its missing games
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     wins, games = kept(player, opponent, seed, args)
     return wins, games, time.perf_counter() - t0
