@@ -36,15 +36,18 @@ def match(white: str, args, seed: int, gnugo: str) -> tuple[float, int, float, f
     if args.fresh and out.exists():
         shutil.rmtree(out)
     t0 = time.perf_counter()
-    if not (out / "summary.json").exists():
+    summary = out / "summary.json"
+    if not summary.exists() or json.loads(summary.read_text())["games"] < args.games:
         cmd = [
             sys.executable, "-m", "gorilla", "match", opponent_command(args.opponent, gnugo), white,
             "--no-alternate", "--handicap", str(args.handicap), "--komi", str(args.komi),
             "-n", str(args.games), "--size", str(args.size), "--seed", str(seed),
             "--referee", f"{gnugo} --mode gtp", "-o", str(out),
         ]  # fmt: skip
+        if (out / "match.json").exists():
+            cmd.append("--resume")  # a match stopped part way: its missing games
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    s = json.loads((out / "summary.json").read_text())
+    s = json.loads(summary.read_text())
     moves = [r["moves"] for r in load_results(out)]
     wins = s["wins"]["B"] + 0.5 * s.get("draws", 0)
     return wins, s["games"], sum(moves) / max(1, len(moves)), time.perf_counter() - t0

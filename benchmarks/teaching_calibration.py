@@ -59,11 +59,10 @@ def opponent_command(opponent: str, gnugo: str) -> str:
 def match(player: str, opponent: str, seed: int, args, gnugo: str) -> tuple[float, int, float]:
     """(player's wins, games, seconds) of one match, played unless its summary is kept."""
     out = Path(args.out) / folder_name(player, opponent, args.size, seed)
-    summary = out / "summary.json"
     if args.fresh and out.exists():
         shutil.rmtree(out)
     t0 = time.perf_counter()
-    if not summary.exists():
+    if kept(player, opponent, seed, args)[1] < args.games:  # the runner writes its summary game by game
         cmd = [
             sys.executable, "-m", "gorilla", "match", player, opponent_command(opponent, gnugo),
             "-n", str(args.games), "--size", str(args.size), "--seed", str(seed),
