@@ -7,7 +7,8 @@ figures do not depend on the machine's load). The table gives each AI's score pe
 with its 95% Wilson interval, and the rank it corresponds to: where its score against the rank
 AIs (``rank:Nk``, whose scale ``gorilla/ai/rank.py`` states and rank_calibration.py checked
 against GNU Go) crosses one half, interpolated between the two rank AIs around the crossing in
-the log-odds of the score (half a win added to each side so that 0/n and n/n stay finite).
+the log-odds of the score (half a win added to each side so that 0/n and n/n stay finite),
+to the nearest rank (1 dan is 0 kyu; ``rank:3d`` and above all play the policy's first choice).
 
     python benchmarks/teaching_calibration.py --games 10 --seeds 0 100
     python benchmarks/teaching_calibration.py --players policy scoreloss:strength=0.5,visits=200 \\
@@ -94,8 +95,9 @@ def kyu_of(opponent: str) -> int | None:
 
 
 def rank_name(kyu: float) -> str:
-    """A kyu figure as a rank: 7.4 -> '7.4k', -0.6 -> '1.6d' (1 dan is kyu 0)."""
-    return f"{kyu:.1f}k" if kyu > 0 else f"{1 - kyu:.1f}d"
+    """A kyu figure as the nearest rank: 7.4 -> '7k', 0.8 -> '1k', -0.6 -> '2d' (1 dan is kyu 0)."""
+    k = round(kyu)
+    return f"{k}k" if k > 0 else f"{1 - k}d"
 
 
 def estimate_rank(scores: dict[int, tuple[float, int]]) -> str:
@@ -106,11 +108,11 @@ def estimate_rank(scores: dict[int, tuple[float, int]]) -> str:
     pts.reverse()  # the weakest rank AI (most kyu) first
     logit = [(k, math.log(s / (1 - s))) for k, s in pts]
     if logit[0][1] < 0:
-        return f"below {rank_name(logit[0][0]).replace('.0', '')}"
+        return f"below {rank_name(logit[0][0])}"
     for (k0, a), (k1, b) in zip(logit, logit[1:], strict=False):
         if a >= 0 > b:
             return rank_name(k0 + (k1 - k0) * a / (a - b))
-    return f"above {rank_name(logit[-1][0]).replace('.0', '')}"
+    return f"above {rank_name(logit[-1][0])}"
 
 
 def cell(wins: float, games: int) -> str:
