@@ -171,11 +171,18 @@ def test_the_controller_jumps_along_the_line_and_an_ai_does_not_play_over_it(blu
         c.poll()
         assert c.game.move_number == 1 and not c.thinking  # White (the AI) is to move: it waits
         assert c.next_mistake(1) is False and "No mistake" in c.message  # the blunder is move 1 itself
-        assert c.goto_move(4) and c.next_mistake(-1) and c.game.move_number == 1
+        assert c.goto_move(4) and c.next_mistake(1) is False  # none after the last move ...
+        assert "Shift+n goes the other way" in c.message  # ... but one before it
+        assert c.next_mistake(-1) and c.game.move_number == 1
         assert c.message.startswith("Move 1 (B J1) lost") and "E6 was better" in c.message
         assert not c.goto_move(5) and c.game.move_number == 1  # past the end of the line: nothing
     finally:
         c.close()
+    fresh = Controller(game.copy(), "human", "human")  # nothing analysed: g first
+    try:
+        assert fresh.next_mistake(1) is False and fresh.message.endswith("(g analyses the game first)")
+    finally:
+        fresh.close()
 
 
 def _sgf_with_variations(path) -> int:

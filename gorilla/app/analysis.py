@@ -45,10 +45,17 @@ class Analysis:
         """Jump to the next (step 1) or previous (-1) analysed move that lost the threshold or more."""
         rv = self.review
         game = self.record.game
-        n = next_mistake(rv.reviews(game), len(game.moves), rv.threshold, step)
+        reviews = rv.reviews(game)
+        n = next_mistake(reviews, len(game.moves), rv.threshold, step)
         if n is None:
             way = "after" if step > 0 else "before"
-            self.feed.say(f"No mistake of {rv.threshold:g}+ points {way} this move (g analyses the game)")
+            if not reviews:
+                hint = " (g analyses the game first)"
+            elif next_mistake(reviews, len(game.moves), rv.threshold, -step) is not None:
+                hint = f" ({'Shift+n' if step > 0 else 'n'} goes the other way)"
+            else:
+                hint = " in the moves analysed"
+            self.feed.say(f"No mistake of {rv.threshold:g}+ points {way} this move{hint}")
             return False
         self.record.goto_move(n)
         self.feed.say(self.review_line(n))
