@@ -1,6 +1,7 @@
 """The heads-up display: a side panel with players, captures, game info, AI status and its
 progress bar, evaluation, messages and the result; the key help; a one-line text prompt;
-labels projected onto board points (win rates of candidates)."""
+labels projected onto board points (win rates of candidates; their pool:
+:class:`gorilla.gui.board_labels.LabelPool`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from gorilla.app.commands import HUD_ROWS
 from gorilla.app.record_info import RecordInfo, shown_name
 from gorilla.app.status_text import search_count, status_lines
 from gorilla.app.table import Table
+from gorilla.gui.board_labels import LabelPool
 from gorilla.gui.layout import Layout
 from gorilla.gui.overlay import candidate_lines, eval_legend
 from gorilla.gui.toolbar import ELLIPSIS, FONT, set_fitted, text_label
@@ -29,9 +31,6 @@ WARN = (255, 190, 80, 255)
 LOW = (255, 96, 80, 255)  # a clock close to its flag
 LOW_SECONDS = 10.0
 
-LABEL_MIN, LABEL_MAX = 6, 11  # a number on a disc of the board: its font's sizes
-LABEL_FILL = 0.88  # of the disc's width (and height) its number may take
-DIGIT_HEIGHT = 0.97  # pixels a point of a bold digit is high (96 dpi)
 HELP_BG = (14, 16, 19, 255)  # opaque: nothing shows through the help
 HELP_PAD, HELP_GAP = 18, 24  # the help box's margin; between the keys and their texts
 HELP = [(row.keys, row.text) for row in HUD_ROWS]  # the panel's help (h), from the commands table
@@ -46,7 +45,7 @@ class Hud:
         self.batch = pyglet.graphics.Batch()
         self.help_batch = pyglet.graphics.Batch()
         self.prompt_batch = pyglet.graphics.Batch()
-        self.label_batch = pyglet.graphics.Batch()
+        self.labels = LabelPool()  # the labels over the board, drawn under the panel
         self._prompt_on = False  # the one-line prompt shows
         bg = pyglet.graphics.Group(order=0)
         mid = pyglet.graphics.Group(order=1)
@@ -102,12 +101,14 @@ class Hud:
         self.tip = text_label(self.tip_batch, fg, 10, TEXT, anchor_y="center")
         self.pointer: tuple[float, float] | None = None  # the mouse in the window, for the tooltip
         self._tip_on = False
-        self.board_labels: list[Label] = []
-        self._probe = Label("", font_name=FONT, font_size=10, weight="bold")  # measures board labels
-        self._label_widths: dict[str, float] = {}
         self._text_cache: dict[str, object] = {}
         self._text_bottom = 0
         self.layout(layout)
+
+    @property
+    def board_labels(self) -> list[Label]:
+        """The labels over the board (shown and hidden ones)."""
+        return self.labels.labels
 
     # --- layout ----------------------------------------------------------------------------
     def layout(self, layout: Layout) -> None:
@@ -434,53 +435,6 @@ class Hud:
             y -= self.ai_text.content_height + 10
         return y
 
-    def fit_label(
-        self, texts: tuple[str, ...], rx: float, ry: float, least: int = LABEL_MIN
-    ) -> tuple[str, int] | None:
-        """The first of texts that fits an ellipse rx x ry pixels (half-axes) at a readable
-        size, and its font size (the largest up to LABEL_MAX); None when none fits at least."""
-        for text in texts:
-            w10 = self._label_widths.get(text)
-            if w10 is None:  # the width at 10 points; it grows with the size
-                self._probe.text = text
-                w10 = self._label_widths[text] = max(1.0, self._probe.content_width)
-            size = min(
-                LABEL_MAX, int(10 * 2 * rx * LABEL_FILL / w10), int(2 * ry * LABEL_FILL / DIGIT_HEIGHT)
-            )
-            if size >= least:
-                return text, size
-        return None
-
-    def set_board_labels(self, items: list[tuple]) -> None:
-        """Show one label per (x, y, text), (x, y, text, rgba) or (x, y, text, rgba, font size),
-        centred on window pixel (x, y); hide the others."""
-        while len(self.board_labels) < len(items):
-            self.board_labels.append(
-                Label(
-                    "",
-                    font_name=FONT,
-                    font_size=9,
-                    weight="bold",
-                    color=(255, 255, 255, 255),
-                    anchor_x="center",
-                    anchor_y="center",
-                    batch=self.label_batch,
-                )
-            )
-        for lab, (x, y, text, *rest) in zip(self.board_labels, items, strict=False):
-            lab.position = (x, y, 0)
-            if lab.text != text:
-                lab.text = text
-            size = rest[1] if len(rest) > 1 else 9
-            if lab.font_size != size:
-                lab.font_size = size
-            color = rest[0] if rest else (255, 255, 255, 255)
-            if tuple(lab.color) != tuple(color):
-                lab.color = color
-            lab.visible = True
-        for lab in self.board_labels[len(items) :]:
-            lab.visible = False
-
     def set_prompt(self, text: str | None) -> None:
         """Show the one-line prompt with text, or hide it (None)."""
         self._prompt_on = text is not None
@@ -489,7 +443,7 @@ class Hud:
 
     def draw(self) -> None:
         """Draw the board labels, the panel, the prompt and the tooltip when shown."""
-        self.label_batch.draw()
+        self.labels.draw()
         self.batch.draw()
         if self._prompt_on:
             self.prompt_batch.draw()
