@@ -147,3 +147,47 @@ def test_long_lines_wrap_within_the_panel_and_a_long_path_is_elided_in_its_middl
     h.frame()
     assert msg.content_width <= msg.width and msg.y - msg.content_height >= h.w.graph.top
     assert msg.text.endswith("\u2026")
+
+
+def test_at_the_minimum_a_finished_games_text_and_its_message_stay_above_the_graph(make):  # noqa: F811
+    # a 9x9 game played out and scored (eight lines of text) with its analysis graph, then n:
+    # the game's text gets smaller and loses its date and its last lines before it would run
+    # into the graph, and leaves room for the message
+    h = make()
+    resize(h, MIN_WIDTH, MIN_HEIGHT)
+    h.c.review.engine, h.c.review.playouts = "mcts", 30
+    for v in ("E5", "C4", "G4", "D6"):
+        h.click_point(v)
+    h.press(h.key.P)
+    h.press(h.key.P)
+    h.frame()
+    full = h.w.hud.info.text.split("\n")
+    assert h.c.game.over and len(full) >= 6, full
+    h.press(h.key.G)
+    while h.c.review.running:
+        h.frames(0.1)
+    h.press(h.key.N)
+    h.frame()
+    hud, graph = h.w.hud, h.w.graph
+    assert h.w.layout.graph is not None and hud.message.text.startswith("No mistake")
+    shown = hud.info.text.split("\n")
+    assert shown[0] == full[0] and len(shown) < len(full)  # cut from the end, first line kept
+    for lab in (hud.info, hud.message):
+        assert lab.y - lab.content_height >= graph.top - 1, lab.text[:40]
+        assert lab.content_width <= lab.width
+    assert hud.info.y - hud.info.content_height >= hud.message.y  # the message below, not over
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (MIN_WIDTH, MIN_HEIGHT)])
+def test_the_buttons_captions_fit_and_sit_on_whole_pixels(make, size):  # noqa: F811
+    # a caption centred on half a pixel loses its thin stems on a software renderer ('Load'
+    # read 'Loac' at 640x480): each sits on whole pixels, inside its button
+    h = make()
+    resize(h, *size)
+    tb = h.w.toolbar
+    for name, cap in tb.captions.items():
+        b = tb.buttons[name]
+        assert cap.x == int(cap.x) and cap.y == int(cap.y), name
+        assert b.x + 2 <= cap.x and cap.x + cap.content_width <= b.x + tb.button_w - 2, name
+        centre = cap.x + cap.content_width / 2
+        assert abs(centre - (b.x + tb.button_w / 2)) <= 1, name

@@ -71,7 +71,7 @@ class LabelPool:
                 )
             )
         for lab, (x, y, text, *rest) in zip(self.labels, items, strict=False):
-            lab.position = (x, y, 0)
+            lab.position = (round(x), round(y), 0)  # whole pixels: at half a pixel thin stems fade
             if lab.text != text:
                 lab.text = text
             size = rest[1] if len(rest) > 1 else 9

@@ -36,6 +36,9 @@ HELP_PAD, HELP_GAP = 18, 24  # the help box's margin; between the keys and their
 HELP = [(row.keys, row.text) for row in HUD_ROWS]  # the panel's help (h), from the commands table
 
 
+MESSAGE_ROOM = 58  # pixels the game's text leaves for a message where room is short (two lines, gaps)
+
+
 class Hud:
     """All 2D drawing; ``update(controller, ...)`` refreshes text, ``draw(show_help)`` draws."""
 
@@ -355,9 +358,33 @@ class Hud:
         event = (controller.names() or RecordInfo()).event
         if event:
             lines.insert(0, f"Event: {event}")
-        self._set(self.info, "\n".join(lines))
+        self._fit_info("\n".join(lines), MESSAGE_ROOM if msg else 0)
         y = self._height - 142 - self.info.content_height - 14
         return msg, y
+
+    def _fit_info(self, text: str, reserve: int) -> None:
+        """The game's text, smaller and then cut where it would run into the graph's text or the
+        toolbar, leaving reserve pixels above them (for the message: a small window)."""
+        bottom = self._text_bottom + reserve
+        key = (text, self._height, bottom)
+        if self._text_cache.get("info") == key:
+            return
+        self._text_cache["info"] = key
+        lines = text.split("\n")
+        for size in (11, 10, 9):
+            self.info.font_size = size
+            if self._info_fits(lines, bottom):
+                return
+        # still too long: the record's date and event go first, then lines from the end
+        lines = [ln for ln in lines if not ln.startswith(("Date:", "Event:"))]
+        while len(lines) > 1 and not self._info_fits(lines, bottom):
+            lines = lines[:-2] + [lines[-2] + ELLIPSIS]
+
+    def _info_fits(self, lines: list[str], bottom: float) -> bool:
+        """Set the game's text to lines; whether it ends above bottom."""
+        self._text_cache.pop(str(id(self.info)), None)
+        self._set(self.info, "\n".join(lines))
+        return self.info.y - self.info.content_height >= bottom
 
     def _update_legend(self, controller: Table, y: float) -> None:
         """The key to the evaluation's labels on the board while they show, below y, cut where

@@ -165,8 +165,8 @@ class Toolbar:
             self.buttons[name] = b
             if name not in self.captions:
                 self.captions[name] = text_label(
-                    self.batch, self._fg, 9, CAPTION, text=name, font=self.font, anchor_x="center",
-                    anchor_y="center",
+                    self.batch, self._fg, 9, CAPTION, text=name, font=self.font, anchor_x="left",
+                    anchor_y="bottom",
                 )  # fmt: skip
         self._fit_captions()
 
@@ -205,7 +205,9 @@ class Toolbar:
             bx = x + col * (self.button_w + GAP)
             by = top - (row + 1) * BUTTON_H - row * GAP
             self.buttons[name].position = (bx, by)
-            self.captions[name].position = (bx + self.button_w / 2, by + BUTTON_H / 2, 0)
+            cap = self.captions[name]  # centred on whole pixels: a glyph at half a pixel loses its thin stems
+            cx = bx + (self.button_w - cap.content_width) // 2
+            cap.position = (int(cx), int(by + (BUTTON_H - cap.content_height) // 2), 0)
 
     def centre(self, name: str) -> tuple[int, int]:
         """The window pixel at the middle of a button (tests click there)."""
