@@ -191,3 +191,21 @@ def test_the_buttons_captions_fit_and_sit_on_whole_pixels(make, size):  # noqa: 
         assert b.x + 2 <= cap.x and cap.x + cap.content_width <= b.x + tb.button_w - 2, name
         centre = cap.x + cap.content_width / 2
         assert abs(centre - (b.x + tb.button_w / 2)) <= 1, name
+
+
+def test_a_matchs_record_names_its_ais_by_their_short_names(make, tmp_path):  # noqa: F811
+    # a record of two AI players ('gorilla match' writes their specs): at 640x480 the panel has
+    # no room for 'mcts:playouts=200,threads=1'; cut, the two read alike ('mcts:pla...'); their
+    # short names tell them apart, as the players' own do
+    path = tmp_path / "ais.sgf"
+    path.write_text("(;SZ[9]PB[mcts:playouts=200,threads=1]PW[mcts:playouts=100];B[ee];W[cc])")
+    h = make()
+    resize(h, MIN_WIDTH, MIN_HEIGHT)
+    h.c.load(str(path))
+    h.frame()
+    black, white = (h.w.hud.rows[c][2] for c in (1, 2))
+    assert (black.text, white.text) == ("MCTS 200p", "MCTS 100p")
+    path.write_text("(;SZ[9]PB[Honinbo Shusaku]PW[Random: a guest];B[ee])")  # people keep their names
+    h.c.load(str(path))
+    h.frame()
+    assert h.w.hud.rows[1][2].text.startswith("Honinbo") and h.w.hud.rows[2][2].text.startswith("Random:")

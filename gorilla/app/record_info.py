@@ -170,10 +170,14 @@ def check_info(info: RecordInfo) -> str | None:
 
 def shown_name(info: RecordInfo | None, color: int, label: str) -> str:
     """How the panel names a side: the record's own name (info: the game's ``names()``, None
-    for a game that keeps none) with its rank, else the player's short name."""
+    for a game that keeps none) with its rank, else the player's short name; a record's name
+    that is an AI's spec (``mcts:playouts=200``, as ``gorilla match`` writes) its short name
+    too (``MCTS 200p``)."""
     name = info.name(color) if info is not None else ""
     if is_made_name(name, label):
         return short_player(label)
+    if ":" in name and " " not in name.strip() and name.partition(":")[0].lower() in KINDS:  # an AI's spec
+        return short_player(name)
     rank = info.rank(color) if info is not None else ""
     return f"{name} {rank}" if rank else name
 
