@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from gorilla.app.gomoku_controller import GomokuController, parse_player
+from gorilla.app.gomoku.players import parse_player
+from gorilla.app.gomoku_controller import GomokuController
 from gorilla.app.gomoku_view import from_view, to_view
 from gorilla.app.newgame import FormError, NewGameForm
 from gorilla.app.record_info import shown_name
@@ -424,7 +425,7 @@ def test_a_loaded_records_names_and_root_properties_are_kept(tmp_path: Path):
     )
     c = GomokuController(GomokuGame(15), "human", "human")
     c.load(str(path))
-    assert c.record.names == {R.BLACK: "Rapfi ] 2024", R.WHITE: "AIWine"}
+    assert c.record.book.names == {R.BLACK: "Rapfi ] 2024", R.WHITE: "AIWine"}
     # the panel's rows name the record's players (the seats' specs show on hover)
     assert [shown_name(c.names(), s, c.players[s]) for s in (R.BLACK, R.WHITE)] == ["Rapfi ] 2024", "AIWine"]
     assert c.play(q(c, 6, 6)), c.message
@@ -441,11 +442,11 @@ def test_a_loaded_records_names_and_root_properties_are_kept(tmp_path: Path):
     ):
         assert text.count(prop) == 1, (prop, text)
     c.reset()  # a new game: the record's names go
-    assert c.record.names == {} and shown_name(c.names(), R.BLACK, c.players[R.BLACK]) == "Human"
+    assert c.record.book.names == {} and shown_name(c.names(), R.BLACK, c.players[R.BLACK]) == "Human"
     own = tmp_path / "own.sgf"  # Gorilla's own labels are no names to show
     own.write_text("(;GM[4]SZ[15]PB[human]PW[pvs+vct 1s];B[hh])", encoding="utf-8")
     c.load(str(own))
-    assert c.record.names[R.WHITE] == "pvs+vct 1s"
+    assert c.record.book.names[R.WHITE] == "pvs+vct 1s"
     assert shown_name(c.names(), R.WHITE, c.players[R.WHITE]) == "Human"  # the seat's own name
 
 

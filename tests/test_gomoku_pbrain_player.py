@@ -17,7 +17,8 @@ import pytest
 from gorilla.app import pbrain_player
 from gorilla.app.clock import parse_clock
 from gorilla.app.clocks import Clocks
-from gorilla.app.gomoku_controller import GomokuController, parse_player
+from gorilla.app.gomoku.players import parse_player
+from gorilla.app.gomoku_controller import GomokuController
 from gorilla.app.gomoku_view import to_view
 from gorilla.app.newgame import PBRAIN_CUSTOM, FormError, NewGameForm
 from gorilla.app.pbrain_player import PbrainAgent

@@ -1,25 +1,22 @@
-"""The Go controller's clocks as a part that owns its state: the time control, both players'
+"""The clocks as a part both games share, owning their state: the time control, both players'
 clocks (:class:`gorilla.app.clock.GameClock`), whether they have started, the time left after
 each move (SGF ``BL``/``WL``) and the countdown of the last seconds.
 
-The controller asks and is told: :meth:`Clocks.pressed` after a move, :meth:`Clocks.watch`
-every frame (a fallen flag, a second to count aloud), :meth:`Clocks.budget` and
-:meth:`Clocks.feed` before an AI move. It keeps the game's end (``ended``) and the messages.
+The referee (:mod:`gorilla.app.referee`) asks and is told: :meth:`Clocks.pressed` after a move,
+:meth:`Clocks.watch` every frame (a fallen flag, a second to count aloud); before an AI move the
+game's kind reads what the clock affords (:meth:`Clocks.share`, :meth:`Clocks.to_lose`) and tells
+its agent. The referee keeps the game's end (``ended``) and the messages.
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
 from collections.abc import Callable
 from typing import Any
 
-from gorilla.ai.agent import Agent, Budget, parse_spec
 from gorilla.app.clock import NO_CLOCK, ClockView, GameClock, TimeControl, from_sgf
-from gorilla.app.gtp_player import GtpEngineAgent
 from gorilla.rules.board import BLACK, WHITE
-from gorilla.rules.game import Game
-from gorilla.rules.sgf import Timing, read_timing
+from gorilla.rules.sgf import Timing
 
 COUNTDOWN_FROM = 10  # seconds: the last seconds of a period (or of sudden death) are counted aloud
 
@@ -46,16 +43,6 @@ class Clocks:
         """Whether the game is on the clock."""
         return self.time_control.enabled
 
-    def restore(self, text: str, game: Game) -> bool:
-        """A loaded record with TM/OT brings its time control and the time left (BL/WL);
-        False when it has none."""
-        try:
-            timing = read_timing(text)
-        except Exception:
-            return False
-        ongoing = bool(game.moves) and not game.over and not game.info.extra_result
-        return self.restore_timing(timing, [m.color for m in game.moves], ongoing, game.to_move)
-
     def restore_timing(self, timing: Timing | None, colors: list[int], ongoing: bool, to_move: int) -> bool:
         """The clock of a record (any game's): its time control, and each player's time left
         after its last move listed (colors: the colour of each move, in order); to_move's
@@ -76,41 +63,6 @@ class Clocks:
             self.started = True
             self.clock.start(to_move, self.now())
         return True
-
-    def tell(self, agents: dict[int, Any]) -> None:
-        """Give the AIs the time control (GTP ``time_settings``)."""
-        tc = self.time_control
-        for agent in agents.values():
-            if isinstance(agent, GtpEngineAgent):
-                agent.set_time_control(tc)
-            elif agent is not None and tc.enabled:
-                with contextlib.suppress(Exception):
-                    agent.set_time(*tc.gtp_time_settings())
-
-    def feed(self, agent: Agent, color: int) -> None:
-        """Before an AI move: its time left (GTP ``time_left`` semantics)."""
-        if not self.enabled:
-            return
-        pc = self.clock.clocks[color]
-        now = self.now()
-        if isinstance(agent, GtpEngineAgent):
-            agent.set_clock_state(color, pc.gtp_time_left(now), pc.kgs_time_left(now))
-            return
-        seconds, stones = pc.gtp_time_left(now)
-        with contextlib.suppress(Exception):
-            agent.time_left(color, seconds, stones)
-
-    def budget(self, spec: str, color: int) -> Budget | None:
-        """A shorter think for an AI with a fixed time per move (``mcts:time=8``) whose clock
-        cannot afford it; None otherwise (the agent's own settings, or its time manager)."""
-        try:
-            seconds = parse_spec(spec)[2].get("time")
-        except Exception:
-            return None
-        if not isinstance(seconds, int | float) or isinstance(seconds, bool) or seconds <= 0:
-            return None
-        share = self.share(float(seconds), color)
-        return None if share is None else Budget(seconds=share)
 
     def share(self, seconds: float, color: int) -> float | None:
         """The think (seconds) color's clock affords an AI that wants ``seconds`` a move, when
@@ -136,7 +88,7 @@ class Clocks:
             return math.inf
         return self.clock.view(color, self.now()).to_lose
 
-    def pressed(self, color: int, game: Game, record: bool = True) -> None:
+    def pressed(self, color: int, game: Any, record: bool = True) -> None:
         """After color's move: press its clock (the first move starts the clocks). record: keep
         the time left for the SGF (not for a Swap2 opening's turns, whose stones are not all
         the mover's colour)."""

@@ -1,4 +1,4 @@
-"""The game on disk: where the autosave lives, SGF text, atomic writes and the autosave thread."""
+"""The game on disk: where the autosave lives, Go's SGF text, atomic writes and the autosave thread."""
 
 from __future__ import annotations
 
@@ -142,11 +142,12 @@ def autosave_failure(saver: Autosaver | None) -> str | None:
 
 
 class Autosaver:
-    """Writes the newest snapshot of the game to one SGF file on a background thread.
+    """Writes the newest snapshot of the game to one file on a background thread.
 
-    The GUI thread only takes a snapshot (microseconds); SGF serialisation and the
-    atomic write happen here. Only the latest submitted game is written, so a burst of
-    moves costs one write. ``flush()`` waits until everything submitted is on disk.
+    The GUI thread only takes a snapshot (microseconds); the serialisation (the game's record
+    codec, handed over as a function) and the atomic write happen here. Only the latest
+    submitted game is written, so a burst of moves costs one write. ``flush()`` waits until
+    everything submitted is on disk.
     """
 
     def __init__(self, path: str) -> None:
@@ -159,15 +160,9 @@ class Autosaver:
         self._closed = False
         self._thread: threading.Thread | None = None
 
-    def submit(self, game: Game | GameTree, timing: sgf.Timing | None = None) -> None:
-        """Queue game or record (a copy the caller no longer changes) to be written; the newest wins."""
-        self._submit(lambda: game_to_sgf(game, timing))
-
-    def submit_text(self, text: str) -> None:
-        """Queue a record already written as SGF text (any game's: Gomoku's); the newest wins."""
-        self._submit(lambda: text)
-
-    def _submit(self, render: Callable[[], str]) -> None:
+    def submit(self, render: Callable[[], str]) -> None:
+        """Queue a record to be written: render makes its text on this thread (from a snapshot
+        the caller no longer changes); the newest wins."""
         with self._cond:
             if self._closed:
                 return

@@ -20,7 +20,8 @@ from gorilla.app.compiler import Compiler
 from gorilla.app.controller import Controller
 from gorilla.app.feed import Feed
 from gorilla.app.files import go_autosave_path, gomoku_autosave_path
-from gorilla.app.gomoku_controller import GomokuController, builtin_agents
+from gorilla.app.gomoku.players import builtin_agents
+from gorilla.app.gomoku_controller import GomokuController
 from gorilla.app.newgame import GOMOKU_PREFIX, NewGame, is_gomoku
 from gorilla.app.parts import Shared
 from gorilla.app.players import Players

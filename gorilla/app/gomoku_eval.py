@@ -1,26 +1,31 @@
-"""Gomoku's ``e``: the value of every move of the side to move, and what the board marks
-for a position (the threat map of ``c``, renju's forbidden points).
+"""Gomoku's ``e``: the value of every move of the side to move (:class:`GomokuValuer`, for the
+shared :class:`gorilla.app.move_values.MoveValues`), and what the board marks for a position
+(:class:`Threats`: the threat map of ``c``, renju's forbidden points, the winning five).
 
-:func:`evaluate_moves` runs on a worker thread against a copy of the game (the controller
-takes its result on the GUI thread, as Go's :mod:`gorilla.app.move_values` does); the
-other functions read a position and change nothing. Points are the window's
-(:func:`gorilla.app.gomoku_view.to_view`).
+:func:`evaluate_moves` runs on a worker thread against a copy of the game (the shared part
+takes its result on the GUI thread); the other functions read a position and change nothing.
+Points are the window's (:func:`gorilla.app.gomoku_view.to_view`).
 """
 
 from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from gorilla.app.gomoku_analysis import win_rate
-from gorilla.app.gomoku_view import from_view, to_view
+from gorilla.app.gomoku_view import GomokuView, from_view, to_view
+from gorilla.app.kind import Job
+from gorilla.app.move_values import EvaluationView
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
 from gorilla.gomoku.game import GomokuGame
 from gorilla.gomoku.patterns import P_33, P_43, P_F4, P_FIVE, P_FORBID, P_FOUR, P_THREE
+from gorilla.rules.coords import GOMOKU_LETTERS, format_vertex
 
 # the threat map: how strongly a point class shows (five and open four darkest)
 THREAT_SHADE = {P_FIVE: 1.0, P_F4: 0.9, P_43: 0.8, P_33: 0.65, P_FOUR: 0.5, P_THREE: 0.3}
@@ -143,3 +148,67 @@ def forbidden_points(g: GomokuGame) -> list[int]:
         for p in np.flatnonzero((pcls[R.BLACK] == P_FORBID) | (pcls[R.BLACK] == P_33))
         if g.bd[0][p] == R.EMPTY and R.is_forbidden(g.bd, int(p))
     ]
+
+
+class GomokuValuer:
+    """Gomoku's ``e`` (:class:`gorilla.app.kind.Valuer`): the search's values of the best
+    candidates when its kernels can run at once (``ready()``), else every move's one-ply value
+    (a game between two humans on a first start has only the rules: it does not compile for a
+    minute)."""
+
+    def __init__(self, ready: Callable[[], bool] = lambda: True) -> None:
+        self.ready = ready
+
+    def groups(self, view: GomokuView) -> tuple[str, ...]:
+        """Nothing to wait for: without the search, the one-ply values."""
+        return ()
+
+    def job(self, view: GomokuView, progress: Callable[[Any], None]) -> tuple[Job, str]:
+        """The values of the side to move's moves in the position shown (a copy)."""
+        snapshot = view.gomoku.copy()
+        seconds = EVAL_SECONDS if self.ready() else 0.0
+
+        def run(cancel: threading.Event) -> EvaluationView:
+            return EvaluationView(
+                evaluate_moves(snapshot, cancel, seconds), None, len(snapshot.moves), "win rate"
+            )
+
+        return run, "Evaluating the moves" if seconds else "Evaluating every move (one ply)"
+
+    def done(self, view: EvaluationView, game: GomokuView) -> str:
+        """What was valued, and the best move."""
+        ev = view.evaluation
+        what = f"the {len(ev.values)} best candidates" if ev.pvs else "every move"
+        best = "" if ev.best is None else f": best {format_vertex(ev.best, game.size, GOMOKU_LETTERS)}"
+        return f"Evaluated {what}{best}"
+
+
+class Threats:
+    """What the board marks for the position shown, as Gomoku's part: the threat map (``c``),
+    renju's forbidden points (each position's kept until the game changes), the five that won.
+    ``view()`` is the game on the board, ``over()`` whether the game has ended."""
+
+    def __init__(self, view: Callable[[], GomokuView], over: Callable[[], bool]) -> None:
+        self.view = view
+        self.over = over
+        self._forbidden: tuple[Any, list[int]] = (None, [])  # (position, its forbidden points)
+
+    def control_map(self) -> np.ndarray:
+        """The threat map in grid orientation: -1..0 where Black makes a four or three, 0..1 for White."""
+        return threat_map(self.view().gomoku)
+
+    def forbidden_points(self) -> list[int]:
+        """Renju, Black to move: the window's points where Black may not play (an overline, a
+        double four, a double three of real threes), marked on the board; else none."""
+        g = self.view().gomoku
+        if self.over():
+            return []
+        key = (id(g), tuple(g.moves))
+        if self._forbidden[0] != key:
+            self._forbidden = (key, forbidden_points(g))
+        return list(self._forbidden[1])
+
+    def winning_line(self) -> list[int]:
+        """The window's points of the five that won the game (none before its end)."""
+        g = self.view().gomoku
+        return [to_view(g, p) for p in g.five()]

@@ -1,4 +1,5 @@
-"""Whole-game analysis in the Gomoku window, as a part: ``g`` analyses every move of the game
+"""How Gomoku reviews its record (:class:`gorilla.app.kind.Reviewer`, for the shared
+:class:`gorilla.app.analysis.Analysis`): ``g`` analyses every move of the game
 (:func:`gorilla.app.gomoku_analysis.analyse`, on a thread of its own: moving through the game
 does not stop it) and ``n`` / Shift+``n`` jump to the next or previous mistake.
 
@@ -10,12 +11,24 @@ the move, as a loaded record's comments do.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from gorilla.app import gomoku_analysis as ga
+from gorilla.app.gomoku_view import GomokuView, to_view
 from gorilla.app.report import counted
 from gorilla.app.tasks import Task
+from gorilla.gomoku import rules as R
 from gorilla.gomoku.game import GomokuGame
+
+if TYPE_CHECKING:
+    from gorilla.app.record import Record
+
+
+def whole_moves(view: GomokuView) -> list[int]:
+    """The whole game's points: the stones on the board, then the ones taken back."""
+    return [p for p, _ in view.gomoku.moves] + [p for p, _ in reversed(view.redo_stack)]
 
 
 def shared_moves(a: list[int], b: list[int]) -> int:
@@ -50,17 +63,33 @@ class Curve:
 
 
 class GomokuReview:
-    """The analysis of one line of a Gomoku game and its results (see the module docstring)."""
+    """The analysis of one line of a Gomoku game and its results (see the module docstring).
 
-    def __init__(self, seconds: float = SECONDS) -> None:
+    ``ready()`` says whether the search's kernels can run now; ``labels()`` are the seats'
+    names, the report's where the record names no player."""
+
+    def __init__(
+        self,
+        seconds: float = SECONDS,
+        ready: Callable[[], bool] = lambda: True,
+        labels: Callable[[], dict[int, str]] = dict,
+    ) -> None:
         self.seconds = seconds
+        self.ready = ready
+        self.labels = labels
         self.task: Task | None = None
         self.progress = (0, 0)  # positions done, positions in all
         self._lock = threading.Lock()
+        self.version = 0  # bumps with the progress and the results
+        self.threshold = ga.MISTAKE  # the win rate lost from which n stops at a move and the graph marks it
+        self.forget()
+
+    def forget(self) -> None:
+        """Another game: the analysis stops and its results go."""
+        self.cancel()
         self.moves: list[int] = []  # the analysed line's points
         self.reviews: list[ga.MoveReview] = []
         self.report = ""
-        self.threshold = ga.MISTAKE  # the win rate lost from which n stops at a move and the graph marks it
         self.show_dots = False  # d: the analysed stones' dots (on once an analysis starts)
 
     @property
@@ -68,7 +97,25 @@ class GomokuReview:
         """Whether an analysis runs."""
         return self.task is not None and not self.task.done.is_set()
 
-    def start(self, game: GomokuGame, names: dict[int, str]) -> None:
+    def refuses(self, record: Record) -> str | None:
+        """An empty board has nothing to analyse; the search's parts may still compile."""
+        if not record.game.gomoku.moves:
+            return "No moves to analyse"
+        if not self.ready():
+            return "The analysis waits for the search's parts (they are compiling)"
+        return None
+
+    def groups(self, record: Record) -> tuple[str, ...]:
+        """None to wait for (:meth:`refuses` says when the search is not loaded)."""
+        return ()
+
+    def begin(self, record: Record) -> str:
+        """Analyse the whole game (the moves taken back included) on a thread of its own."""
+        black, white = record.book.players(self.labels())
+        self.analyse(record.game.whole(), {R.BLACK: black, R.WHITE: white})
+        return f"Analysing the game ({self.seconds:g} s a position; g cancels)"
+
+    def analyse(self, game: GomokuGame, names: dict[int, str]) -> None:
         """Analyse game's moves (a copy is taken) on a thread; :meth:`poll` takes the results."""
         line = game.copy()
         self.progress = (0, len(line.moves) + 1)
@@ -76,6 +123,7 @@ class GomokuReview:
         def step(done: int, total: int) -> None:
             with self._lock:
                 self.progress = (done, total)
+                self.version += 1
 
         def run(cancel: threading.Event) -> tuple:
             revs = ga.analyse(line, self.seconds, progress=step, cancel=cancel)
@@ -90,21 +138,56 @@ class GomokuReview:
             self.task.cancel.set()
             self.task = None
 
+    def stop(self) -> str:
+        """Stop the analysis (g again); the panel's line."""
+        self.cancel()
+        return "Cancelled the analysis"
+
+    def close(self) -> None:
+        """Stop the analysis for good."""
+        self.cancel()
+
     def poll(self) -> str | None:
         """Take a finished analysis's results; a line for the panel then, else None."""
         task = self.task
         if task is None or not task.done.is_set():
             return None
-        self.task = None
-        if task.error is not None:
-            return f"The analysis failed: {task.error}"
-        if task.cancel.is_set():
-            return None
+        self.task, self.version = None, self.version + 1
+        if task.error is not None or task.cancel.is_set():
+            return None if task.error is None else f"The analysis failed: {task.error}"
         line, self.reviews, self.report = task.result
         self.moves = [p for p, _ in line.moves]
         bad = [r for r in self.reviews if r.grade in ("mistake", "blunder")]
         found = f"{len(bad)} {'mistake or blunder' if len(bad) == 1 else 'mistakes or blunders'}"
         return f"Analysed {counted(len(self.reviews), 'move')}: {found} (n: the next one)"
+
+    def mistake(self, record: Record, step: int) -> tuple[int, str] | str:
+        """The next or previous analysed move that lost the threshold in win rate or more."""
+        view: GomokuView = record.game
+        g = view.gomoku
+        r = self.next_mistake(whole_moves(view), len(g.moves), step)
+        if r is None:
+            way = "after" if step > 0 else "before"
+            return f"No analysed move losing {100 * self.threshold:g}%+ {way} this move (g analyses the game)"
+        best = ga.point_name(g, r.best) if r.best >= 0 else "?"
+        return r.number, f"Move {r.number}: lost {100 * r.lost:.0f}% ({r.grade}), best {best}"
+
+    def graph(self, view: GomokuView) -> Curve:
+        """The analysis graph's values along the whole game, the move shown the current one."""
+        return self.curve(view.gomoku, whole_moves(view))
+
+    def dots_on(self, view: GomokuView) -> list[tuple[int, float]]:
+        """(window point, win rate lost) of each analysed stone on the board, while the dots are on."""
+        if not self.show_dots:
+            return []
+        g = view.gomoku
+        return [(to_view(g, p), lost) for p, lost in self.dots(whole_moves(view), len(g.moves))]
+
+    def best_on(self, view: GomokuView) -> int | None:
+        """The analysis's best move (window point) in the position shown, while the dots are on."""
+        g = view.gomoku
+        best = self.best(whole_moves(view), len(g.moves)) if self.show_dots else None
+        return None if best is None else to_view(g, best)
 
     def _follows(self, moves: list[int]) -> int:
         """How many of moves' first points are the analysed line's."""
@@ -115,11 +198,11 @@ class GomokuReview:
         same = self._follows(moves)
         return [r for r in self.reviews if r.number <= same]
 
-    def cycle_threshold(self) -> float:
-        """The next threshold of THRESHOLDS for n / Shift+n and the graph's marks; returns it."""
+    def next_threshold(self) -> str:
+        """The next threshold of THRESHOLDS for n / Shift+n and the graph's marks; the panel's line."""
         later = [t for t in THRESHOLDS if t > self.threshold + 1e-9]
         self.threshold = later[0] if later else THRESHOLDS[0]
-        return self.threshold
+        return f"Mistakes: {100 * self.threshold:g}+% win rate lost"
 
     def _marked(self, reviews: list[ga.MoveReview]) -> list[ga.MoveReview]:
         return [r for r in reviews if r.lost >= self.threshold - 1e-9]

@@ -1,7 +1,9 @@
-"""What a human's input does to the Go game, as the controller's part: a click (a move, a free
-handicap stone, a dead group marked at the end, the next move between two AIs), a pass,
-resignation, undo and redo. A move clicked while the rules' kernels still load is played once
-they are (``pending_move``)."""
+"""What a human's input does to the game, as a part both games share: a click (a move, or the
+next move between two AIs), a move, a resignation, undo and redo. A move clicked while the
+rules' kernels still load is played once they are (``pending_move``). An opening protocol
+(Gomoku's Swap2, :class:`gorilla.app.kind.Opening`) names who acts and takes the stones put
+while it goes on; what only one game has (Go's set-up clicks, free handicap stones and dead
+stones; Gomoku's Swap2 pass) is that game's own part, in front of this one."""
 
 from __future__ import annotations
 
@@ -11,14 +13,12 @@ from typing import Protocol
 from gorilla.app.ai_turn import AiTurn
 from gorilla.app.clocks import Clocks
 from gorilla.app.feed import Feed
-from gorilla.app.move_values import DeadStones
+from gorilla.app.kind import Opening, PlayedGame
 from gorilla.app.players import Players
 from gorilla.app.record import Record
 from gorilla.app.referee import COLOR_NAME, Referee
-from gorilla.rules.board import BLACK, EMPTY, PASS, RESIGN
+from gorilla.rules.board import PASS, RESIGN
 from gorilla.rules.coords import format_vertex
-from gorilla.rules.game import Game
-from gorilla.rules.position import IllegalMove
 
 
 class MovesHost(Protocol):
@@ -33,45 +33,42 @@ class MovesHost(Protocol):
         ...
 
     def human_played(self, color: int) -> None:
-        """A human's move is on the board (the teacher judges it)."""
+        """A human's move is on the board (Go's teacher judges it)."""
+        ...
+
+    def put_back(self) -> bool:
+        """Undo's first say: what the game's own parts put back (Go's deleted branch, the record
+        before a set-up or a reset); True when they did."""
         ...
 
 
 class Moves:
     """A human's requests on the game (see the module docstring). ``ready(*groups)`` says
-    whether kernels can run now."""
+    whether kernels can run now; ``letters`` are the board's column letters."""
 
     def __init__(
         self,
-        parts: tuple[Record, Players, Clocks, Referee, AiTurn, DeadStones, Feed],
+        parts: tuple[Record, Players, Clocks, Referee, AiTurn, Feed, Opening],
         ready: Callable[..., bool],
         host: MovesHost,
+        letters: str,
     ) -> None:
-        self.record, self.seats, self.clocks, self.referee, self.turn, self.dead, self.feed = parts
+        self.record, self.seats, self.clocks, self.referee, self.turn, self.feed, self.opening = parts
         self.ready = ready
         self.host = host
+        self.letters = letters
         self.pending_move: int | None = None  # a human move clicked before the rules were loaded
-        self.handicap_to_place = 0  # a human Black placing free handicap stones: how many are to come
 
     def tick(self) -> None:
         """Every frame: a move clicked while the rules loaded is played once they are."""
         if self.pending_move is not None and self.ready("rules"):
             point, self.pending_move = self.pending_move, None
-            game = self.record.game
-            if not game.over and self.seats.is_human(game.to_move):
+            if not self.referee.over and self.seats.is_human(self.opening.actor()):
                 self.human_move(point)
 
     def click(self, point: int) -> bool:
-        """Left click on a point: play it, place a free handicap stone, advance AI vs AI, toggle a
-        dead group at the end, or in set-up mode put or take off a black stone."""
-        game = self.record.game
-        if self.record.editing:
-            return self.record.setup_click(point, BLACK)
-        if self.handicap_to_place:
-            return self._place_handicap_stone(point)
+        """Left click on a point: play it, or advance AI vs AI."""
         if self.referee.over:
-            if game.over and game.end_reason == "passes" and game.position.on_board(point):
-                return self.toggle_dead(point)
             self.feed.say("The game is over: r starts a new one")
             return False
         if self.clocks.clock.paused:
@@ -80,117 +77,117 @@ class Moves:
         if self.seats.ai_vs_ai:
             self.turn.advance()
             return True
-        if not self.seats.is_human(game.to_move):
-            self.feed.say(f"{COLOR_NAME[game.to_move]} (AI) is thinking")
-            return False
-        return self.human_move(point)
-
-    def _place_handicap_stone(self, point: int) -> bool:
-        """One of a human Black's free handicap stones; White moves after the last one."""
-        game = self.record.game
-        if not game.position.on_board(point) or game.position.color_at(point) != EMPTY:
-            self.feed.say("Handicap stones go on empty points")
-            self.feed.emit("illegal")
-            return False
-        placed = [p for p, _ in game.setup.items()] + [point]
-        fresh = Game(game.size, game.ruleset, game.komi)
-        self.handicap_to_place -= 1
-        if self.handicap_to_place:
-            fresh.add_setup([(p, BLACK) for p in placed], to_move=BLACK)
-            self.feed.say(f"Black: place {self.handicap_to_place} more handicap stone(s)")
-        else:
-            fresh.set_handicap(placed)
-            self.record.started(fresh, placed)
-            self.feed.say("Handicap placed: White to move")
-        self.seats.name_game(fresh.info)
-        self.record.game = fresh
-        self.feed.emit("stone", stones=0, move=0)
-        self.host.changed(autosave=False)
-        return True
+        return self.play(point)
 
     def play(self, point: int) -> bool:
-        """Play point (or PASS/RESIGN) for the side to move, if a human has the move."""
+        """Play point (or PASS/RESIGN) for the side to move, if a human acts now."""
         if self.referee.over:
             self.feed.say("The game is over")
             return False
-        if not self.seats.is_human(self.record.game.to_move):
-            self.feed.say(f"{COLOR_NAME[self.record.game.to_move]} is played by the AI")
+        seat = self.opening.actor()
+        if not self.seats.is_human(seat):
+            self._wait_for(seat)
             return False
         return self.human_move(point)
 
+    def _wait_for(self, seat: int) -> None:
+        """An AI acts now: its move comes (once its engine is compiled)."""
+        if not self.ready(*self.turn.groups(seat)):
+            self.feed.say(f"{COLOR_NAME[seat]} ({self.seats.labels[seat]}) moves once its engine is compiled")
+        else:
+            self.feed.say(f"Wait: {COLOR_NAME[seat]} ({self.seats.labels[seat]}) is thinking")
+
     def human_move(self, point: int) -> bool:
+        """The human who acts plays point: a move of the game, or an opening's stone or choice."""
         game = self.record.game
         if not self.ready("rules"):
             self.pending_move = point
-            where = format_vertex(point, game.size) if game.position.on_board(point) else "pass"
-            self.feed.say(f"Loading the rules: {where} is played in a moment")
+            self.feed.say(f"Loading the rules: {self._where(game, point, 'pass')} is played in a moment")
             return True
         reason = game.check(point)
         if reason is not None:
-            where = format_vertex(point, game.size) if game.position.on_board(point) else "there"
-            self.feed.say(f"Illegal move at {where}: {reason}")
+            self.feed.say(f"Illegal move at {self._where(game, point, 'there')}: {reason}")
             self.feed.emit("illegal")
+            return False
+        seat = self.opening.actor()
+        if self.referee.flag_fell(seat):
             return False
         color = game.to_move
-        if self.referee.flag_fell(color):
-            return False
-        try:
-            game.play(point)
-        except (IllegalMove, ValueError) as e:
-            self.feed.say(f"Illegal move: {e}")
-            self.feed.emit("illegal")
-            return False
+        turn = self.opening.stone(point, seat) if self.opening.active() and point >= 0 else None
+        if turn is None:
+            try:
+                game.play(point, seat if point == RESIGN else None)  # a resignation is the seat's
+            except ValueError as e:  # IllegalMove is one
+                self.feed.say(f"Illegal move: {e}")
+                self.feed.emit("illegal")
+                return False
         self.feed.message = ""
-        self.record.reviewing = False
-        self.referee.moved(color)
+        self.record.reviewing = False  # a move from an earlier position: the game goes on from it
+        self.referee.moved(color, point, turn)
         self.host.changed()
         self.host.human_played(color)
         return True
+
+    def _where(self, game: PlayedGame, point: int, off: str) -> str:
+        on = game.position.on_board(point)  # type: ignore[attr-defined]
+        return format_vertex(point, game.size, self.letters) if on else off
 
     def pass_turn(self) -> bool:
         """Right click: the human to move passes."""
         return self.play(PASS)
 
     def resign(self) -> bool:
-        """The human to move resigns (the window asks for a confirmation first)."""
+        """The human who acts resigns (the window asks for a confirmation first)."""
         return self.play(RESIGN)
 
-    def toggle_dead(self, point: int) -> bool:
-        """Mark the group at point dead, or alive again if it was dead (after two passes): the
-        count is the result from then on, not the record's."""
-        if not self.dead.toggle(self.record.game, point):
-            return False
-        self.record.rescored()
-        return True
-
     def undo(self) -> bool:
-        """Take back a move (right after a deleted branch or a reset: put it or the old game back);
-        against an AI, back to the human's turn. The move stays in the record: redo or the arrows
-        bring it back."""
-        if self.record.restore_branch() or self.record.restore_record():
-            return True
-        if self.record.restore_reset():
-            self.seats.new_game()  # the agents drop what they kept of the game after the reset
+        """Take back a move (right after what the game's own parts put back: that); against an AI,
+        back to the human's turn, never into an opening's stones. The move stays in the record:
+        redo or the arrows bring it back."""
+        if self.host.put_back():
             return True
         game = self.record.game
         if self.referee.ended == "time":
             self.feed.say("The game was lost on time: start a new one")
             return False
-        if not game.moves:
-            self.feed.say("Nothing to undo")
+        floor = 0 if game.resigned else self.opening.undo_floor()  # a resignation is taken back
+        if len(game.moves) <= floor and not game.resigned:
+            self.feed.say(self.opening.stays() if floor else "Nothing to undo")
             return False
+        steps = self._undo_steps(game, floor)
+        if steps is None:
+            self.feed.say(self.opening.stays())
+            return False
+        opening = self.opening.active()
         self.referee.ended = None
+        game.info.extra_result = ""  # a forfeit goes with the moves taken back
         self.turn.continuous = False
         self.turn.steps = 0
         self.host.stop_work()
-        game.undo()
-        # against an AI, take back its reply too so the human has the move again
-        while game.moves and not self.seats.ai_vs_ai and not self.seats.is_human(game.to_move):
+        for _ in range(steps):
             game.undo()
+        if opening:
+            game.redo_stack.clear()  # an opening's stones are put again, not redone
         self.feed.message = ""
+        self.record.reviewing = False
         self.referee.follow_turn()
         self.host.changed()
         return True
+
+    def _undo_steps(self, game: PlayedGame, floor: int) -> int | None:
+        """How many moves undo takes back: one in an opening, else back to a human's turn against
+        an AI (not below floor); None when that leaves an AI to move on an opening's stones."""
+        probe = game.copy()
+        probe.undo()
+        steps = 1
+        if self.opening.active() or self.seats.ai_vs_ai:
+            return steps
+        while len(probe.moves) > floor and not self.seats.is_human(probe.to_move):
+            probe.undo()
+            steps += 1
+        if floor and not self.seats.is_human(probe.to_move):
+            return None
+        return steps
 
     def redo(self) -> bool:
         """Replay an undone move; against an AI, its reply too."""
@@ -204,12 +201,13 @@ class Moves:
         self.host.stop_work()
         try:
             game.redo()
-        except (IllegalMove, ValueError) as e:
+        except ValueError as e:
             self.feed.say(f"Cannot redo: {e}")
             return False
         while game.redo_stack and not self.seats.ai_vs_ai and not self.seats.is_human(game.to_move):
             game.redo()
         self.feed.message = ""
+        self.record.reviewing = False
         if game.over:
             self.clocks.stop()
         else:

@@ -2,7 +2,7 @@
 (None for a human), its label in the panel and its spec (what the new-game form shows).
 
 Go's players are made from specs here (:meth:`Players.for_go`: 'human', 'mcts:playouts=800',
-'gtp:gnugo ...'); Gomoku's controller makes its own agents and hands them over.
+'gtp:gnugo ...'); Gomoku's in :mod:`gorilla.app.gomoku.players`.
 """
 
 from __future__ import annotations
@@ -83,6 +83,13 @@ class Players:
         """A new game's players take the seats: the agents of now are closed."""
         self.close()
         self.agents, self.labels, self.specs = other.agents, other.labels, other.specs
+
+    def exchange(self) -> None:
+        """The players change colours (a Swap2 choice): their agents, labels and specs."""
+        b, w = BLACK, WHITE
+        self.agents = {b: self.agents[w], w: self.agents[b]}
+        self.labels = {b: self.labels[w], w: self.labels[b]}
+        self.specs = {b: self.specs[w], w: self.specs[b]}
 
     def new_game(self) -> None:
         """Tell every agent a new game starts (it drops what it kept of the last one)."""

@@ -1,66 +1,46 @@
-"""The record on disk, as the Go controller's part: Ctrl+S's save and the autosave (a snapshot
-of the record handed to :class:`gorilla.app.files.Autosaver`'s thread after each change). Both
-write a snapshot that ``keep`` has annotated first (the controller's: the review's values and
-report, :mod:`gorilla.app.review_file`)."""
+"""The record on disk, as a part both games share: Ctrl+S's save and the autosave (a snapshot of
+the record handed to :class:`gorilla.app.files.Autosaver`'s thread after each change). The
+game's kind writes the text (:meth:`gorilla.app.kind.GameKind.write`: Go's SGF, Gomoku's SGF
+``GM[4]`` or Piskvork's ``.psq``)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from typing import Any
 
 from gorilla.app.feed import Feed
-from gorilla.app.files import (
-    Autosaver,
-    autosave_failure,
-    autosaver_for,
-    game_to_sgf,
-    mark_line,
-    reason,
-    write_atomic,
-)
+from gorilla.app.files import Autosaver, autosave_failure, autosaver_for, reason, write_atomic
 from gorilla.app.record import Record
-from gorilla.rules.gametree import GameTree
 from gorilla.rules.sgf import Timing
 
 
 class RecordFiles:
-    """Saving one record (see the module docstring); ``autosave`` is the autosave's path (None:
-    no autosave) and may change; ``timing()`` the clocks' TM/OT and times left for the SGF;
-    ``keep(tree)`` writes what the record does not hold into a snapshot about to be saved."""
+    """Saving one record (see the module docstring); ``kind`` is the game's, ``autosave`` the
+    autosave's path (None: no autosave) and may change; ``timing(n)`` the clocks' TM/OT and
+    the times left after each of the first n moves, for the record."""
 
     def __init__(
         self,
+        kind: Any,
         record: Record,
         feed: Feed,
-        timing: Callable[[], Timing | None],
+        timing: Callable[[int], Timing | None],
         autosave: str | None,
-        keep: Callable[[GameTree], None] | None = None,
     ) -> None:
-        self.record = record
-        self.feed = feed
-        self.timing = timing
-        self.keep = keep
+        self.kind, self.record, self.feed, self.timing = kind, record, feed, timing
         self.autosave = autosave
         self._autosaver = Autosaver(autosave) if autosave else None
 
     def autosave_now(self) -> None:
-        """Hand a snapshot of the record to the autosave thread (an empty board never overwrites a
-        saved game). The tree keeps its own order (the main line stays the main line); the line
-        on show is named in the root (:func:`gorilla.app.files.mark_line`), so that a resume
-        goes on at its end."""
+        """Hand a snapshot of the record to the autosave thread (an empty board never
+        overwrites a saved game)."""
         saver = self._autosaver = autosaver_for(self._autosaver, self.autosave)
-        tree, game = self.record.tree, self.record.game
-        if saver is None or not (tree.root.children or game.setup):
+        if saver is None:
             return
-        snap = tree.snapshot()
-        mark_line(snap)
-        saver.submit(self._kept(snap), self.timing())
-
-    def _kept(self, snap: GameTree) -> GameTree:
-        """snap with what ``keep`` writes into it."""
-        if self.keep is not None:
-            self.keep(snap)
-        return snap
+        render = self.kind.autosave(self.record, self.timing)
+        if render is not None:
+            saver.submit(render)
 
     def flush_autosave(self, timeout: float | None = 10.0) -> bool:
         """Wait until the autosave file holds the current game."""
@@ -73,14 +53,11 @@ class RecordFiles:
             self.feed.say(failure)
 
     def save(self, path: str) -> None:
-        """Save the game as SGF; a failure becomes the message, nothing else changes (a name
-        ending in ``.psq``, Piskvork's Gomoku record, is refused: a Go game is saved as SGF)."""
-        if path.lower().endswith(".psq"):
-            self.feed.say(f"Cannot save {path}: .psq holds Gomoku games; save a Go game as .sgf")
-            return
+        """Save the record where path says, in the format its name asks for (Go: SGF; Gomoku: SGF,
+        or Piskvork's record for ``.psq``); a failure becomes the message, nothing else changes."""
         try:
-            snap = self._kept(self.record.tree.snapshot())
-            write_atomic(os.path.expanduser(path), game_to_sgf(snap, self.timing()))
+            text = self.kind.write(self.record, path, self.timing)
+            write_atomic(os.path.expanduser(path), text)
         except Exception as e:
             self.feed.say(f"Cannot save {path}: {reason(e)}")
             return

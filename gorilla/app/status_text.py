@@ -61,10 +61,7 @@ def go_status_lines(c: GoPanel) -> list[str]:
     lines.append(f"Move {game.move_number}{_line_length(c)}{last_txt}")
     lines.extend(record_lines(c))
     lines.append(f"Captures: Black {game.captures(BLACK)}  White {game.captures(WHITE)}")
-    views = c.clock_views()
-    if views is not None:
-        paused = "  (paused)" if c.clock.paused else ""
-        lines.append(f"Clock: Black {views[BLACK].text()}  White {views[WHITE].text()}{paused}")
+    lines.extend(clock_lines(c))
     if c.over:
         lines.extend(_result_lines(c))
     else:
@@ -77,10 +74,7 @@ def go_status_lines(c: GoPanel) -> list[str]:
             lines.append("Reviewing: the AI waits (space: it plays from here)")
         elif c.ai_vs_ai and not c.continuous:
             lines.append("Click or space: next AI move")
-    if c.compiler is not None and c.compiler.compiling:
-        lines.append(c.compiler.status())
-    if c.evaluating:
-        lines.append("Evaluating...")
+    lines.extend(busy_lines(c))
     ev = c.evaluation
     if ev is not None:
         best = ev.evaluation.best
@@ -91,6 +85,21 @@ def go_status_lines(c: GoPanel) -> list[str]:
     if c.message:
         lines.append(c.message)
     return lines
+
+
+def clock_lines(c: Table) -> list[str]:
+    """Both clocks as the panel shows them (none without a clock)."""
+    views = c.clock_views()
+    if views is None:
+        return []
+    paused = "  (paused)" if c.clock.paused else ""  # type: ignore[attr-defined]
+    return [f"Clock: Black {views[BLACK].text()}  White {views[WHITE].text()}{paused}"]
+
+
+def busy_lines(c: Table) -> list[str]:
+    """What runs in the background: the kernels' compile, the evaluation."""
+    lines = [c.compiler.status()] if c.compiler is not None and c.compiler.compiling else []
+    return lines + (["Evaluating..."] if c.evaluating else [])
 
 
 def _where_and_when(info: Any) -> list[str]:

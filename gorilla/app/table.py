@@ -7,9 +7,10 @@ Gomoku's engine compiles (:class:`gorilla.app.game_kinds.GomokuLoading`). The wi
 nothing else: no ``getattr``/``hasattr`` on the game, no private names.
 
 A game that lacks something gives a neutral answer: no captures in Gomoku
-(``shows_captures`` False), no record tree (``tree`` None), no whole-game analysis
+(``shows_captures`` False), no record tree (``tree`` None), no Go review for the graph to read
 (``review`` None), no clock (``clock_views()`` None). :class:`NeutralTable` gives every such
-answer; a game derives from it and overrides what it has. ``tests/test_table.py`` checks that
+answer; a game derives from it and overrides what it has (the parts both games share,
+:class:`gorilla.app.facade.Facade`, answer the rest). ``tests/test_table.py`` checks that
 every kind of game satisfies the protocol.
 
 Points are numbered as the rules number them (:mod:`gorilla.rules.coords`: ``to_index`` and
@@ -300,8 +301,9 @@ LACKING: dict[str, str] = {
 
 
 class NeutralTable:
-    """The neutral answers of :class:`Table` for a game that lacks Go's record, analysis, clocks
-    and estimates (Gomoku): each request in :data:`LACKING` says so and changes nothing."""
+    """The neutral answers of :class:`Table` for a game that lacks Go's tree, set-up mode and
+    estimates (Gomoku; the stand-in lacks everything): each request in :data:`LACKING` it does
+    not override says so and changes nothing."""
 
     LACKS = "Go only: {what} is not there for Gomoku yet"  # the message for a request it lacks
     NO_COMMANDS: frozenset[str] = frozenset()  # commands the game has not (dimmed buttons)

@@ -585,7 +585,8 @@ def _gomoku_controller(opts: AppOptions):
     and starts the game when its rules are ready (its AIs' parts may go on compiling: the
     game's first AI move waits for them)."""
     from gorilla.app.game_kinds import GomokuLoading, GomokuStart, gomoku_compiler
-    from gorilla.app.gomoku_controller import gomoku_controller, parse_player
+    from gorilla.app.gomoku.players import parse_player
+    from gorilla.app.gomoku_controller import gomoku_controller
     from gorilla.gomoku import sgf
 
     try:
