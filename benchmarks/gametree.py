@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 from common import middle_game, parser
 
-from gorilla.app.controller import Controller
+from gorilla.app.go.controller import Controller
 from gorilla.rules.board import PASS
 from gorilla.rules.coords import to_xy
 from gorilla.rules.game import Game

@@ -62,7 +62,7 @@ def thinking_frames(window_kwargs: dict, ai: str, seconds: float) -> tuple[int, 
     number, the median and the largest gap between them (s), and whether the AI still thought."""
     import pyglet
 
-    from gorilla.app.controller import Controller
+    from gorilla.app.go.controller import Controller
     from gorilla.gui.window import GorillaWindow
     from gorilla.rules.coords import parse_vertex
     from gorilla.rules.game import Game
@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     import pyglet
     from pyglet import gl
 
-    from gorilla.app.controller import Controller
+    from gorilla.app.go.controller import Controller
     from gorilla.gui.window import GorillaWindow, gl_config
 
     game = middle_game(19, 120) if args.ponder else full_board_game()

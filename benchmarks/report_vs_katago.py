@@ -1,6 +1,6 @@
 """The game report against KataGo's: mean points lost and the top-1 match per player, same games.
 
-Gorilla's review (:func:`gorilla.app.review.analyse_line` at its default budget,
+Gorilla's review (:func:`gorilla.app.go.review.analyse_line` at its default budget,
 ``review.NET_VISITS`` visits a position, or ``--review-visits``) and KataGo's analysis engine
 (``katago analysis``, the same net, ``--visits`` visits a position, one search thread, the
 configuration of ``review_vs_katago.py``) analyse the same games (``--sgf``, several; by
@@ -132,7 +132,8 @@ def gorilla_positions(game: Game, visits: int, threads: int) -> tuple[list[dict]
     """Gorilla's review of game: every position's values (as katago_positions gives KataGo's),
     its report's whole-game figures per player, and the review's wall seconds."""
     from gorilla.ai.agent import Budget
-    from gorilla.app import report, review
+    from gorilla.app import report
+    from gorilla.app.go import review
 
     cache: dict = {}
     t0 = time.perf_counter()
@@ -226,7 +227,7 @@ def main() -> None:
         help="a second KataGo analysis of each game: KataGo's own spread",
     )
     args = ap.parse_args()
-    from gorilla.app import review
+    from gorilla.app.go import review
 
     visits = args.review_visits or review.NET_VISITS
     folder = Path(args.kept) if args.kept else None

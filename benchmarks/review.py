@@ -3,7 +3,7 @@
 The games are GNU Go (level 0) self-play records kept in ``benchmarks/data/``
 (``review-19x19.sgf``, ``review-9x9.sgf``); a missing one is played again with
 :func:`gorilla.match.selfplay.finished_game` (needs GNU Go). Each is analysed
-by :func:`gorilla.app.review.analyse_line` at the default budget
+by :func:`gorilla.app.go.review.analyse_line` at the default budget
 (``review.DEFAULT_PLAYOUTS`` playouts a position, as ``gorilla analyze`` and
 the window's ``g``) with one and with two search threads, after a warm-up
 (the kernels compiled or loaded, one position searched). ``--sample K``
@@ -24,7 +24,7 @@ from pathlib import Path
 from common import machine, need_gnugo, parser
 
 from gorilla.ai.agent import Budget
-from gorilla.app import review
+from gorilla.app.go import review
 from gorilla.rules.game import Game
 from gorilla.rules.sgf import read_sgf, save_sgf
 

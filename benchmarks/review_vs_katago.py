@@ -1,6 +1,6 @@
 """Whole-game review against KataGo's own analysis: points lost per move, and the review's time.
 
-Gorilla's review (:func:`gorilla.app.review.analyse_line`, the window's ``g`` and ``gorilla
+Gorilla's review (:func:`gorilla.app.go.review.analyse_line`, the window's ``g`` and ``gorilla
 analyze``, at its default budget: ``review.NET_VISITS`` visits a position, one thread) and
 KataGo's analysis engine (``katago analysis``, the same net, ``--visits`` visits a position,
 one search thread) analyse the same game, ``--sgf`` (default ``benchmarks/data/review-19x19.sgf``,
@@ -32,7 +32,7 @@ from common import machine, parser
 
 from gorilla.ai.agent import Budget
 from gorilla.ai.net import default_net_path
-from gorilla.app import review
+from gorilla.app.go import review
 from gorilla.rules.board import BLACK
 from gorilla.rules.coords import format_vertex
 from gorilla.rules.game import Game

@@ -29,8 +29,8 @@ import time
 
 from common import middle_game, parser
 
-from gorilla.app.controller import Controller
-from gorilla.app.teaching import TeachSettings, default_visits, position_key
+from gorilla.app.go.controller import Controller
+from gorilla.app.go.teaching import TeachSettings, default_visits, position_key
 from gorilla.rules.board import BLACK, PASS
 
 

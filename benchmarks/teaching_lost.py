@@ -1,4 +1,4 @@
-"""Points lost a move by each teaching AI, as the net's review judges them (app/review.py).
+"""Points lost a move by each teaching AI, as the net's review judges them (app/go/review.py).
 
 The positions are middle-game positions of seeded games between sampled-policy players (9x9,
 every third position from move 4 to 40); each AI chooses its move in each, and the review's
@@ -18,8 +18,8 @@ import time
 from common import machine, parser
 
 from gorilla.ai.agent import Budget, make_agent
-from gorilla.app.review import evaluate_position, move_review
-from gorilla.app.review import make_agent as review_agent
+from gorilla.app.go.review import evaluate_position, move_review
+from gorilla.app.go.review import make_agent as review_agent
 from gorilla.rules.board import PASS
 from gorilla.rules.game import Game
 

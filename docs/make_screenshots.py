@@ -1,7 +1,7 @@
 """The screenshots in docs/screenshots/, made by the real window on an X display.
 
 Each picture opens the real :class:`gorilla.gui.window.GorillaWindow` in process over a
-:class:`gorilla.app.controller.Controller`, sets up a position, sends the same key presses a
+:class:`gorilla.app.go.controller.Controller`, sets up a position, sends the same key presses a
 person would (``c``, ``e``, ``v``, arrow keys, scroll) through pyglet's event queue, runs frames
 with the window's own tick, and saves the frame. Run it under Xvfb (Mesa llvmpipe is fine)::
 
@@ -106,7 +106,7 @@ def _game(size: int, moves: list[str], **kw):
 
 
 def _controller(game, black: str = "human", white: str = "human", **kw):
-    from gorilla.app.controller import Controller
+    from gorilla.app.go.controller import Controller
 
     return Controller(game, black, white, autosave=None, **kw)
 

@@ -11,9 +11,9 @@ import pytest
 from helpers import v, vertex
 
 from gorilla.ai.agent import Agent, Progress
-from gorilla.app.controller import Controller
 from gorilla.app.files import game_from_sgf, game_to_sgf
-from gorilla.app.review import DEFAULT_PLAYOUTS, NET_VISITS
+from gorilla.app.go.controller import Controller
+from gorilla.app.go.review import DEFAULT_PLAYOUTS, NET_VISITS
 from gorilla.app.status_text import status_lines
 from gorilla.rules.board import BLACK, PASS, WHITE
 from gorilla.rules.game import Game
@@ -579,7 +579,7 @@ def test_the_panel_counts_the_nets_search_in_visits_and_the_mcts_in_playouts():
 
 
 def test_n_names_the_move_on_show_what_it_lost_and_the_better_move_before_it():
-    from gorilla.app.review import PositionEval, line_keys
+    from gorilla.app.go.review import PositionEval, line_keys
 
     c = Controller(Game.new(9))
     for m in ("E5", "C3", "D5"):

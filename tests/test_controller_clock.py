@@ -11,8 +11,8 @@ from helpers import v
 from test_controller import ScriptedAgent, drive
 
 from gorilla.app.clock import TimeControl, parse_clock
-from gorilla.app.controller import Controller
 from gorilla.app.files import game_from_sgf, game_to_sgf
+from gorilla.app.go.controller import Controller
 from gorilla.app.status_text import status_lines
 from gorilla.rules import sgf
 from gorilla.rules.board import BLACK, PASS, WHITE
@@ -290,7 +290,7 @@ def test_gnugo_via_known_name(gnugo_path):
 def test_terminal_shows_the_clock_and_ends_on_time():
     import io
 
-    from gorilla.app.terminal import run_terminal
+    from gorilla.app.go.terminal import run_terminal
 
     t = FakeTime()
 

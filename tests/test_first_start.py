@@ -357,8 +357,8 @@ def test_a_gomoku_agents_moves_compile_nothing_once_its_groups_are_ready(agent: 
 
 _HUMANS_PLAY = r"""
 from gorilla.app.gomoku.players import builtin_agents
-from gorilla.app.gomoku_controller import GomokuController
-from gorilla.app.gomoku_eval import evaluate_moves
+from gorilla.app.gomoku.controller import GomokuController
+from gorilla.app.gomoku.values import evaluate_moves
 from gorilla.gomoku import agents as A, rules as R
 from gorilla.gomoku.game import GomokuGame
 

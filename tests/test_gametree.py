@@ -10,7 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from sgfmill import sgf as sgfmill
 
-from gorilla.app.controller import Controller
+from gorilla.app.go.controller import Controller
 from gorilla.app.status_text import status_lines
 from gorilla.rules.board import BLACK, PASS, WHITE
 from gorilla.rules.game import Game

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from gorilla.app import gomoku_analysis as ga
 from gorilla.app.analyze_cli import main
-from gorilla.app.gomoku_controller import GomokuController
-from gorilla.app.gomoku_view import to_view
+from gorilla.app.gomoku import analysis as ga
+from gorilla.app.gomoku.controller import GomokuController
+from gorilla.app.gomoku.view import to_view
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import sgf
 from gorilla.gomoku.game import GomokuGame

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from gorilla.app.gomoku.controller import GomokuController
 from gorilla.app.gomoku.players import parse_player
-from gorilla.app.gomoku_controller import GomokuController
-from gorilla.app.gomoku_view import from_view, to_view
+from gorilla.app.gomoku.view import from_view, to_view
 from gorilla.app.newgame import FormError, NewGameForm
 from gorilla.app.record_info import shown_name
 from gorilla.gomoku import rules as R
@@ -26,7 +26,7 @@ def q(c: GomokuController, x: int, y: int) -> int:
 def test_view_points_round_trip_and_grid_matches_the_board():
     g = GomokuGame(9)
     g.play_xy(2, 3)
-    from gorilla.app.gomoku_view import GomokuView
+    from gorilla.app.gomoku.view import GomokuView
 
     v = GomokuView(g)
     p = g.point(2, 3)
@@ -64,7 +64,7 @@ def test_threat_map_and_evaluation_see_the_open_three():
 
 
 def test_the_one_ply_values_do_not_call_a_blockable_three_a_certain_win():
-    from gorilla.app.gomoku_eval import _one_ply_values
+    from gorilla.app.gomoku.values import _one_ply_values
 
     g = GomokuGame(15)
     for x, y in ((7, 7), (7, 8), (8, 7), (9, 9)):
@@ -226,8 +226,8 @@ def test_a_gomoku_game_autosaves_beside_gos_and_resume_plays_on(tmp_path, capsys
 
 
 def test_switching_games_in_the_window_keeps_each_games_autosave(tmp_path):
-    from gorilla.app.controller import Controller
     from gorilla.app.game_kinds import controller_for
+    from gorilla.app.go.controller import Controller
     from gorilla.app.newgame import NewGame
     from gorilla.rules.game import Game
 
@@ -381,7 +381,7 @@ def test_the_launcher_opens_a_gomoku_record_without_game_gomoku(tmp_path: Path):
 
 
 def test_e_values_the_best_candidates_by_the_search_with_their_lines():
-    from gorilla.app.gomoku_eval import EVAL_CANDIDATES, evaluate_moves
+    from gorilla.app.gomoku.values import EVAL_CANDIDATES, evaluate_moves
     from gorilla.gomoku import search as S
 
     g = GomokuGame(15)
@@ -405,7 +405,7 @@ def test_e_values_the_best_candidates_by_the_search_with_their_lines():
 
 
 def test_the_evaluation_legend_speaks_each_games_unit():
-    from gorilla.app.gomoku_eval import MoveValue
+    from gorilla.app.gomoku.values import MoveValue
     from gorilla.gui.overlay import eval_legend
 
     values = {40: MoveValue(0.62, 300.0), 41: MoveValue(0.5, 0.0)}

@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from gorilla.app import pbrain_player
 from gorilla.app.clock import parse_clock
 from gorilla.app.clocks import Clocks
+from gorilla.app.gomoku import pbrain_player
+from gorilla.app.gomoku.controller import GomokuController
+from gorilla.app.gomoku.pbrain_player import PbrainAgent
 from gorilla.app.gomoku.players import parse_player
-from gorilla.app.gomoku_controller import GomokuController
-from gorilla.app.gomoku_view import to_view
+from gorilla.app.gomoku.view import to_view
 from gorilla.app.newgame import PBRAIN_CUSTOM, FormError, NewGameForm
-from gorilla.app.pbrain_player import PbrainAgent
 from gorilla.gomoku import rules as R
 from gorilla.gomoku.game import GomokuGame
 

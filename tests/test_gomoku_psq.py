@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from gorilla.app.file_browser import FileBrowser
-from gorilla.app.gomoku_controller import GomokuController
-from gorilla.app.gomoku_view import to_view
+from gorilla.app.gomoku.controller import GomokuController
+from gorilla.app.gomoku.view import to_view
 from gorilla.app.record_info import shown_name
 from gorilla.gomoku import psq, sgf
 from gorilla.gomoku import rules as R
@@ -140,7 +140,7 @@ def test_the_launcher_and_the_picker_take_psq_records(tmp_path: Path):
 
 
 def test_a_go_game_is_not_saved_as_psq(tmp_path: Path):
-    from gorilla.app.controller import Controller
+    from gorilla.app.go.controller import Controller
     from gorilla.rules.game import Game
 
     c = Controller(Game.new(9))

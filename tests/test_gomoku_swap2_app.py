@@ -12,8 +12,8 @@ import sys
 
 import pytest
 
-from gorilla.app.gomoku_controller import GomokuController
-from gorilla.app.gomoku_swap2 import actor, choosing, opening, undo_floor
+from gorilla.app.gomoku.controller import GomokuController
+from gorilla.app.gomoku.swap2 import actor, choosing, opening, undo_floor
 from gorilla.app.newgame import NewGame, NewGameForm
 from gorilla.gomoku import rules as R
 from gorilla.gomoku.agents import ready_engine

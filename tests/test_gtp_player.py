@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from gorilla.app.gtp_player import GtpEngineAgent, command_for_rules
+from gorilla.app.go.gtp_player import GtpEngineAgent, command_for_rules
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import parse_vertex
 from gorilla.rules.game import Game

@@ -15,7 +15,7 @@ from gorilla.ai.ownership import net_dead_stones as dead_stones
 from gorilla.ai.puct.estimate import ownership_grid, policy_map
 from gorilla.ai.random_agent import RandomAgent
 from gorilla.app.feed import Feed
-from gorilla.app.overlays import Overlays
+from gorilla.app.go.overlays import Overlays
 from gorilla.gtp.main import make_engine
 from gorilla.rules.board import WHITE
 from gorilla.rules.coords import format_vertex

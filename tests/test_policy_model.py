@@ -14,7 +14,7 @@ from gorilla.ai.policy.cli import predict_main
 from gorilla.ai.policy.model import DEFAULT_MODEL, ModelError, load_model
 from gorilla.ai.policy.predict import evaluate
 from gorilla.ai.policy.records import is_validation, read_records
-from gorilla.app.controller import Controller
+from gorilla.app.go.controller import Controller
 from gorilla.gui import overlay as ov
 from gorilla.rules.board import BLACK, PASS
 from gorilla.rules.game import Game

@@ -1,4 +1,4 @@
-"""The analysis of the position shown (gorilla.app.ponder), headless: with ``v`` on the net
+"""The analysis of the position shown (gorilla.app.go.ponder), headless: with ``v`` on the net
 thinks on the position on the board whenever no AI is to move, stops within a batch when the
 game changes and resumes on the new position, never runs while an AI thinks, and goes on from
 its tree when a position comes back."""
@@ -9,9 +9,9 @@ import time
 
 from helpers import v
 
-from gorilla.app.controller import Controller
-from gorilla.app.ponder import max_visits
-from gorilla.app.teaching import position_key
+from gorilla.app.go.controller import Controller
+from gorilla.app.go.ponder import max_visits
+from gorilla.app.go.teaching import position_key
 from gorilla.rules.board import BLACK
 from gorilla.rules.game import Game
 
@@ -132,7 +132,7 @@ def test_a_position_that_comes_back_keeps_its_tree():
 def test_a_full_tree_stops_and_stays_shown(monkeypatch):
     assert max_visits(19) == 4000 and max_visits(9) > max_visits(13) > max_visits(19)
     assert max_visits(7) == 20000
-    from gorilla.app import ponder
+    from gorilla.app.go import ponder
 
     monkeypatch.setattr(ponder, "max_visits", lambda size: 40)
     c = go9()

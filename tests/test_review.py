@@ -14,10 +14,11 @@ from helpers import game_from_diagram
 from sgfmill import sgf
 
 from gorilla.ai.agent import Budget
-from gorilla.app import review
 from gorilla.app.analyze_cli import main as analyze_main
-from gorilla.app.controller import Controller
 from gorilla.app.files import tree_from_sgf
+from gorilla.app.go import review
+from gorilla.app.go.controller import Controller
+from gorilla.app.go.reviewer import Review
 from gorilla.cli import main as gorilla_main
 from gorilla.match.plot import read_png
 from gorilla.rules.board import BLACK, PASS, WHITE
@@ -136,8 +137,8 @@ def test_results_are_kept_per_line_and_shared_by_a_common_start(blunder) -> None
     back.goto(2)
     assert [r.number for r in review.reviews(back, cache)] == [1, 2, 3, 4]
     other = line("E6", "A5")  # a variation at move 1, the engine's move: analysed with move 1
-    assert [e is not None for e in review.Review().positions(other)] == [False, False, False]
-    rev = review.Review()
+    assert [e is not None for e in Review().positions(other)] == [False, False, False]
+    rev = Review()
     rev.cache = cache
     assert [e is not None for e in rev.positions(other)] == [True, True, False]
     assert [(r.number, r.points_lost) for r in rev.reviews(other)] == [(1, 0.0)]

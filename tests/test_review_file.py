@@ -12,9 +12,9 @@ from sgfmill import sgf
 
 from gorilla.ai.agent import Budget
 from gorilla.app import report as rp
-from gorilla.app import review, review_file
 from gorilla.app.analyze_cli import main as analyze_main
-from gorilla.app.controller import Controller
+from gorilla.app.go import review, review_file
+from gorilla.app.go.controller import Controller
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import parse_vertex
 from gorilla.rules.game import Game

@@ -16,7 +16,7 @@ from helpers import v
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gorilla.app.controller import Controller
+from gorilla.app.go.controller import Controller
 from gorilla.rules.board import PASS
 from gorilla.rules.coords import to_xy
 from gorilla.rules.game import Game

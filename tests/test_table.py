@@ -11,9 +11,9 @@ import pytest
 from helpers import game_from_diagram
 
 from gorilla.app.compiler import Compiler
-from gorilla.app.controller import Controller
 from gorilla.app.game_kinds import GomokuLoading, GomokuStart, controller_for
-from gorilla.app.gomoku_controller import gomoku_controller
+from gorilla.app.go.controller import Controller
+from gorilla.app.gomoku.controller import gomoku_controller
 from gorilla.app.table import LACKING, Board, Table
 from gorilla.rules.board import WHITE
 from gorilla.rules.game import Game
@@ -127,7 +127,7 @@ def test_the_stand_in_hands_its_compile_to_the_game_and_the_ai_waits_for_it(tmp_
 
     from gorilla.ai import warmup
     from gorilla.app.game_kinds import rules_ready, start_game
-    from gorilla.app.gomoku_controller import GomokuController
+    from gorilla.app.gomoku.controller import GomokuController
     from gorilla.rules.coords import to_index
 
     monkeypatch.setattr(warmup, "is_warm", lambda group: group != "gomoku-mcts")

@@ -1,4 +1,4 @@
-"""The teaching game, headless (gorilla.app.teaching): a taught human's moves judged by the net's
+"""The teaching game, headless (gorilla.app.go.teaching): a taught human's moves judged by the net's
 search, a move that loses more than the take-back threshold taken back once per position with
 its ghost and refutation, the second try standing, the AI waiting only while a take-back is
 possible; the settings, the new-game row, ``--teach`` and the terminal."""
@@ -11,10 +11,10 @@ import time
 import pytest
 from helpers import v
 
-from gorilla.app.controller import Controller
+from gorilla.app.go.controller import Controller
+from gorilla.app.go.teaching import THRESHOLDS, TeachSettings, position_key, taught_sides
+from gorilla.app.go.terminal import Terminal
 from gorilla.app.newgame import FormError, NewGameForm
-from gorilla.app.teaching import THRESHOLDS, TeachSettings, position_key, taught_sides
-from gorilla.app.terminal import Terminal
 from gorilla.launcher.cli import UsageError, parse_args
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.game import Game

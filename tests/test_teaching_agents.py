@@ -16,8 +16,8 @@ from helpers import game_from_diagram, v
 from gorilla.ai.agent import Budget, make_agent
 from gorilla.ai.net import policy_index
 from gorilla.ai.teaching_agents import PolicyAgent, ScoreLossAgent, points_lost
-from gorilla.app.review import evaluate_position, move_review
-from gorilla.app.review import make_agent as review_agent
+from gorilla.app.go.review import evaluate_position, move_review
+from gorilla.app.go.review import make_agent as review_agent
 from gorilla.match import cli
 from gorilla.match.runner import load_results
 from gorilla.rules.board import BLACK, PASS
@@ -58,7 +58,7 @@ def _positions(games: int = 4, start: int = 4, stop: int = 40, every: int = 3) -
 
 
 def test_a_higher_strength_loses_fewer_points_by_the_review() -> None:
-    # each strength's move in the same positions, judged by the review's own search (app/review.py:
+    # each strength's move in the same positions, judged by the review's own search (app/go/review.py:
     # the fall of the mover's root score lead), not by the agent's formula
     positions = _positions()
     judge, budget = review_agent(engine="net", seed=5), Budget(playouts=32)

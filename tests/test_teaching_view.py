@@ -6,8 +6,8 @@ from __future__ import annotations
 from helpers import v
 
 from gorilla.ai.agent import Candidate
-from gorilla.app.ponder import PonderView
-from gorilla.app.teaching import Judgement, Marks
+from gorilla.app.go.ponder import PonderView
+from gorilla.app.go.teaching import Judgement, Marks
 from gorilla.gui import overlay as ov
 from gorilla.gui import teaching_view as tv
 from gorilla.rules.board import BLACK, WHITE

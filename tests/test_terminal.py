@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from gorilla.app.controller import Controller
 from gorilla.app.files import game_from_sgf, tree_from_sgf
-from gorilla.app.terminal import run_terminal
+from gorilla.app.go.controller import Controller
+from gorilla.app.go.terminal import run_terminal
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import parse_vertex
 from gorilla.rules.game import Game

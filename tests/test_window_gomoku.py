@@ -12,9 +12,9 @@ import pytest
 from test_window import Harness, app_window, gui  # noqa: F401  (fixtures)
 from test_window_newgame import choose, type_row
 
-from gorilla.app.controller import Controller
-from gorilla.app.gomoku_controller import GomokuController, gomoku_controller
-from gorilla.app.gomoku_eval import THREAT_SHADE
+from gorilla.app.go.controller import Controller
+from gorilla.app.gomoku.controller import GomokuController, gomoku_controller
+from gorilla.app.gomoku.values import THREAT_SHADE
 from gorilla.gomoku import rules as R
 from gorilla.gomoku.game import SWAP2_PLACE2
 from gorilla.rules.coords import format_vertex
@@ -311,8 +311,8 @@ def test_the_dialog_sets_a_gomocup_engine_and_a_clock_and_the_human_loses_on_tim
     import shlex
     import sys
 
+    from gorilla.app.gomoku.pbrain_player import PbrainAgent
     from gorilla.app.newgame import PBRAIN_CUSTOM
-    from gorilla.app.pbrain_player import PbrainAgent
 
     t = [1000.0]
     h = app_window(9, 1000, 700, now=lambda: t[0])

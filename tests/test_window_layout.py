@@ -61,7 +61,7 @@ def test_a_small_window_narrows_the_panel_and_the_whole_board_stays_in_view(make
 
 
 def test_a_window_asked_smaller_than_the_minimum_opens_at_the_minimum(gui, tmp_path):  # noqa: F811
-    from gorilla.app.controller import Controller
+    from gorilla.app.go.controller import Controller
     from gorilla.rules.game import Game
 
     c = Controller(Game.new(9), autosave=str(tmp_path / "a.sgf"))

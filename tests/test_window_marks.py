@@ -31,7 +31,7 @@ def wait_for(h: Harness, cond, timeout: float = 60.0) -> None:
 
 
 def test_a_dead_stone_stands_opaque_with_one_square_in_its_owners_colour(gui, tmp_path):  # noqa: F811
-    from gorilla.app.controller import Controller
+    from gorilla.app.go.controller import Controller
 
     game = Game.new(9)
     for b, w in zip(END_BLACK, END_WHITE, strict=True):

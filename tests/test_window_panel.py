@@ -15,7 +15,7 @@ from test_window import Harness, app_window, gui, make  # noqa: F401  (fixtures)
 from gorilla.ai import warmup
 from gorilla.app.clock import parse_clock
 from gorilla.app.compiler import Compiler
-from gorilla.app.controller import Controller
+from gorilla.app.go.controller import Controller
 from gorilla.app.record_info import record_info, short_player, shown_name
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import parse_vertex

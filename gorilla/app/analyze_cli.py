@@ -1,6 +1,6 @@
 """``gorilla analyze GAME.sgf [-o OUT.sgf] [--engine E] [--time S | --playouts N] [--png G.png]``.
 
-The window's whole-game analysis (:mod:`gorilla.app.review`) without a window:
+The window's whole-game analysis (:mod:`gorilla.app.go.review`) without a window:
 the main line of GAME.sgf is analysed position by position (by the net's search
 wherever the net plays, else by the classical MCTS; ``--engine`` chooses) with a progress bar
 on stderr; OUT.sgf (default ``GAME-analyzed.sgf``) is the input tree with
@@ -8,13 +8,13 @@ every main-line move annotated (comment lines: win rate, score, best move and
 PV, points lost; ``BM[2]`` on a blunder, ``BM[1]`` on a mistake, ``DO`` on an
 inaccuracy), every analysed position's values as other programs read them (``SBKV``, Black's
 win rate in percent, ``SBKS``, Black's score lead, and Gorilla's ``GOTOP`` and ``GOPV``:
-:mod:`gorilla.app.review_file`) and the report in the root comment (the game report of
+:mod:`gorilla.app.go.review_file`) and the report in the root comment (the game report of
 :mod:`gorilla.app.report`, per player and phase, then the biggest mistakes; it replaces a
 report the comment holds); every other node and
 variation is written back as read. The report goes to stdout; ``--png`` draws
 the graph (Black's win rate and score lead over the move number, mistakes
 marked). A Gomoku record (SGF ``GM[4]`` or Piskvork's ``.psq``) is analysed by the
-Gomoku AI's search (:mod:`gorilla.app.gomoku_analysis`: ``--time`` seconds a position, 1 by
+Gomoku AI's search (:mod:`gorilla.app.gomoku.analysis`: ``--time`` seconds a position, 1 by
 default) and written as a Gomoku SGF, its moves' comments giving the win rates, the best
 move and its line, and the win rate lost; the graph is Black's win rate. A bad or
 unsupported file: one line on stderr and exit status 1.
@@ -29,8 +29,8 @@ from pathlib import Path
 
 from gorilla.ai.agent import Budget
 from gorilla.app import report as game_report
-from gorilla.app import review, review_file
 from gorilla.app.files import write_atomic
+from gorilla.app.go import review, review_file
 from gorilla.match.cli import Parser, _UsageError
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.gametree import GameTree
@@ -160,7 +160,7 @@ def _graph(
 def run_gomoku(args, src: Path) -> int:
     """A Gomoku record analysed by the Gomoku AI's search (see the module docstring); the
     exit status."""
-    from gorilla.app import gomoku_analysis as ga
+    from gorilla.app.gomoku import analysis as ga
     from gorilla.gomoku import sgf as gsgf
     from gorilla.gomoku.agents import ready_engine
 

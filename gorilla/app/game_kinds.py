@@ -1,6 +1,6 @@
 """Which controller (Go or Gomoku) plays the game the new-game dialog or the command line asks for.
 
-Go's :class:`gorilla.app.controller.Controller` or :class:`gorilla.app.gomoku_controller.
+Go's :class:`gorilla.app.go.controller.Controller` or :class:`gorilla.app.gomoku.controller.
 GomokuController`, chosen by the rule. When Gomoku's kernels are not in the on-disk cache,
 they compile in a child process (:class:`gorilla.app.compiler.Compiler`) while the window
 draws: from the dialog over the game on the board, from the command line over
@@ -17,11 +17,11 @@ import numpy as np
 
 from gorilla.ai import warmup
 from gorilla.app.compiler import Compiler
-from gorilla.app.controller import Controller
 from gorilla.app.feed import Feed
 from gorilla.app.files import go_autosave_path, gomoku_autosave_path
+from gorilla.app.go.controller import Controller
+from gorilla.app.gomoku.controller import GomokuController
 from gorilla.app.gomoku.players import builtin_agents
-from gorilla.app.gomoku_controller import GomokuController
 from gorilla.app.newgame import GOMOKU_PREFIX, NewGame, is_gomoku
 from gorilla.app.parts import Shared
 from gorilla.app.players import Players

@@ -251,7 +251,7 @@ class Reviewer(Protocol):
     """How a game reviews its record (``g``, ``n``, ``d``), for the shared
     :class:`gorilla.app.analysis.Analysis`: Go's net or MCTS over every position
     (:class:`gorilla.app.go.reviewer.GoReviewer`), Gomoku's PVS
-    (:class:`gorilla.app.gomoku_review.GomokuReview`). It keeps the results."""
+    (:class:`gorilla.app.gomoku.reviewer.GomokuReview`). It keeps the results."""
 
     show_dots: bool  # d: the dots on the analysed stones
     version: int  # bumps when results or progress arrive (the window redraws)

@@ -3,11 +3,11 @@ points lost, the share of moves that were the search's first choice and within i
 and the number of moves in each class of points lost.
 
 **Classes** (one definition for the report, the teaching game and the dots): a move's points
-lost (:mod:`gorilla.app.review`: the fall of the mover's score lead) puts it in class
+lost (:mod:`gorilla.app.go.review`: the fall of the mover's score lead) puts it in class
 ``move_class(lost)``, the number of :data:`THRESHOLDS` (0.5, 1.5, 3, 6, 12 points, KaTrain's
 defaults) it reaches: 0 below 0.5 points (:data:`CLASS_NAMES`: good), 1 from 0.5 (inaccuracy),
 2 from 1.5 (slack move), 3 from 3 (mistake), 4 from 6 (big mistake), 5 from 12 (blunder), drawn
-in KaTrain's colours (:data:`CLASS_COLORS`). The teaching game (:mod:`gorilla.app.teaching`)
+in KaTrain's colours (:data:`CLASS_COLORS`). The teaching game (:mod:`gorilla.app.go.teaching`)
 and its dots use these; a caller with other thresholds (the teaching game's settings) passes
 them.
 
@@ -25,7 +25,7 @@ point lost a move on average, 56 for two, 32 for four.
 the position before it / among its first five candidates; counted over the moves whose
 position's candidates are known (a record from another program may give values only).
 
-Passes are left out of every figure, as in :func:`gorilla.app.review.report`. Plain data, no
+Passes are left out of every figure, as in :func:`gorilla.app.go.review.report`. Plain data, no
 pyglet: the window's dialog (:mod:`gorilla.gui.report_dialog`), ``gorilla analyze`` and the
 record's root comment show it.
 """
@@ -164,7 +164,7 @@ class GameReport:
 
 def rank_of(point: int, before) -> tuple[int | None, bool]:
     """(place of point among the first candidates of the analysed position before it (a
-    :class:`gorilla.app.review.PositionEval`), whether they are known): from its ``top`` (the
+    :class:`gorilla.app.go.review.PositionEval`), whether they are known): from its ``top`` (the
     search's first moves), else from its best move alone (a best move under PASS: unknown)."""
     if before is None:
         return None, False
@@ -177,7 +177,7 @@ def rank_of(point: int, before) -> tuple[int | None, bool]:
 def game_report(
     revs: Sequence, positions: Sequence, size: int, thresholds: Sequence[float] = THRESHOLDS
 ) -> GameReport:
-    """The report of a line's reviews (:class:`gorilla.app.review.MoveReview`) with the analysed
+    """The report of a line's reviews (:class:`gorilla.app.go.review.MoveReview`) with the analysed
     positions of the line (``positions[k]``: the position before move k + 1, or None)."""
     facts = []
     for r in revs:

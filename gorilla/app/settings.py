@@ -31,7 +31,7 @@ DEFAULTS: dict[str, Any] = {
     "new_game_gomoku": {},  # ... and for Gomoku
     "recent_files": [],  # the SGF files last opened or saved through the file picker, newest first
     "last_folder": "",  # the folder of the last of them: where the file pickers start
-    # the teaching game's thresholds, take-back, chances, dots and visits (gorilla.app.teaching's
+    # the teaching game's thresholds, take-back, chances, dots and visits (gorilla.app.go.teaching's
     # TeachSettings; a key left out takes its default, docs/teaching.md lists them)
     "teaching": {},
 }

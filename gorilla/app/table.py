@@ -1,8 +1,8 @@
 """The written interface between the window (and the panel's text) and a game: :class:`Table`.
 
 Everything ``gorilla/gui/`` and :mod:`gorilla.app.status_text` read of a game or ask of it is
-here, for Go (:class:`gorilla.app.controller.Controller`), Gomoku
-(:class:`gorilla.app.gomoku_controller.GomokuController`) and the stand-in shown while
+here, for Go (:class:`gorilla.app.go.controller.Controller`), Gomoku
+(:class:`gorilla.app.gomoku.controller.GomokuController`) and the stand-in shown while
 Gomoku's engine compiles (:class:`gorilla.app.game_kinds.GomokuLoading`). The window reads
 nothing else: no ``getattr``/``hasattr`` on the game, no private names.
 
@@ -96,7 +96,7 @@ class Table(Protocol):
     shows_captures: bool  # False: the panel shows no capture counts (Gomoku)
     column_letters: str  # the columns' letters on the board and in move names (Gomoku's include I)
     compiler: Any  # the kernels compiling in a child process (.compiling, .fraction, .status()) or None
-    review: Any  # whole-game analysis (gorilla.app.review.Review) or None
+    review: Any  # whole-game analysis (gorilla.app.go.reviewer.Review) or None
     tree: Any  # the record as a tree (gorilla.rules.gametree.GameTree) or None
     comment: str  # the current move's comment
     autosave: str | None
@@ -187,7 +187,7 @@ class Table(Protocol):
 
     def analysis_graph(self) -> Any:
         """The whole-game analysis graph's values when the game's analysis is no ``review``
-        (Gomoku's: :class:`gorilla.app.gomoku_review.Curve`), else None."""
+        (Gomoku's: :class:`gorilla.app.gomoku.reviewer.Curve`), else None."""
         ...
 
     def analysis_dots(self) -> list[tuple[int, float]]:
@@ -201,14 +201,14 @@ class Table(Protocol):
         ...
 
     def teaching_marks(self) -> Any:
-        """The teaching game's marks at the position on the board (:class:`gorilla.app.teaching.Marks`:
+        """The teaching game's marks at the position on the board (:class:`gorilla.app.go.teaching.Marks`:
         ``dots``, (point, class) of the judged stones of the last moves, and ``ghost``, the move
         taken back here with its loss and refutation), or None (no teaching game)."""
         ...
 
     def ponder_view(self) -> Any:
         """The analysis of the position on the board while ``v`` is on
-        (:class:`gorilla.app.ponder.PonderView`: candidates with visits, win rate, score lead and
+        (:class:`gorilla.app.go.ponder.PonderView`: candidates with visits, win rate, score lead and
         line), or None."""
         ...
 

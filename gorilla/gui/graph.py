@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import pyglet
 from pyglet import shapes
 
-from gorilla.app.review import BLUNDER
+from gorilla.app.go.review import BLUNDER
 from gorilla.gui.layout import GRAPH_TEXT
 from gorilla.gui.toolbar import set_fitted, text_label
 from gorilla.rules.board import BLACK

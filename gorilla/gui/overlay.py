@@ -242,7 +242,7 @@ def loss_colour(lost: float) -> tuple[float, float, float, float]:
 
 
 # Gomoku's dots by the win rate lost: green under 5% (no inaccuracy), yellow (inaccuracy), orange
-# from 10% (mistake), red from 20% (blunder): gorilla.app.gomoku_analysis's grades
+# from 10% (mistake), red from 20% (blunder): gorilla.app.gomoku.analysis's grades
 WIN_RATE_LOSS_BOUNDS = (0.05, 0.10, 0.20, math.inf)
 
 

@@ -3,7 +3,7 @@
 Drawn with pyglet shapes over the bottom of the board view, in the dialogs' colours: a
 black or white disc per move (the root a grey square), lines from each node to its
 children, the current node ringed, every tenth move numbered. The layout comes from
-:func:`gorilla.app.tree_layout.layout_tree`. ``hit`` names the node under a click (the window
+:func:`gorilla.app.go.tree_layout.layout_tree`. ``hit`` names the node under a click (the window
 then asks the controller to go there), ``scroll`` moves the view (the mouse wheel), and
 the view follows the current node when it changes. Only the nodes inside the box are drawn.
 """
@@ -15,7 +15,7 @@ from typing import Any
 import pyglet
 from pyglet import shapes
 
-from gorilla.app.tree_layout import Place, layout_tree
+from gorilla.app.go.tree_layout import Place, layout_tree
 from gorilla.gui.newgame_dialog import ACCENT, DIM
 from gorilla.gui.toolbar import text_label
 from gorilla.rules.board import BLACK

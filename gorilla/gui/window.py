@@ -64,7 +64,7 @@ def gl_config(samples: int = 0) -> gl.Config:
 class GorillaWindow(
     FrameLoop, Pointer, Keys, BoardLabels, Dialogs, GameStart, RecordFiles, pyglet.window.Window
 ):
-    """The rotatable 3D board, driven by a :class:`gorilla.app.controller.Controller`."""
+    """The rotatable 3D board, driven by a :class:`gorilla.app.go.controller.Controller`."""
 
     def __init__(self, controller: Table, settings=None, **kwargs) -> None:
         # never smaller than the minimum (which the window manager then keeps)

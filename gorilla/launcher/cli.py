@@ -196,7 +196,7 @@ class AppOptions:
     game: str = "go"  # or "gomoku"
     rule: str = "freestyle"  # Gomoku's five-rule
     opening: str = "free"  # Gomoku: "swap2" opens by Swap2
-    teach: str = "off"  # the teaching game's sides (gorilla.app.teaching.SIDES)
+    teach: str = "off"  # the teaching game's sides (gorilla.app.go.teaching.SIDES)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -515,8 +515,8 @@ def build_controller(opts: AppOptions):
     Raises UsageError for options that cannot make a game or a player, LoadError when the
     --load or --resume file cannot be read or is not a valid SGF.
     """
-    from gorilla.app.controller import Controller
     from gorilla.app.files import tree_from_sgf
+    from gorilla.app.go.controller import Controller
 
     if opts.game == "gomoku":
         return _gomoku_controller(opts)
@@ -570,8 +570,8 @@ def build_controller(opts: AppOptions):
 
 def _teaching_settings():
     """The teaching game's settings from the settings file (a bad one: one line, the defaults)."""
+    from gorilla.app.go.teaching import TeachSettings
     from gorilla.app.settings import Settings
-    from gorilla.app.teaching import TeachSettings
 
     teaching, problem = TeachSettings.from_dict(Settings().get("teaching"))
     if problem:
@@ -585,8 +585,8 @@ def _gomoku_controller(opts: AppOptions):
     and starts the game when its rules are ready (its AIs' parts may go on compiling: the
     game's first AI move waits for them)."""
     from gorilla.app.game_kinds import GomokuLoading, GomokuStart, gomoku_compiler
+    from gorilla.app.gomoku.controller import gomoku_controller
     from gorilla.app.gomoku.players import parse_player
-    from gorilla.app.gomoku_controller import gomoku_controller
     from gorilla.gomoku import sgf
 
     try:
@@ -701,7 +701,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             # the window starts it after its first frame (groups_needed names the analysis's engine)
             controller.compiler = Compiler(groups, start=False)
             return run_gui(controller)
-        from gorilla.app.terminal import run_terminal
+        from gorilla.app.go.terminal import run_terminal
 
         groups = controller.groups_needed(heat_map=False)
         warm(groups, stderr_progress(PROG, groups))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gorilla.app.feed import Feed
+from gorilla.app.go.players import name_game
 from gorilla.app.go.tree_book import TreeBook
 from gorilla.app.players import Players
 from gorilla.app.record import Record
@@ -42,7 +43,7 @@ class Handicap:
             book: TreeBook = self.record.book  # type: ignore[assignment]
             book.started(fresh, placed)
             self.feed.say("Handicap placed: White to move")
-        self.seats.name_game(fresh.info)
+        name_game(self.seats, fresh.info)
         self.record.game = fresh
         self.feed.emit("stone", stones=0, move=0)
         self.changed(autosave=False)

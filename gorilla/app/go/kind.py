@@ -1,6 +1,6 @@
 """Go as a game kind (:class:`gorilla.app.kind.GameKind`): its rules and position
 (:class:`gorilla.rules.game.Game`), its agents (any spec of :mod:`gorilla.ai.agent`, GTP
-engines through :class:`gorilla.app.gtp_player.GtpEngineAgent`) and their kernel groups
+engines through :class:`gorilla.app.go.gtp_player.GtpEngineAgent`) and their kernel groups
 (:func:`gorilla.ai.warmup.groups_for`), its record (the SGF game tree,
 :class:`gorilla.app.go.tree_book.TreeBook`), its valuer (:mod:`gorilla.app.go.values`) and
 reviewer (:mod:`gorilla.app.go.reviewer`); it has no opening protocol."""
@@ -15,14 +15,15 @@ from typing import Any
 
 from gorilla.ai.agent import Agent, Budget, Progress, parse_spec
 from gorilla.ai.warmup import groups_for
-from gorilla.app import review_file
 from gorilla.app.clock import TimeControl
 from gorilla.app.clocks import Clocks
 from gorilla.app.files import game_to_sgf, mark_line, tree_from_sgf
+from gorilla.app.go import review_file
+from gorilla.app.go.gtp_player import GtpEngineAgent
+from gorilla.app.go.players import go_players
 from gorilla.app.go.reviewer import GoReviewer
 from gorilla.app.go.tree_book import TreeBook
 from gorilla.app.go.values import GoValuer
-from gorilla.app.gtp_player import GtpEngineAgent
 from gorilla.app.kind import FreeOpening, Job, Loaded
 from gorilla.app.players import Players
 from gorilla.app.record import Record
@@ -68,8 +69,8 @@ class GoKind:
 
     # --- its agents ---------------------------------------------------------------------------------
     def players(self, black: str | Agent, white: str | Agent) -> Players:
-        """Go's players from their specs (or agents); see :meth:`Players.for_go`."""
-        return Players.for_go(black, white, self.threads)
+        """Go's players from their specs (or agents); see :func:`gorilla.app.go.players.go_players`."""
+        return go_players(black, white, self.threads)
 
     def groups(self, spec: str) -> list[str]:
         """The kernel groups of the agent spec (none for a human or a GTP engine)."""

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
+from gorilla.app.go.review import result_margin
 from gorilla.app.record import Record, RecordHost
 from gorilla.app.record_info import RecordInfo, check_info, record_info, set_info
-from gorilla.app.review import result_margin
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import format_vertex
 from gorilla.rules.game import Game

@@ -1,11 +1,11 @@
 """Gomoku as a game kind (:class:`gorilla.app.kind.GameKind`): its rules and position
-(:class:`gorilla.gomoku.game.GomokuGame` seen as :class:`gorilla.app.gomoku_view.GomokuView`),
+(:class:`gorilla.gomoku.game.GomokuGame` seen as :class:`gorilla.app.gomoku.view.GomokuView`),
 its agents (the built-in ones of :mod:`gorilla.gomoku.agents` and Gomocup engines,
 :mod:`gorilla.app.gomoku.players`) and their kernel groups, its record (SGF ``GM[4]`` and
-Piskvork's ``.psq``, :class:`gorilla.app.gomoku_record.GomokuBook`), its valuer
-(:class:`gorilla.app.gomoku_eval.GomokuValuer`) and reviewer
-(:class:`gorilla.app.gomoku_review.GomokuReview`), and its opening protocol, Swap2
-(:class:`gorilla.app.gomoku_swap2.Swap2`)."""
+Piskvork's ``.psq``, :class:`gorilla.app.gomoku.book.GomokuBook`), its valuer
+(:class:`gorilla.app.gomoku.values.GomokuValuer`) and reviewer
+(:class:`gorilla.app.gomoku.reviewer.GomokuReview`), and its opening protocol, Swap2
+(:class:`gorilla.app.gomoku.swap2.Swap2`)."""
 
 from __future__ import annotations
 
@@ -17,15 +17,15 @@ from typing import Any
 
 from gorilla.ai.agent import Candidate, Progress
 from gorilla.app.clocks import Clocks
+from gorilla.app.gomoku.analysis import win_rate
+from gorilla.app.gomoku.book import GomokuBook
+from gorilla.app.gomoku.pbrain_player import EngineForfeit, PbrainAgent
 from gorilla.app.gomoku.players import builtin_agents, gomoku_players, think_seconds
-from gorilla.app.gomoku_analysis import win_rate
-from gorilla.app.gomoku_eval import GomokuValuer
-from gorilla.app.gomoku_record import GomokuBook
-from gorilla.app.gomoku_review import GomokuReview
-from gorilla.app.gomoku_swap2 import Swap2
-from gorilla.app.gomoku_view import GomokuView, from_view, to_view
+from gorilla.app.gomoku.reviewer import GomokuReview
+from gorilla.app.gomoku.swap2 import Swap2
+from gorilla.app.gomoku.values import GomokuValuer
+from gorilla.app.gomoku.view import GomokuView, from_view, to_view
 from gorilla.app.kind import Job, Loaded
-from gorilla.app.pbrain_player import EngineForfeit, PbrainAgent
 from gorilla.app.players import Players
 from gorilla.app.record import Record
 from gorilla.gomoku import rules as R

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gorilla.app.gomoku_review import whole_moves
+from gorilla.app.gomoku.reviewer import whole_moves
 from gorilla.app.status_text import COMMENT_SHOWN, busy_lines, clock_lines
 from gorilla.gomoku import rules as R
 

@@ -1,7 +1,7 @@
 """Gomoku's players in the app: the specs the command line and the new-game form name ('human',
 'pvs+vct:2', 'mcts:0.5', 'pbrain:COMMAND'), the agents they make (the built-in ones of
 :mod:`gorilla.gomoku.agents`, a Gomocup engine through
-:class:`gorilla.app.pbrain_player.PbrainAgent`), the kernels they compile, and the seconds a
+:class:`gorilla.app.gomoku.pbrain_player.PbrainAgent`), the kernels they compile, and the seconds a
 move their clock affords."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from gorilla.app.clocks import Clocks
-from gorilla.app.pbrain_player import PbrainAgent, is_pbrain
+from gorilla.app.gomoku.pbrain_player import PbrainAgent, is_pbrain
 from gorilla.app.players import Players
 from gorilla.gomoku import rules as R
 from gorilla.gomoku.agents import AGENTS, GomokuAgent, make_agent

@@ -12,8 +12,8 @@ The window (or the terminal front end) turns input into requests (``click``, ``p
   (:mod:`gorilla.app.go.setup`): the set-up mode; ``handicap``
   (:mod:`gorilla.app.go.handicap`): free handicap stones put by hand;
 - ``dead`` (:mod:`gorilla.app.go.dead_stones`): the dead stones at the end; ``overlays``
-  (``c``, ``o``, ``f``); ``teacher`` (:mod:`gorilla.app.teaching`: the teaching game);
-  ``ponder`` (:mod:`gorilla.app.ponder`: the analysis of the position shown while ``v`` is on).
+  (``c``, ``o``, ``f``); ``teacher`` (:mod:`gorilla.app.go.teaching`: the teaching game);
+  ``ponder`` (:mod:`gorilla.app.go.ponder`: the analysis of the position shown while ``v`` is on).
 
 The controller itself makes these parts, starts new games and resets, and ties its own parts
 into the facade's frame tick (``_tick``) and changes (``_forget``). No pyglet here.
@@ -27,26 +27,26 @@ from typing import Any
 
 from gorilla.ai.agent import Agent
 from gorilla.ai.warmup import groups_for
-from gorilla.app import review_file
 from gorilla.app.clock import TimeControl
 from gorilla.app.compiler import Compiler
 from gorilla.app.facade import Facade
 from gorilla.app.files import reason
+from gorilla.app.go import review_file
 from gorilla.app.go.dead_stones import DeadStones
 from gorilla.app.go.handicap import Handicap
 from gorilla.app.go.kind import GoKind
+from gorilla.app.go.overlays import Overlays
+from gorilla.app.go.players import go_players, name_game
+from gorilla.app.go.ponder import Ponder, PonderView
+from gorilla.app.go.review import engine_for as review_engine
 from gorilla.app.go.setup import Setup
+from gorilla.app.go.teaching import Marks, Teacher, TeachSettings, position_key
 from gorilla.app.go.tree_book import TreeBook
 from gorilla.app.go.variations import Variations
 from gorilla.app.kind import Loaded
-from gorilla.app.overlays import Overlays
 from gorilla.app.parts import hands
-from gorilla.app.players import Players
-from gorilla.app.ponder import Ponder, PonderView
 from gorilla.app.referee import COLOR_NAME
-from gorilla.app.review import engine_for as review_engine
 from gorilla.app.status_text import go_status_lines
-from gorilla.app.teaching import Marks, Teacher, TeachSettings, position_key
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.game import Game
 from gorilla.rules.gametree import GameTree
@@ -113,7 +113,7 @@ class Controller(Facade):
         self.teacher.teach(teach)
         self.ponder = Ponder(self.workers, self.feed, self.threads)
         self._key: tuple[tuple[int, int], Any] = ((-1, -1), None)  # (generation, moves), the key
-        self.seats.name_game(game.info)
+        name_game(self.seats, game.info)
         self.referee.adopt_result(game)
         kind.tell_clock(self.agents, self.time_control)
 
@@ -158,7 +158,7 @@ class Controller(Facade):
         return self.teacher.marks(self.version)
 
     def ponder_view(self) -> PonderView | None:
-        """The analysis of the position on the board while ``v`` is on (:mod:`gorilla.app.ponder`)."""
+        """The analysis of the position on the board while ``v`` is on (:mod:`gorilla.app.go.ponder`)."""
         return self.ponder.shown(self.position_key())
 
     def position_key(self) -> Any:
@@ -308,7 +308,7 @@ class Controller(Facade):
             game.set_handicap(points)
         else:
             game = Game.new(size, ruleset, komi, handicap)
-        self.seats.name_game(game.info)  # the players' own names, none of the old record's
+        name_game(self.seats, game.info)  # the players' own names, none of the old record's
         old = self.variations.keep()
         self.seats.new_game()
         self.teacher.new_game()
@@ -320,7 +320,7 @@ class Controller(Facade):
         """Start the game a new-game form made (gorilla.app.newgame.NewGame): size, rules, komi,
         handicap, players, clock. A player that cannot be made is one message; nothing changes."""
         try:
-            seats = Players.for_go(ng.black, ng.white, self.threads)
+            seats = go_players(ng.black, ng.white, self.threads)
         except (ValueError, ImportError, TypeError) as e:
             self.say(f"Cannot start that game: {reason(e)}")
             return False
@@ -340,7 +340,7 @@ class Controller(Facade):
         self.teacher.new_game()
         self.teacher.teach(ng.teach)
         self.handicap_to_place = ng.handicap if by_hand else 0
-        seats.name_game(game.info)
+        name_game(seats, game.info)
         self.clocks.time_control = ng.clock
         self.continuous = False
         self._ensure_compiling()

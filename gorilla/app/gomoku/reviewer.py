@@ -1,6 +1,6 @@
 """How Gomoku reviews its record (:class:`gorilla.app.kind.Reviewer`, for the shared
 :class:`gorilla.app.analysis.Analysis`): ``g`` analyses every move of the game
-(:func:`gorilla.app.gomoku_analysis.analyse`, on a thread of its own: moving through the game
+(:func:`gorilla.app.gomoku.analysis.analyse`, on a thread of its own: moving through the game
 does not stop it) and ``n`` / Shift+``n`` jump to the next or previous mistake.
 
 The results belong to the line analysed: a move's note (its win rates, the best move and line,
@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from gorilla.app import gomoku_analysis as ga
-from gorilla.app.gomoku_view import GomokuView, to_view
+from gorilla.app.gomoku import analysis as ga
+from gorilla.app.gomoku.view import GomokuView, to_view
 from gorilla.app.report import counted
 from gorilla.app.tasks import Task
 from gorilla.gomoku import rules as R
@@ -232,7 +232,7 @@ class GomokuReview:
         self, game: GomokuGame, comments: dict[int, str], marks: dict[int, dict[str, list[str]]]
     ) -> tuple[dict[int, str], dict[int, dict[str, list[str]]], str]:
         """A record's comments and marks with the analysis of the moves game shares with the
-        line (:func:`gorilla.app.gomoku_analysis.annotate`), and the report ('' when none)."""
+        line (:func:`gorilla.app.gomoku.analysis.annotate`), and the report ('' when none)."""
         shared = self._shared([p for p, _ in game.moves])
         if not shared:
             return comments, marks, ""

@@ -9,7 +9,7 @@ move loses (none for the search's own choice) grades it: an inaccuracy, a mistak
 blunder. A Swap2 game's opening stones are valued but not graded: the opener puts them
 to balance the game, not to win it. :func:`comments` gives each move's comment and
 :func:`report_text` the summary that ``gorilla analyze`` writes into the record; the
-window's ``g`` runs the same analysis (:mod:`gorilla.app.gomoku_review`).
+window's ``g`` runs the same analysis (:mod:`gorilla.app.gomoku.reviewer`).
 """
 
 from __future__ import annotations

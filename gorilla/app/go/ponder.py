@@ -27,7 +27,7 @@ from typing import Any
 
 from gorilla.ai.agent import Candidate
 from gorilla.app.feed import Feed
-from gorilla.app.review import Key
+from gorilla.app.go.review import Key
 from gorilla.app.tasks import Task, Workers
 from gorilla.rules.game import Game
 

@@ -4,7 +4,7 @@ shared :class:`gorilla.app.move_values.MoveValues`), and what the board marks fo
 
 :func:`evaluate_moves` runs on a worker thread against a copy of the game (the shared part
 takes its result on the GUI thread); the other functions read a position and change nothing.
-Points are the window's (:func:`gorilla.app.gomoku_view.to_view`).
+Points are the window's (:func:`gorilla.app.gomoku.view.to_view`).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from gorilla.app.gomoku_analysis import win_rate
-from gorilla.app.gomoku_view import GomokuView, from_view, to_view
+from gorilla.app.gomoku.analysis import win_rate
+from gorilla.app.gomoku.view import GomokuView, from_view, to_view
 from gorilla.app.kind import Job
 from gorilla.app.move_values import EvaluationView
 from gorilla.gomoku import rules as R

@@ -4,7 +4,7 @@ human judged by the net's search, the bad ones taken back once.
 After each move of a taught player (:meth:`Teacher.played`) a task on the ``workers``
 searches the position before the move and the position after it with one net agent (the
 tree of the first reused by the second) and measures the **points lost** as the whole-game
-review does (:func:`gorilla.app.review.move_review`: the fall of the mover's root score lead,
+review does (:func:`gorilla.app.go.review.move_review`: the fall of the mover's root score lead,
 0 for the search's own best move). The loss gets a **class** by the thresholds (the game
 report's classes, :data:`gorilla.app.report.THRESHOLDS`: under 0.5 points, 0.5 to 1.5, ..., 12
 or more), shown as a dot of the class's colour on the stone for the last
@@ -22,7 +22,7 @@ as a taught human has the move), so after the move most of the work is the posit
 it. The AI's reply waits for the judgement only while a take-back is possible (the first try
 at a position, take-backs on: :meth:`Teacher.holding`); otherwise judgement and reply run side
 by side, since the judgement's task is *lasting* (a change of the game does not cancel it:
-its results are keyed by positions, :func:`gorilla.app.review.line_keys`).
+its results are keyed by positions, :func:`gorilla.app.go.review.line_keys`).
 
 Teaching needs the net (boards of 7x7 to 19x19, not Little-Go's count); elsewhere it says so
 once and judges nothing. No pyglet here.
@@ -39,11 +39,11 @@ from typing import Any, Protocol
 
 from gorilla.ai.agent import Budget
 from gorilla.app.feed import Feed
+from gorilla.app.go.review import Key, PositionEval, evaluate_position, line_keys, make_agent, move_review
 from gorilla.app.players import Players
 from gorilla.app.record import Record
 from gorilla.app.referee import COLOR_NAME
 from gorilla.app.report import CLASS_NAMES, THRESHOLDS, move_class
-from gorilla.app.review import Key, PositionEval, evaluate_position, line_keys, make_agent, move_review
 from gorilla.app.tasks import Task, Workers
 from gorilla.rules.board import BLACK, RESIGN, WHITE
 from gorilla.rules.coords import GTP_LETTERS, format_vertex
@@ -184,7 +184,7 @@ class TeacherHost(Protocol):
 
 
 def position_key(game: Game) -> Key:
-    """The key of game's position (the review's keys: :func:`gorilla.app.review.line_keys`)."""
+    """The key of game's position (the review's keys: :func:`gorilla.app.go.review.line_keys`)."""
     return line_keys(game)[len(game.moves)]
 
 

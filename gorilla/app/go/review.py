@@ -40,8 +40,9 @@ of the size, komi, rules, setup and the moves so far), so they stay right when
 the window switches variation: a position analysed once is never analysed
 again, and a position of another line shows nothing until analysed.
 
-:class:`Review` runs the pass on a worker thread (:class:`gorilla.app.tasks.Task`)
-with progress and cancel; the controller polls it. No pyglet here.
+:class:`gorilla.app.go.reviewer.Review` runs the pass on a worker thread
+(:class:`gorilla.app.tasks.Task`) with progress and cancel; the controller polls it. No pyglet
+here.
 """
 
 from __future__ import annotations
@@ -52,7 +53,6 @@ from dataclasses import dataclass, field
 
 from gorilla.ai.agent import Budget
 from gorilla.app.report import THRESHOLDS, counted
-from gorilla.app.tasks import Task
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
 from gorilla.rules.coords import format_vertex
 from gorilla.rules.game import Game
@@ -418,110 +418,3 @@ def next_mistake(revs: list[MoveReview], current: int, threshold: float, step: i
         return min(later) if later else None
     earlier = [n for n in hits if n < current]
     return max(earlier) if earlier else None
-
-
-# --- the background pass for the window -------------------------------------------------------
-class Review:
-    """The window's analysis: a cache of analysed positions, the running pass, the settings."""
-
-    def __init__(self, playouts: int | None = None, threads: int = 1, engine: str | None = None) -> None:
-        self.playouts = playouts  # None: the engine's default (default_budget)
-        self.engine = engine  # net or mcts; None: the net wherever it plays (engine_for)
-        self.threads = max(1, int(threads))
-        self.cache: dict[Key, PositionEval] = {}
-        self.task: Task | None = None
-        self.fraction = 0.0
-        self.threshold = MISTAKE
-        self.show_dots = False
-        self.version = 0  # bumps when results arrive
-
-    @property
-    def running(self) -> bool:
-        """Whether a pass is running (also after a cancel, until it returns)."""
-        return self.task is not None and not self.task.done.is_set()
-
-    def start(self, game: Game, result: str | None = None) -> bool:
-        """Start analysing game's current line on a worker thread (result: the record's at the
-        line's end, see :func:`analyse_line`); False if already running."""
-        if self.running:
-            return False
-        snap = game.copy()
-        budget = None if self.playouts is None else Budget(playouts=int(self.playouts))
-        cache = self.cache
-        self.fraction = 0.0
-
-        def on_progress(done: int, total: int) -> None:
-            self.fraction = done / max(1, total)
-            self.version += 1
-
-        def run(cancel: threading.Event) -> list[MoveReview]:
-            return analyse_line(
-                snap,
-                budget,
-                threads=self.threads,
-                cancel=cancel,
-                progress=on_progress,
-                cache=cache,
-                engine=self.engine,
-                result=result,
-            )
-
-        self.task = Task("review", 0, run).start()
-        self.show_dots = True
-        return True
-
-    def cancel(self) -> None:
-        """Ask the running pass to stop (results so far stay)."""
-        if self.task is not None:
-            self.task.cancel.set()
-
-    def poll(self) -> str | None:
-        """On the GUI thread: a message when a pass has just finished, else None."""
-        t = self.task
-        if t is None or not t.done.is_set():
-            return None
-        self.task = None
-        self.version += 1
-        if t.error is not None:
-            return f"Analysis failed: {t.error}"
-        if t.cancel.is_set():
-            return "Analysis cancelled"
-        return (
-            f"Analysis done (mistake {MISTAKE:g}+, blunder {BLUNDER:g}+ points)\n{report_summary(t.result)}"
-        )
-
-    def close(self) -> None:
-        """Cancel and wait briefly for the pass to stop."""
-        t = self.task
-        if t is not None:
-            t.cancel.set()
-            t.thread.join(1.0)
-
-    def reviews(self, game: Game) -> list[MoveReview]:
-        """The analysed moves of game's current line."""
-        return reviews(game, self.cache)
-
-    def shown_review(self, game: Game) -> MoveReview | None:
-        """The review of the move on show (game's last move), if analysed: what it lost and its
-        better move (``best``), which is the best of the position before it, not of the board's."""
-        n = len(game.moves)
-        return next((r for r in self.reviews(game) if r.number == n), None) if n else None
-
-    def positions(self, game: Game) -> list[PositionEval | None]:
-        """Each position of game's current line: its analysis or None."""
-        return [self.cache.get(k) for k in line_keys(game)]
-
-    def search_text(self, game: Game) -> str:
-        """The search a position gets, in words: 'the net, 256 visits a position' or 'the
-        MCTS, 1000 playouts a position' (the settings', else the engine's default)."""
-        engine = engine_for(game, self.engine)
-        count = self.playouts if self.playouts is not None else default_budget(engine).playouts
-        if engine == "net":
-            return f"the net, {count} visits a position"
-        return f"the MCTS, {count} playouts a position"
-
-    def cycle_threshold(self) -> float:
-        """The next threshold of THRESHOLDS for n / Shift+n; returns it."""
-        later = [t for t in THRESHOLDS if t > self.threshold]
-        self.threshold = later[0] if later else THRESHOLDS[0]
-        return self.threshold

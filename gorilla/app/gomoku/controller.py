@@ -2,23 +2,23 @@
 Gomoku's kind (:class:`gorilla.app.gomoku.kind.GomokuKind`), with the parts only Gomoku has.
 
 The window only calls requests (``click``, ``undo``, ``advance``, ``evaluate``, ...) and draws
-``game`` (a :class:`gorilla.app.gomoku_view.GomokuView`), ``progress`` (the search's candidates
+``game`` (a :class:`gorilla.app.gomoku.view.GomokuView`), ``progress`` (the search's candidates
 and principal variation while it thinks), ``evaluation`` (``e``: the value of every move) and
 ``control_map()`` (``c``: the threat map). The parts every game has are the facade's, the same
-classes as Go's: the record (its book :class:`gorilla.app.gomoku_record.GomokuBook`), moves, the
+classes as Go's: the record (its book :class:`gorilla.app.gomoku.book.GomokuBook`), moves, the
 AI's turn, the referee over Go's clocks (the same ``--clock`` notation: an AI thinks its seconds
 a move or what its clock affords when that is less, and a fallen flag loses, ``W+T``), the
-values, the analysis (its reviewer :class:`gorilla.app.gomoku_review.GomokuReview`, the
+values, the analysis (its reviewer :class:`gorilla.app.gomoku.reviewer.GomokuReview`, the
 controller's ``game_review``) and the files. Gomoku adds, each one
 :class:`gorilla.app.parts.Part` line a name:
 
-- ``opening`` (:class:`gorilla.app.gomoku_swap2.Swap2`): the Swap2 opening, who acts in it
+- ``opening`` (:class:`gorilla.app.gomoku.swap2.Swap2`): the Swap2 opening, who acts in it
   (``acting``), its pass and two more stones, the AI's answers, the players' seats;
-- ``threats`` (:class:`gorilla.app.gomoku_eval.Threats`): the threat map, renju's forbidden
+- ``threats`` (:class:`gorilla.app.gomoku.values.Threats`): the threat map, renju's forbidden
   points, the winning five.
 
 A player ``pbrain:COMMAND`` is an external Gomocup engine
-(:class:`gorilla.app.pbrain_player.PbrainAgent`): its moves are played through Gorilla's rules,
+(:class:`gorilla.app.gomoku.pbrain_player.PbrainAgent`): its moves are played through Gorilla's rules,
 and an illegal move, a crash or a time-out forfeits the game (``B+F``) with one message. Ctrl+S
 saves SGF ``GM[4]`` (or Piskvork's record, to a name ending in ``.psq``); the autosave writes
 beside Go's (``autosave-gomoku.sgf``): ``gorilla --game gomoku --resume`` plays on from it.
@@ -36,13 +36,13 @@ from typing import Any
 from gorilla.ai import warmup
 from gorilla.app.clock import NO_CLOCK, TimeControl
 from gorilla.app.facade import Facade
+from gorilla.app.gomoku.book import GomokuBook
 from gorilla.app.gomoku.kind import GomokuKind
 from gorilla.app.gomoku.panel import gomoku_status_lines
 from gorilla.app.gomoku.players import builtin_agents, gomoku_players
-from gorilla.app.gomoku_eval import Threats
-from gorilla.app.gomoku_record import GomokuBook
-from gorilla.app.gomoku_review import Curve
-from gorilla.app.gomoku_view import GomokuView
+from gorilla.app.gomoku.reviewer import Curve
+from gorilla.app.gomoku.values import Threats
+from gorilla.app.gomoku.view import GomokuView
 from gorilla.app.kind import Loaded
 from gorilla.app.parts import hands
 from gorilla.app.table import NeutralTable

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from gorilla.app.clocks import Clocks
 from gorilla.app.feed import Feed
 from gorilla.app.gomoku.players import think_seconds
-from gorilla.app.gomoku_view import GomokuView, to_view
+from gorilla.app.gomoku.view import GomokuView, to_view
 from gorilla.app.kind import Job
 from gorilla.app.players import Players
 from gorilla.app.record import Record
@@ -115,7 +115,7 @@ class Swap2Host(Protocol):
 
 class Swap2:
     """The Swap2 opening as Gomoku's part (:class:`gorilla.app.kind.Opening`): while the game on
-    the board (a :class:`gorilla.app.gomoku_view.GomokuView`) is in its opening, who acts, how
+    the board (a :class:`gorilla.app.gomoku.view.GomokuView`) is in its opening, who acts, how
     far undo goes, a human's stone, pass and two more stones, and the AI's answers (see the
     module docstring). A free game has no opening: the side to move acts."""
 

@@ -10,9 +10,9 @@ writes them when it analyses a node:
   separated by spaces (``D4 Q16 pass``): the report's top-1 / top-5 match and the best move;
 - ``GOPV``: Gorilla's own: the best move's line, as GTP vertices.
 
-Reading back (:func:`read_values`) gives the review's :class:`gorilla.app.review.PositionEval`
+Reading back (:func:`read_values`) gives the review's :class:`gorilla.app.go.review.PositionEval`
 for every node that has ``SBKV`` and ``SBKS`` (``GOTOP`` and ``GOPV`` when there), keyed as the
-review keys its results (:func:`gorilla.app.review.line_keys`), so the graph, the dots, ``n``
+review keys its results (:func:`gorilla.app.go.review.line_keys`), so the graph, the dots, ``n``
 and the report show without a search, and ``g`` analyses only the positions without values.
 A value read back is a root value, and a move's points lost is the fall of the mover's score
 lead, the net's rule (a review made by the classical MCTS, boards over 19x19 or Little-Go,
@@ -34,7 +34,8 @@ import math
 from collections.abc import Iterator
 
 from gorilla.app import report as rp
-from gorilla.app.review import Key, MoveReview, PositionEval, Review, child_key, line_keys, move_review
+from gorilla.app.go.review import Key, MoveReview, PositionEval, child_key, line_keys, move_review
+from gorilla.app.go.reviewer import Review
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
 from gorilla.rules.coords import format_vertex, parse_vertex
 from gorilla.rules.gametree import GameTree, Node
@@ -150,7 +151,7 @@ def write_values(tree: GameTree, cache: dict[Key, PositionEval]) -> int:
 
 
 def main_line_reviews(tree: GameTree, cache: dict[Key, PositionEval]) -> tuple[list[MoveReview], list]:
-    """The reviews of the record's main line from cache (as :func:`gorilla.app.review.reviews`
+    """The reviews of the record's main line from cache (as :func:`gorilla.app.go.review.reviews`
     gives a line's), and its positions (analysed or None)."""
     key = line_keys(tree.start)[0]
     keys, moves = [key], []

@@ -14,7 +14,7 @@ import sys
 import time
 from typing import TextIO
 
-from gorilla.app.controller import COLOR_NAME, Controller
+from gorilla.app.go.controller import COLOR_NAME, Controller
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
 from gorilla.rules.coords import format_vertex, parse_vertex
 

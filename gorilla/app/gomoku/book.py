@@ -1,6 +1,6 @@
 """Gomoku's record as a :class:`gorilla.app.kind.Book`: what a record holds beyond its moves,
 and the one line the game on the board follows (the stones taken back wait on the game's redo
-list, :class:`gorilla.app.gomoku_view.GomokuView`).
+list, :class:`gorilla.app.gomoku.view.GomokuView`).
 
 A record (SGF ``GM[4]`` or Piskvork's ``.psq``) has the players' names, other root
 properties, a comment and marks on a move and, in a ``.psq``, each move's thinking time: a
@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from gorilla.app.gomoku_review import GomokuReview, shared_moves
-from gorilla.app.gomoku_swap2 import opening
-from gorilla.app.gomoku_view import GomokuView
+from gorilla.app.gomoku.reviewer import GomokuReview, shared_moves
+from gorilla.app.gomoku.swap2 import opening
+from gorilla.app.gomoku.view import GomokuView
 from gorilla.app.record_info import RecordInfo
 from gorilla.gomoku import psq, sgf
 from gorilla.gomoku import rules as R
