@@ -28,11 +28,8 @@ class Analysis:
         waiting_for: Callable[..., bool],
         autosave: Callable[[], None],
     ) -> None:
-        self.reviewer = reviewer
-        self.record = record
-        self.feed = feed
-        self.waiting_for = waiting_for
-        self.autosave = autosave
+        self.reviewer, self.record, self.feed = reviewer, record, feed
+        self.waiting_for, self.autosave = waiting_for, autosave
         self._seen = reviewer.version
 
     def toggle_analysis(self) -> None:
