@@ -36,6 +36,7 @@ from gorilla.app.go.dead_stones import DeadStones
 from gorilla.app.go.handicap import Handicap
 from gorilla.app.go.kind import GoKind
 from gorilla.app.go.overlays import Overlays
+from gorilla.app.go.panel import go_status_lines
 from gorilla.app.go.players import go_players, name_game
 from gorilla.app.go.ponder import Ponder, PonderView
 from gorilla.app.go.review import engine_for as review_engine
@@ -46,7 +47,6 @@ from gorilla.app.go.variations import Variations
 from gorilla.app.kind import Loaded
 from gorilla.app.parts import hands
 from gorilla.app.referee import COLOR_NAME
-from gorilla.app.status_text import go_status_lines
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.game import Game
 from gorilla.rules.gametree import GameTree
@@ -129,7 +129,7 @@ class Controller(Facade):
 
     # --- what the window reads ------------------------------------------------------------------
     def status_lines(self) -> list[str]:
-        """The panel's text (:func:`gorilla.app.status_text.go_status_lines`)."""
+        """The panel's text (:func:`gorilla.app.go.panel.go_status_lines`)."""
         return go_status_lines(self)
 
     def _choices(self) -> dict[str, Any]:
