@@ -5,7 +5,7 @@ Gorilla's review (:func:`gorilla.app.go.review.analyse_line` at its default budg
 (``katago analysis``, the same net, ``--visits`` visits a position, one search thread, the
 configuration of ``review_vs_katago.py``) analyse the same games (``--sgf``, several; by
 default the four games of ``DEFAULT_GAMES`` in ``benchmarks/data``: two 9x9 and one 13x13 GNU Go
-self-play games, a 155-move TYGEM 19x19 game). Gorilla's report is :mod:`gorilla.app.report`'s, from
+self-play games, a 155-move TYGEM 19x19 game). Gorilla's report is :mod:`gorilla.app.go.report`'s, from
 its review; KataGo's is computed here from KataGo's values alone, the way KaTrain reads them: a
 move's points lost is the fall of the mover's root score lead from the position before it to
 the position after it, at least 0; the top-1 match is the move played being KataGo's first
@@ -132,8 +132,7 @@ def gorilla_positions(game: Game, visits: int, threads: int) -> tuple[list[dict]
     """Gorilla's review of game: every position's values (as katago_positions gives KataGo's),
     its report's whole-game figures per player, and the review's wall seconds."""
     from gorilla.ai.agent import Budget
-    from gorilla.app import report
-    from gorilla.app.go import review
+    from gorilla.app.go import report, review
 
     cache: dict = {}
     t0 = time.perf_counter()

@@ -4,7 +4,7 @@ a record's report by hand and recomputes a real review's from its SGF)."""
 
 from __future__ import annotations
 
-from gorilla.app import report as rp
+from gorilla.app.go import report as rp
 from gorilla.rules.board import BLACK, WHITE
 
 # The moves of tests/test_review_file.py's hand-made 5x5 record: (number, colour, points lost,

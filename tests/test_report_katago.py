@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gorilla.app import report as rp
+from gorilla.app.go import report as rp
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
 from gorilla.rules.coords import parse_vertex
 from gorilla.rules.sgf import read_sgf

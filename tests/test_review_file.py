@@ -11,8 +11,8 @@ import pytest
 from sgfmill import sgf
 
 from gorilla.ai.agent import Budget
-from gorilla.app import report as rp
 from gorilla.app.analyze_cli import main as analyze_main
+from gorilla.app.go import report as rp
 from gorilla.app.go import review, review_file
 from gorilla.app.go.controller import Controller
 from gorilla.rules.board import BLACK, WHITE
@@ -89,7 +89,7 @@ def analysed():
 
 def by_hand(text: str, size: int) -> dict[int, dict]:
     """The report's whole-game figures per player, recomputed from an SGF's values with sgfmill
-    and plain arithmetic (the module docstring of gorilla.app.report says how)."""
+    and plain arithmetic (the module docstring of gorilla.app.go.report says how)."""
     node = sgf.Sgf_game.from_string(text).get_root()
     values = []  # (colour or None, point, Black's lead, the first moves)
     while node is not None:

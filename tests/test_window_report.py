@@ -10,7 +10,7 @@ import pytest
 from test_review_file import HAND
 from test_window import gui, make  # noqa: F401  (fixtures)
 
-from gorilla.app.report import CLASS_COLORS
+from gorilla.app.go.report import CLASS_COLORS
 from gorilla.gui.graph import graph_data
 from gorilla.gui.report_dialog import HEIGHT, OPAQUE, WIDTH, ReportDialog
 from gorilla.gui.scene import build_scene

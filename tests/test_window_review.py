@@ -12,7 +12,7 @@ from sgfmill import sgf
 from test_review import line
 from test_window import Harness, gui, is_black_stone, is_wood, make  # noqa: F401  (fixtures)
 
-from gorilla.app.report import CLASS_COLORS, move_class
+from gorilla.app.go.report import CLASS_COLORS, move_class
 from gorilla.gui.scene import STONE_TOP, build_scene
 from gorilla.rules.board import EMPTY
 from gorilla.rules.sgf import save_sgf

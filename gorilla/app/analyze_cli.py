@@ -9,7 +9,7 @@ PV, points lost; ``BM[2]`` on a blunder, ``BM[1]`` on a mistake, ``DO`` on an
 inaccuracy), every analysed position's values as other programs read them (``SBKV``, Black's
 win rate in percent, ``SBKS``, Black's score lead, and Gorilla's ``GOTOP`` and ``GOPV``:
 :mod:`gorilla.app.go.review_file`) and the report in the root comment (the game report of
-:mod:`gorilla.app.report`, per player and phase, then the biggest mistakes; it replaces a
+:mod:`gorilla.app.go.report`, per player and phase, then the biggest mistakes; it replaces a
 report the comment holds); every other node and
 variation is written back as read. The report goes to stdout; ``--png`` draws
 the graph (Black's win rate and score lead over the move number, mistakes
@@ -28,8 +28,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gorilla.ai.agent import Budget
-from gorilla.app import report as game_report
 from gorilla.app.files import write_atomic
+from gorilla.app.go import report as game_report
 from gorilla.app.go import review, review_file
 from gorilla.match.cli import Parser, _UsageError
 from gorilla.rules.board import BLACK, WHITE

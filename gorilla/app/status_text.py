@@ -1,7 +1,7 @@
 """The text of the side panel (window) and of the status line (terminal): every game's
 :meth:`gorilla.app.table.Table.status_lines` (Go's in :mod:`gorilla.app.go.panel`, Gomoku's in
 :mod:`gorilla.app.gomoku.panel`), and the lines both games' panels write alike: the clocks, what
-runs in the background, a search's size in its own unit."""
+runs in the background, a search's size in its own unit, a count with its word."""
 
 from __future__ import annotations
 
@@ -36,6 +36,12 @@ COMMENT_SHOWN = 400  # characters of a comment the panel shows
 
 VISITS = ("net", "rank")  # the net's search counts visits
 NODES = ("alphabeta", "pvs", "pvs+vct", "threat1")  # the tree searches count nodes
+
+
+def counted(n: int, word: str) -> str:
+    """'1 mistake', '2 mistakes', '0 blunders': a count with its word, singular for one (both
+    games' messages and reports)."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def search_count(count: int, player: str) -> str:

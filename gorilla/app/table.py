@@ -213,7 +213,7 @@ class Table(Protocol):
         ...
 
     def game_report(self) -> Any:
-        """The game report of the line on the board (:class:`gorilla.app.report.GameReport`),
+        """The game report of the line on the board (:class:`gorilla.app.go.report.GameReport`),
         or None while no move of it is analysed (or the game has no report)."""
         ...
 

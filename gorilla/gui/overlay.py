@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from gorilla.app.report import CLASS_COLORS, move_class
+from gorilla.app.go.report import CLASS_COLORS, move_class
 from gorilla.gui.camera import board_to_world
 from gorilla.gui.meshes import colour_field
 from gorilla.rules.coords import GTP_LETTERS, format_vertex, to_xy
@@ -236,7 +236,7 @@ LOSS_COLOURS = (
 
 def loss_colour(lost: float) -> tuple[float, float, float, float]:
     """The dot colour of a Go move that lost this many points: its class's (the report's and the
-    teaching game's classes, :func:`gorilla.app.report.move_class`, in KaTrain's colours)."""
+    teaching game's classes, :func:`gorilla.app.go.report.move_class`, in KaTrain's colours)."""
     r, g, b = CLASS_COLORS[move_class(lost)]
     return (r / 255, g / 255, b / 255, 0.95)
 

@@ -1,4 +1,4 @@
-"""The game report dialog (F3, the Report button): :mod:`gorilla.app.report`'s figures of the
+"""The game report dialog (F3, the Report button): :mod:`gorilla.app.go.report`'s figures of the
 line on the board as a table, Black on the left, White on the right, each figure beside a bar
 (accuracy of 100, mean points lost of 5, the top-1 and top-5 match of all moves), then the moves
 in each class of points lost as a bar chart in the classes' colours (a bar: that share of the
@@ -15,7 +15,15 @@ import pyglet
 from pyglet import shapes
 from pyglet.window import key
 
-from gorilla.app.report import CLASS_COLORS, CLASS_NAMES, PHASE_NAMES, GameReport, Stats, class_labels, phases
+from gorilla.app.go.report import (
+    CLASS_COLORS,
+    CLASS_NAMES,
+    PHASE_NAMES,
+    GameReport,
+    Stats,
+    class_labels,
+    phases,
+)
 from gorilla.gui.modal import ENTER, HANDLED, Host, Modal
 from gorilla.gui.newgame_dialog import ACCENT, DIM, TEXT
 from gorilla.gui.toolbar import BAR, centre_box, text_label

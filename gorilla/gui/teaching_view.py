@@ -11,13 +11,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from gorilla.app.report import CLASS_COLORS
+from gorilla.app.go.report import CLASS_COLORS
 from gorilla.gui import overlay as ov
 from gorilla.gui.pv import PV_SHOWN, line_stones
 from gorilla.rules.board import BLACK, WHITE
 
 # the classes' colours, best to worst: KaTrain's (green, light green, yellow, orange, red, purple),
-# as gorilla.app.report defines them for the report's chart too
+# as gorilla.app.go.report defines them for the report's chart too
 CLASS_COLOURS = tuple((r / 255, g / 255, b / 255, 0.95) for r, g, b in CLASS_COLORS)
 GHOST_ALPHA = 0.5  # the move taken back: a little fainter than the line under the pointer
 SHOWN = 12  # the analysis's moves drawn at most

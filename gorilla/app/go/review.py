@@ -52,7 +52,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gorilla.ai.agent import Budget
-from gorilla.app.report import THRESHOLDS, counted
+from gorilla.app.go.report import THRESHOLDS
+from gorilla.app.status_text import counted
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
 from gorilla.rules.coords import format_vertex
 from gorilla.rules.game import Game

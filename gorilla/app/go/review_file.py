@@ -23,7 +23,7 @@ value that is not a number is left out (the node keeps it as read); nothing else
 
 :func:`annotate` writes a review into a record about to be saved (Ctrl+S, the autosave,
 ``gorilla analyze -o``): the values of every analysed node, every variation included, and the
-report of the main line in the root comment (:func:`gorilla.app.report.with_report`: it
+report of the main line in the root comment (:func:`gorilla.app.go.report.with_report`: it
 replaces the report a comment holds), computed from the values as written, so that the record
 read back gives the same report.
 """
@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from gorilla.app import report as rp
+from gorilla.app.go import report as rp
 from gorilla.app.go.review import Key, MoveReview, PositionEval, child_key, line_keys, move_review
 from gorilla.app.go.reviewer import Review
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE

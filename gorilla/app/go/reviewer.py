@@ -12,6 +12,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from gorilla.ai.agent import Budget
+from gorilla.app.go.report import GameReport, game_report
 from gorilla.app.go.review import (
     BLUNDER,
     MISTAKE,
@@ -27,7 +28,6 @@ from gorilla.app.go.review import (
     report_summary,
     reviews,
 )
-from gorilla.app.report import GameReport, game_report
 from gorilla.app.tasks import Task
 from gorilla.rules.board import BLACK, RESIGN
 from gorilla.rules.coords import format_vertex

@@ -6,7 +6,7 @@ searches the position before the move and the position after it with one net age
 tree of the first reused by the second) and measures the **points lost** as the whole-game
 review does (:func:`gorilla.app.go.review.move_review`: the fall of the mover's root score lead,
 0 for the search's own best move). The loss gets a **class** by the thresholds (the game
-report's classes, :data:`gorilla.app.report.THRESHOLDS`: under 0.5 points, 0.5 to 1.5, ..., 12
+report's classes, :data:`gorilla.app.go.report.THRESHOLDS`: under 0.5 points, 0.5 to 1.5, ..., 12
 or more), shown as a dot of the class's colour on the stone for the last
 :attr:`TeachSettings.dots` moves.
 
@@ -39,11 +39,11 @@ from typing import Any, Protocol
 
 from gorilla.ai.agent import Budget
 from gorilla.app.feed import Feed
+from gorilla.app.go.report import CLASS_NAMES, THRESHOLDS, move_class
 from gorilla.app.go.review import Key, PositionEval, evaluate_position, line_keys, make_agent, move_review
 from gorilla.app.players import Players
 from gorilla.app.record import Record
 from gorilla.app.referee import COLOR_NAME
-from gorilla.app.report import CLASS_NAMES, THRESHOLDS, move_class
 from gorilla.app.tasks import Task, Workers
 from gorilla.rules.board import BLACK, RESIGN, WHITE
 from gorilla.rules.coords import GTP_LETTERS, format_vertex

@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from gorilla.app.report import counted
+from gorilla.app.status_text import counted
 from gorilla.gomoku import rules as R
 from gorilla.gomoku import search as S
 from gorilla.gomoku.game import SWAP2_DONE, GomokuGame

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from gorilla.app.gomoku import analysis as ga
 from gorilla.app.gomoku.view import GomokuView, to_view
-from gorilla.app.report import counted
+from gorilla.app.status_text import counted
 from gorilla.app.tasks import Task
 from gorilla.gomoku import rules as R
 from gorilla.gomoku.game import GomokuGame

@@ -56,11 +56,6 @@ PHASE_NAMES = (GAME, OPENING, MIDDLE, ENDGAME)
 REPORT_HEAD = "Gorilla game report"  # the first line of the report in a root comment
 
 
-def counted(n: int, word: str) -> str:
-    """'1 mistake', '2 mistakes', '0 blunders': a count with its word, singular for one."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def move_class(points_lost: float, thresholds: Sequence[float] = THRESHOLDS) -> int:
     """The class of a move that lost points_lost: how many thresholds it reaches (0 .. len)."""
     return sum(1 for t in thresholds if points_lost >= t)
