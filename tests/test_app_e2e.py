@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from gorilla.app.files import game_from_sgf
+from gorilla.app.go.sgf_text import game_from_sgf
 from gorilla.rules.board import BLACK, PASS, WHITE
 from gorilla.rules.coords import parse_vertex, to_xy
 

@@ -11,9 +11,9 @@ import pytest
 from helpers import v, vertex
 
 from gorilla.ai.agent import Agent, Progress
-from gorilla.app.files import game_from_sgf, game_to_sgf
 from gorilla.app.go.controller import Controller
 from gorilla.app.go.review import DEFAULT_PLAYOUTS, NET_VISITS
+from gorilla.app.go.sgf_text import game_from_sgf, game_to_sgf
 from gorilla.app.status_text import status_lines
 from gorilla.rules.board import BLACK, PASS, WHITE
 from gorilla.rules.game import Game

@@ -11,8 +11,8 @@ from helpers import v
 from test_controller import ScriptedAgent, drive
 
 from gorilla.app.clock import TimeControl, parse_clock
-from gorilla.app.files import game_from_sgf, game_to_sgf
 from gorilla.app.go.controller import Controller
+from gorilla.app.go.sgf_text import game_from_sgf, game_to_sgf
 from gorilla.app.status_text import status_lines
 from gorilla.rules import sgf
 from gorilla.rules.board import BLACK, PASS, WHITE

@@ -6,8 +6,8 @@ import pytest
 from helpers import v
 
 from gorilla.app.clock import TimeControl
-from gorilla.app.files import game_from_sgf, game_to_sgf
 from gorilla.app.go.controller import Controller
+from gorilla.app.go.sgf_text import game_from_sgf, game_to_sgf
 from gorilla.app.newgame import GTP_CUSTOM, FormError, NewGame, NewGameForm, form_for, player_choices
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.game import Game

@@ -15,10 +15,10 @@ from sgfmill import sgf
 
 from gorilla.ai.agent import Budget
 from gorilla.app.analyze_cli import main as analyze_main
-from gorilla.app.files import tree_from_sgf
 from gorilla.app.go import review
 from gorilla.app.go.controller import Controller
 from gorilla.app.go.reviewer import Review
+from gorilla.app.go.sgf_text import tree_from_sgf
 from gorilla.cli import main as gorilla_main
 from gorilla.match.plot import read_png
 from gorilla.rules.board import BLACK, PASS, WHITE

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from gorilla.app.files import game_from_sgf, tree_from_sgf
 from gorilla.app.go.controller import Controller
+from gorilla.app.go.sgf_text import game_from_sgf, tree_from_sgf
 from gorilla.app.go.terminal import run_terminal
 from gorilla.rules.board import BLACK, WHITE
 from gorilla.rules.coords import parse_vertex

@@ -24,8 +24,8 @@ import numpy as np
 import pytest
 
 from gorilla.ai.agent import Agent
-from gorilla.app.files import game_from_sgf
 from gorilla.app.go.controller import Controller
+from gorilla.app.go.sgf_text import game_from_sgf
 from gorilla.app.status_text import status_lines
 from gorilla.gui.meshes import STONE_HALF_HEIGHT
 from gorilla.rules.board import BLACK, EMPTY, PASS, WHITE

@@ -473,7 +473,7 @@ def test_left_and_right_move_through_the_game_on_the_board(gomoku):
 
 
 def test_ctrl_o_opens_a_record_of_either_game_whatever_the_board_shows(app_window, tmp_path):  # noqa: F811
-    from gorilla.app.files import game_to_sgf
+    from gorilla.app.go.sgf_text import game_to_sgf
     from gorilla.gomoku import sgf
     from gorilla.gomoku.game import GomokuGame
     from gorilla.rules.coords import parse_vertex

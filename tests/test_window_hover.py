@@ -12,7 +12,7 @@ from test_window import Harness, app_window, gui, luminance  # noqa: F401  (fixt
 from test_window_gomoku import start_gomoku
 from test_window_newgame import choose
 
-from gorilla.app.files import game_from_sgf, game_to_sgf
+from gorilla.app.go.sgf_text import game_from_sgf, game_to_sgf
 from gorilla.rules.board import EMPTY
 from gorilla.rules.coords import parse_vertex
 from gorilla.rules.game import Game

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from test_window import Harness, app_window, gui, is_black_stone  # noqa: F401  (fixtures)
 
-from gorilla.app.files import game_from_sgf
+from gorilla.app.go.sgf_text import game_from_sgf
 from gorilla.app.settings import Settings
 
 pytestmark = pytest.mark.gui

@@ -1,4 +1,5 @@
-"""The game on disk: where the autosave lives, Go's SGF text, atomic writes and the autosave thread."""
+"""The game on disk, for both games: where the autosave lives (Go's and Gomoku's beside it), atomic
+writes and the autosave thread (each game's text: Go's SGF in :mod:`gorilla.app.go.sgf_text`)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,6 @@ import os
 import tempfile
 import threading
 from collections.abc import Callable
-
-from gorilla.rules import sgf
-from gorilla.rules.game import Game
-from gorilla.rules.gametree import GameTree
 
 
 def default_autosave_path() -> str:
@@ -37,61 +34,6 @@ def go_autosave_path(path: str) -> str:
     :func:`gomoku_autosave_path`; any other path is Go's already)."""
     root, ext = os.path.splitext(path)
     return f"{root.removesuffix('-gomoku')}{ext}" if root.endswith("-gomoku") else path
-
-
-def game_to_sgf(game: Game | GameTree, timing: sgf.Timing | None = None) -> str:
-    """The game (or the whole record, variations included) as SGF text, with the clock's
-    TM/OT/BL/WL when timing is given."""
-    if isinstance(game, GameTree):
-        return sgf.save_tree(game, timing)
-    return sgf.save_sgf(game, timing)
-
-
-def game_from_sgf(text: str) -> Game:
-    """A game read from SGF text (its main line); raises ValueError with a one-line reason."""
-    return sgf.parse_sgf(text)
-
-
-def tree_from_sgf(text: str) -> GameTree:
-    """The whole record read from SGF text, its current node the main line's end (an autosave's:
-    the end of the line that was on show, :func:`follow_line`); raises ValueError (SgfError)
-    with a one-line reason, nothing half-read."""
-    return follow_line(sgf.parse_sgf_tree(text))
-
-
-LINE = "GORILLALINE"  # the autosave's own root property: where the line on show leaves the main line
-
-
-def mark_line(tree: GameTree) -> None:
-    """Write into tree's root (the autosave's snapshot: the tree keeps its own order) which
-    variation the line on show takes where it is not the first: ``LINE[12:1 40:2]`` (move 12 is
-    the parent's second child, ...); nothing on the main line."""
-    turns = [f"{depth}:{node.index()}" for depth, node in enumerate(tree.line(), 1) if node.index()]
-    if turns:
-        tree.root.extra[LINE] = [" ".join(turns).encode()]
-    else:
-        tree.root.extra.pop(LINE, None)
-
-
-def follow_line(tree: GameTree) -> GameTree:
-    """Take :data:`LINE` out of a read tree's root and make the end of the line it names the
-    current node (a damaged value: as far as it goes); the tree itself, for chaining."""
-    raw = tree.root.extra.pop(LINE, None)
-    if not raw:
-        return tree
-    turns: dict[int, int] = {}
-    for item in raw[0].decode("utf-8", "replace").split():
-        depth, _, index = item.partition(":")
-        if depth.isdigit() and index.isdigit():
-            turns[int(depth)] = int(index)
-    node, depth = tree.root, 0
-    while node.children:
-        depth += 1
-        i = turns.get(depth, 0)
-        node.active = i if i < len(node.children) else 0
-        node = node.children[node.active]
-    tree.current = node
-    return tree
 
 
 def write_atomic(path: str, text: str) -> None:

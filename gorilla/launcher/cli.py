@@ -515,8 +515,8 @@ def build_controller(opts: AppOptions):
     Raises UsageError for options that cannot make a game or a player, LoadError when the
     --load or --resume file cannot be read or is not a valid SGF.
     """
-    from gorilla.app.files import tree_from_sgf
     from gorilla.app.go.controller import Controller
+    from gorilla.app.go.sgf_text import tree_from_sgf
 
     if opts.game == "gomoku":
         return _gomoku_controller(opts)

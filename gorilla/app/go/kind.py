@@ -17,11 +17,11 @@ from gorilla.ai.agent import Agent, Budget, Progress, parse_spec
 from gorilla.ai.warmup import groups_for
 from gorilla.app.clock import TimeControl
 from gorilla.app.clocks import Clocks
-from gorilla.app.files import game_to_sgf, mark_line, tree_from_sgf
 from gorilla.app.go import review_file
 from gorilla.app.go.gtp_player import GtpEngineAgent
 from gorilla.app.go.players import go_players
 from gorilla.app.go.reviewer import GoReviewer
+from gorilla.app.go.sgf_text import game_to_sgf, mark_line, tree_from_sgf
 from gorilla.app.go.tree_book import TreeBook
 from gorilla.app.go.values import GoValuer
 from gorilla.app.kind import FreeOpening, Job, Loaded
@@ -145,7 +145,7 @@ class GoKind:
     def autosave(self, record: Record, timing: Callable[[int], Timing | None]) -> Callable[[], str] | None:
         """A snapshot of the tree in its own order (the main line stays the main line) with the
         review written into it, the line on show named in its root
-        (:func:`gorilla.app.files.mark_line`) so that a resume goes on at its end; None while the
+        (:func:`gorilla.app.go.sgf_text.mark_line`) so that a resume goes on at its end; None while the
         record holds no move and no set-up stone."""
         book: TreeBook = record.book  # type: ignore[assignment]
         tree = book.tree
