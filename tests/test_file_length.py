@@ -1,6 +1,7 @@
 """No module of the folders in :data:`FOLDERS` runs over :data:`MAX_LINES` lines (gorilla/gui/
-window.py once ran over a thousand): a module that grows past it is split along its seams.
-Add a folder to FOLDERS to hold it to the same limit (its subfolders count too)."""
+window.py and Gomoku's controller in gorilla/app/ once ran over a thousand): a module that grows
+past it is split along its seams. Add a folder to FOLDERS to hold it to the same limit (its
+subfolders count too)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_LINES = 500
-FOLDERS = ["gorilla/gui"]
+FOLDERS = ["gorilla/gui", "gorilla/app"]  # app/: Gomoku's controller once had 1,094 lines
 
 
 def long_files(root: Path, limit: int = MAX_LINES) -> list[str]:
