@@ -166,6 +166,7 @@ def test_at_the_minimum_a_finished_games_text_and_its_message_stay_above_the_gra
     h.press(h.key.G)
     while h.c.review.running:
         h.frames(0.1)
+    h.frame()  # the frame that reads the finished analysis ("Analysis done"), before n's message
     h.press(h.key.N)
     h.frame()
     hud, graph = h.w.hud, h.w.graph
