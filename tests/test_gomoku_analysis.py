@@ -120,6 +120,7 @@ def test_g_in_the_window_analyses_the_game_n_finds_the_blunder_and_the_notes_are
         while c.next_mistake(1):
             seen.append(len(c.gomoku.moves))
         assert 8 in seen and c.reviewing  # the blunder is among the mistakes n visits
+        assert c.message.endswith("this move (Shift+n goes the other way)"), c.message  # as Go's n
         c.goto_move(8)
         assert any(ln.startswith("Gorilla: White O1") for ln in c.status_lines())
         c.save(str(tmp_path / "analysed.sgf"))
@@ -251,3 +252,13 @@ def test_the_report_counts_in_words_singular_for_one():
     text = ga.report_text(reviews, g, {}, 1.0)
     assert "White: 1 move, 12.0% lost a move on average, 1 mistake, 0 blunders" in text
     assert "Black: 2 moves, 55.0% lost a move on average, 0 mistakes, 2 blunders" in text
+
+
+def test_n_before_any_analysis_says_g_first_as_in_go() -> None:
+    c = GomokuController(GomokuGame(15), "human", "human")
+    try:
+        c.load_game(game())
+        assert c.next_mistake(1) is False and c.message.endswith("(g analyses the game first)")
+        assert len(c.gomoku.moves) == 11  # nothing moved
+    finally:
+        c.close()

@@ -13,6 +13,17 @@ from gorilla.app.kind import Reviewer
 from gorilla.app.record import Record
 
 
+def no_mistake_hint(analysed: bool, other_way: bool, step: int) -> str:
+    """What ``n`` (step 1) or Shift+``n`` (-1) adds where it finds no mistake, in both games:
+    ``g`` first where nothing of the line is analysed, the other key where a mistake lies the
+    other way, else that the moves analysed hold none."""
+    if not analysed:
+        return " (g analyses the game first)"
+    if other_way:
+        return f" ({'Shift+n' if step > 0 else 'n'} goes the other way)"
+    return " in the moves analysed"
+
+
 class Analysis:
     """The analysis requests over one reviewer and one record (see the module docstring).
 

@@ -12,6 +12,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from gorilla.ai.agent import Budget
+from gorilla.app.analysis import no_mistake_hint
 from gorilla.app.go.report import GameReport, game_report
 from gorilla.app.go.review import (
     BLUNDER,
@@ -174,12 +175,8 @@ class GoReviewer(Review):
         n = next_mistake(reviews, len(game.moves), self.threshold, step)
         if n is None:
             way = "after" if step > 0 else "before"
-            if not reviews:
-                hint = " (g analyses the game first)"
-            elif next_mistake(reviews, len(game.moves), self.threshold, -step) is not None:
-                hint = f" ({'Shift+n' if step > 0 else 'n'} goes the other way)"
-            else:
-                hint = " in the moves analysed"
+            back = next_mistake(reviews, len(game.moves), self.threshold, -step)
+            hint = no_mistake_hint(bool(reviews), back is not None, step)
             return f"No mistake of {self.threshold:g}+ points {way} this move{hint}"
         return n, self.review_line(record, n)
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from gorilla.app.analysis import no_mistake_hint
 from gorilla.app.gomoku import analysis as ga
 from gorilla.app.gomoku.view import GomokuView, to_view
 from gorilla.app.status_text import counted
@@ -165,10 +166,13 @@ class GomokuReview:
         """The next or previous analysed move that lost the threshold in win rate or more."""
         view: GomokuView = record.game
         g = view.gomoku
-        r = self.next_mistake(whole_moves(view), len(g.moves), step)
+        moves = whole_moves(view)
+        r = self.next_mistake(moves, len(g.moves), step)
         if r is None:
             way = "after" if step > 0 else "before"
-            return f"No analysed move losing {100 * self.threshold:g}%+ {way} this move (g analyses the game)"
+            back = self.next_mistake(moves, len(g.moves), -step)
+            hint = no_mistake_hint(bool(self._shared(moves)), back is not None, step)
+            return f"No analysed move losing {100 * self.threshold:g}%+ {way} this move{hint}"
         best = ga.point_name(g, r.best) if r.best >= 0 else "?"
         return r.number, f"Move {r.number}: lost {100 * r.lost:.0f}% ({r.grade}), best {best}"
 
