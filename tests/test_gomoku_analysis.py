@@ -156,7 +156,8 @@ def test_alt_n_sets_the_win_rate_lost_that_n_finds_and_d_shows_the_analysed_ston
         dots = dict(c.analysis_dots())  # on once the analysis ran: every stone of the 11 moves
         assert sorted(dots) == sorted(to_view(c.gomoku, r.move) for r in revs)
         assert dots[to_view(c.gomoku, c.gomoku.point(14, 14))] > ga.BLUNDER  # move 8 looked away
-        assert c.analysis_best() is None  # the final position's best move was not asked for
+        last = revs[-1]  # the last move shown: the better move of the position before it
+        assert c.analysis_best() == (None if last.best == last.move else to_view(c.gomoku, last.best))
 
         def visits() -> list[int]:
             c.go_start()
@@ -178,15 +179,25 @@ def test_alt_n_sets_the_win_rate_lost_that_n_finds_and_d_shows_the_analysed_ston
         assert c.message == "Mistakes: 5+% win rate lost" and visits() == by_grade[ga.INACCURACY]
         c.cycle_mistake_threshold()
         assert c.game_review.threshold == ga.MISTAKE and c.analysis_graph().threshold == 100 * ga.MISTAKE
-        c.goto_move(7)  # before White's blunder: the dots of the 7 stones shown, the best move ringed
-        assert len(c.analysis_dots()) == 7 and c.analysis_best() == to_view(c.gomoku, revs[7].best)
+        c.goto_move(8)  # White's blunder shown: the dots of the 8 stones, and ringed the move
+        # White should have played there (the best of the position before it), as KaTrain marks it
+        assert revs[7].best != revs[7].move
+        assert len(c.analysis_dots()) == 8 and c.analysis_best() == to_view(c.gomoku, revs[7].best)
+        c.goto_move(7)
+        assert len(c.analysis_dots()) == 7
+        r7 = revs[6]
+        assert c.analysis_best() == (None if r7.best == r7.move else to_view(c.gomoku, r7.best))
         version = c.version
         c.toggle_mistake_dots()
         assert c.analysis_dots() == [] and c.analysis_best() is None and c.version > version
         c.toggle_mistake_dots()
         assert len(c.analysis_dots()) == 7
-        c.play(to_view(c.gomoku, c.gomoku.point(7, 6)))  # another line: its move has no dot
-        assert len(c.analysis_dots()) == 7 and c.analysis_best() is None
+        c.play(to_view(c.gomoku, c.gomoku.point(7, 6)))  # another line: its move has no dot ...
+        assert len(c.analysis_dots()) == 7  # ... but the position before it was analysed
+        other = c.gomoku.point(7, 6)
+        assert c.analysis_best() == (None if revs[7].best == other else to_view(c.gomoku, revs[7].best))
+        c.play(to_view(c.gomoku, c.gomoku.empty_points()[0]))  # two off the line: nothing to mark
+        assert c.analysis_best() is None
     finally:
         c.close()
 

@@ -188,10 +188,17 @@ class GomokuReview:
         return [(to_view(g, p), lost) for p, lost in self.dots(whole_moves(view), len(g.moves))]
 
     def best_on(self, view: GomokuView) -> int | None:
-        """The analysis's best move (window point) in the position shown, while the dots are on."""
+        """The better move (window point) for the move shown, while the dots are on: the
+        analysis's best in the position before it, as Go's review and KaTrain mark it (the
+        move played and the one it should have been, together); None at the start, where the
+        position before was not analysed, or where the move played was the best."""
         g = view.gomoku
-        best = self.best(whole_moves(view), len(g.moves)) if self.show_dots else None
-        return None if best is None else to_view(g, best)
+        n = len(g.moves)
+        if not self.show_dots or n == 0:
+            return None
+        moves = whole_moves(view)
+        best = self.best(moves, n - 1)
+        return None if best is None or best == moves[n - 1] else to_view(g, best)
 
     def _follows(self, moves: list[int]) -> int:
         """How many of moves' first points are the analysed line's."""
