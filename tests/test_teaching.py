@@ -6,6 +6,7 @@ possible; the settings, the new-game row, ``--teach`` and the terminal."""
 from __future__ import annotations
 
 import io
+import re
 import time
 
 import pytest
@@ -50,6 +51,7 @@ def test_a_move_that_loses_more_than_three_points_is_taken_back_once():
         ghost = marks.ghost
         assert ghost is not None and ghost.move == v(A1) and ghost.color == BLACK and ghost.taken_back
         assert ghost.lost > 3.0 and ghost.grade >= 3
+        assert c.message.endswith("(the pointer on it shows the net's answer)")  # KaTrain's hint
         assert ghost.refutation and ghost.refutation[0] != v(A1)  # White's best reply first
         assert ghost.delay > 0
         # the second try at that position stands: the AI replies at once (both positions are
@@ -203,7 +205,10 @@ def test_the_terminal_prints_the_judgement_and_takes_the_move_back():
     text = out.getvalue()
     assert "Teaching game: the net judges Black's moves" in text
     back = text.index("Move 1 A1 lost ")
-    assert "points: try again" in text[back:].splitlines()[0]
+    first = text[back:].splitlines()[0]
+    assert "points: try again (the net's answer: " in first  # the refutation, as the window's hover draws it
+    answer = first.split("the net's answer: ")[1].rstrip(")").split()
+    assert 1 <= len(answer) <= 5 and all(re.fullmatch(r"[A-HJ][1-9]|pass", m) for m in answer), first
     after = text[back:].splitlines()
     assert after[1].strip().startswith("A B C D E F G H J")  # the board again, A1 empty
     assert any(line.startswith("Move 1 (Black A1): lost ") for line in after[2:])  # the second try

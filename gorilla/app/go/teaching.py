@@ -62,6 +62,9 @@ def default_visits(size: int) -> int:
     return 200 if size <= 13 else 100
 
 
+WINDOW_HINT = "the pointer on it shows the net's answer"  # the take-back's hint in the window
+
+
 @dataclass(frozen=True)
 class TeachSettings:
     """The teacher's settings (the ``teaching`` object of the settings file)."""
@@ -146,10 +149,17 @@ class Judgement:
         best = format_vertex(self.best, size, letters)
         return f"{head}: lost {self.lost:.1f} points ({CLASS_NAMES[self.grade]}); best {best}"
 
-    def try_again(self, size: int, letters: str = GTP_LETTERS) -> str:
-        """The take-back's line: the move, what it lost, try again."""
+    def try_again(self, size: int, letters: str = GTP_LETTERS, hint: str = "") -> str:
+        """The take-back's line: the move, what it lost, try again, and a hint after it (the
+        window: where the refutation shows; the terminal: the refutation itself)."""
         where = format_vertex(self.move, size, letters)
-        return f"Move {self.number} {where} lost {self.lost:.1f} points: try again"
+        line = f"Move {self.number} {where} lost {self.lost:.1f} points: try again"
+        return f"{line} ({hint})" if hint else line
+
+    def answer(self, size: int, letters: str = GTP_LETTERS, most: int = 5) -> str:
+        """The refutation's first moves in words ('the net's answer: Q3 C3 F16'; '' without one)."""
+        moves = " ".join(format_vertex(p, size, letters) for p in self.refutation[:most])
+        return f"the net's answer: {moves}" if moves else ""
 
 
 @dataclass
@@ -368,7 +378,7 @@ class Teacher:
         if job.hold and self._take_back_due(j) and self._last_key() == job.after and self.host.take_back():
             j.taken_back = True
             self.ghosts[job.before] = j
-            line = j.try_again(size)
+            line = j.try_again(size, hint=WINDOW_HINT if j.refutation else "")
         else:
             line = j.text(size)
         self.news.append(j)

@@ -86,7 +86,7 @@ class Terminal:
         size = self.c.game.size
         for j in self.c.teacher.drain():
             if j.taken_back:
-                self.say(j.try_again(size))
+                self.say(j.try_again(size, hint=j.answer(size)))
                 self.show_board()
             else:
                 self.say(j.text(size))
