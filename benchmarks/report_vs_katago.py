@@ -1,7 +1,7 @@
 """The game report against KataGo's: mean points lost and the top-1 match per player, same games.
 
 Gorilla's review (:func:`gorilla.app.go.review.analyse_line` at its default budget,
-``review.NET_VISITS`` visits a position, or ``--review-visits``) and KataGo's analysis engine
+``review.net_visits(size)`` visits a position, or ``--review-visits``) and KataGo's analysis engine
 (``katago analysis``, the same net, ``--visits`` visits a position, one search thread, the
 configuration of ``review_vs_katago.py``) analyse the same games (``--sgf``, several; by
 default the four games of ``DEFAULT_GAMES`` in ``benchmarks/data``: two 9x9 and one 13x13 GNU Go
@@ -212,7 +212,7 @@ def main() -> None:
     ap = parser(__doc__)
     ap.add_argument("--sgf", nargs="*", default=[str(DATA / g) for g in DEFAULT_GAMES])
     ap.add_argument("--visits", type=int, default=400, help="KataGo's visits a position")
-    ap.add_argument("--review-visits", type=int, default=0, help="Gorilla's (0: review.NET_VISITS)")
+    ap.add_argument("--review-visits", type=int, default=0, help="Gorilla's (0: review.net_visits)")
     ap.add_argument("--katago", default=KATAGO)
     ap.add_argument("--model", default=str(default_net_path()))
     ap.add_argument("--threads", type=int, default=1, help="the review's search threads")
@@ -228,7 +228,6 @@ def main() -> None:
     args = ap.parse_args()
     from gorilla.app.go import review
 
-    visits = args.review_visits or review.NET_VISITS
     folder = Path(args.kept) if args.kept else None
     print(time.strftime("%Y-%m-%d %H:%M"), machine(), flush=True)
     ours_all, theirs_all, oks, reference, again_all, theirs_again = [], [], [], [], [], []
@@ -238,6 +237,7 @@ def main() -> None:
             game = game.at(game.move_number - 1)
         game.redo_stack = []
         name = path.stem
+        visits = args.review_visits or review.net_visits(game.size)
         print(f"{name}: {game.size}x{game.size}, {game.move_number} moves", flush=True)
         theirs = None
         if not args.gorilla_only:
@@ -257,7 +257,7 @@ def main() -> None:
         t0 = time.perf_counter()
         mine = kept(
             folder and folder / f"{name}-gorilla{visits}.json",
-            lambda g=game: gorilla_figures(g, visits, args),
+            lambda g=game, n=visits: gorilla_figures(g, n, args),
         )
         print(f"  gorilla: {visits} visits/position, {args.threads} thread(s), {mine['seconds']:.1f} s review"
               f" ({time.perf_counter() - t0:.1f} s here)", flush=True)  # fmt: skip

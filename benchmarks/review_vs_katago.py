@@ -136,7 +136,7 @@ def timed_review(game: Game, full: Game, args) -> dict[int, float]:
     n = game.move_number
     t0 = time.perf_counter()
     c0 = time.process_time()
-    visits = args.review_visits or review.NET_VISITS
+    visits = args.review_visits or review.net_visits(game.size)
     revs = review.analyse_line(game, Budget(playouts=visits), threads=args.threads, seed=1)
     spent, cpu = time.perf_counter() - t0, time.process_time() - c0
     whole = spent / (n + 1) * (full.move_number + 1)

@@ -379,3 +379,12 @@ def test_one_mistake_is_one_mistake() -> None:
     revs = [review.move_review(1, BLACK, played, before, after)]
     assert "Black: 4.0 lost a move, 1 mistake, 0 blunders;" in review.report_summary(revs)
     assert "Black: 1 move, average 4.00 points lost, 1 mistake, 0 blunders;" in review.report_text(revs, 9)
+
+
+def test_the_nets_visits_a_position_grow_as_the_board_shrinks_up_to_three_times() -> None:
+    # a position costs the net about its board's area: 19x19's 256 visits take about as long
+    # as 547 on 13x13; 9x9 and smaller stop at three times (768)
+    assert [review.net_visits(n) for n in (19, 17, 13, 9, 7)] == [256, 320, 547, 768, 768]
+    assert review.net_visits(25) == review.NET_VISITS  # never fewer than on 19x19
+    assert review.default_budget("net", 9).playouts == 768
+    assert review.default_budget("mcts", 9).playouts == review.DEFAULT_PLAYOUTS

@@ -55,7 +55,8 @@ def _parser() -> Parser:
         "--playouts",
         type=int,
         metavar="N",
-        help=f"visits per position with the net (default {review.NET_VISITS}), "
+        help=f"visits per position with the net (default {review.NET_VISITS} on 19x19,"
+        f" {review.net_visits(13)} on 13x13, {review.net_visits(9)} on 9x9), "
         f"playouts with the MCTS (default {review.DEFAULT_PLAYOUTS})",
     )
     p.add_argument(
@@ -236,7 +237,7 @@ def run(args) -> int:
     if args.time:
         budget = Budget(seconds=args.time)
     else:
-        budget = Budget(playouts=args.playouts) if args.playouts else review.default_budget(engine)
+        budget = Budget(playouts=args.playouts) if args.playouts else review.default_budget(engine, game.size)
     out = args.output or str(src.with_name(src.stem + "-analyzed.sgf"))
 
     from gorilla.ai.warmup import groups_for, stderr_progress, warm

@@ -4,7 +4,7 @@ per move, mistakes, blunders and a report per player (the window's ``G``, ``gori
 Each position of the line (before the first move .. after the last) gets one
 search within a budget (one agent for the whole line, so the subtree of the
 move played is reused): the net's PUCT (:class:`gorilla.ai.puct.agent.NetAgent`,
-:data:`NET_VISITS` visits) wherever the net plays, else the classical
+:func:`net_visits` visits: 256 on 19x19, 768 on 9x9) wherever the net plays, else the classical
 :class:`gorilla.ai.mcts.MCTSAgent` (:data:`DEFAULT_PLAYOUTS` playouts).
 
 With the net a position's value is its search's root value (win rate and score lead averaged
@@ -61,7 +61,8 @@ from gorilla.rules.game import Game
 MISTAKE = THRESHOLDS[2]  # points lost from which a move is a mistake (3: the report's classes) ...
 BLUNDER = THRESHOLDS[4]  # ... and a blunder (12), so the review, the report and the dots agree
 DEFAULT_PLAYOUTS = 1000  # per position, for the classical MCTS
-NET_VISITS = 256  # per position, for the net's search (the default wherever the net plays)
+NET_VISITS = 256  # per position on 19x19, for the net's search (the default wherever the net plays)
+SMALL_BOARD_FACTOR = 3.0  # at most this many times NET_VISITS on a smaller board
 ENGINES = ("net", "mcts")
 MIN_VISITS = 30  # visits a played move needs for its own margin to count
 MAX_NODES = 400_000
@@ -244,9 +245,19 @@ def engine_for(game: Game, engine: str | None = None) -> str:
     return "net" if supports(game) else "mcts"
 
 
-def default_budget(engine: str) -> Budget:
-    """The search per position when none is given: NET_VISITS visits, or DEFAULT_PLAYOUTS playouts."""
-    return Budget(playouts=NET_VISITS if engine == "net" else DEFAULT_PLAYOUTS)
+def net_visits(size: int) -> int:
+    """The net's visits a position on a size x size board: NET_VISITS on 19x19 and more on a
+    smaller board, as many as its positions cost in the same time (a net evaluation costs about
+    its board's area), at most SMALL_BOARD_FACTOR times: 547 on 13x13, 768 on 9x9. On 9x9 the
+    review at 256 visits missed the refutations of a decided game that KataGo's 400 find
+    (benchmarks/RESULTS.md#2026-12-02-the-game-report-against-katagos-with-the-reviews-visits-by-board-size-session-41)."""
+    return round(NET_VISITS * min(SMALL_BOARD_FACTOR, max(1.0, 361 / (size * size))))
+
+
+def default_budget(engine: str, size: int = 19) -> Budget:
+    """The search per position on a size x size board when none is given: the net's
+    :func:`net_visits` visits, or the MCTS's DEFAULT_PLAYOUTS playouts."""
+    return Budget(playouts=net_visits(size) if engine == "net" else DEFAULT_PLAYOUTS)
 
 
 def make_agent(threads: int = 1, seed: int | None = None, engine: str = "mcts"):
@@ -279,7 +290,7 @@ def analyse_line(
     at the line's end, its final position's value when the game ends there (default: the
     game's own recorded result when it stands at the line's end)."""
     engine = engine_for(game, engine)
-    budget = budget or default_budget(engine)
+    budget = budget or default_budget(engine, game.size)
     if result is None and not game.redo_stack:
         result = game.info.extra_result or None
     cache = {} if cache is None else cache

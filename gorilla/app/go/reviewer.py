@@ -133,7 +133,7 @@ class Review:
         """The search a position gets, in words: 'the net, 256 visits a position' or 'the
         MCTS, 1000 playouts a position' (the settings', else the engine's default)."""
         engine = engine_for(game, self.engine)
-        count = self.playouts if self.playouts is not None else default_budget(engine).playouts
+        count = self.playouts if self.playouts is not None else default_budget(engine, game.size).playouts
         if engine == "net":
             return f"the net, {count} visits a position"
         return f"the MCTS, {count} playouts a position"
