@@ -270,8 +270,8 @@ DOC_ROWS: tuple[HelpRow, ...] = (
     ),
     HelpRow(
         "",
-        "analyse every move of the current line in the background (the net's search, 256 visits a position;"
-        " where the net does not play, 1000 MCTS playouts); again:"
+        "analyse every move of the current line in the background (the net's search, 256 visits a position"
+        " on 19x19, 547 on 13x13, 768 on 9x9; where the net does not play, 1000 MCTS playouts); again:"
         " cancel. The panel's graph shows Black's win rate (blue) and score lead (orange) over the move "
         "number (win rate 0-100% on the left, the score lead's ticks on the right, the move numbers along "
         "the bottom, a legend above), moves that lost the threshold or more marked red, the current move as"
