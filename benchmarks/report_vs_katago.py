@@ -30,13 +30,11 @@ how far KataGo is from itself on the same games (its search is not deterministic
 from __future__ import annotations
 
 import json
-import subprocess
-import tempfile
 import time
 from pathlib import Path
 
 from common import machine, parser
-from review_vs_katago import CONFIG
+from review_vs_katago import katago_answers
 
 from gorilla.ai.net import default_net_path
 from gorilla.rules.board import BLACK, PASS, RESIGN, WHITE
@@ -60,41 +58,19 @@ TOP1_GOAL = 0.10  # the top-1 match within this
 def katago_positions(game: Game, katago: str, model: str, visits: int) -> list[dict]:
     """KataGo's analysis of every position of game's moves (turn 0 .. n): Black's root score
     lead and win rate, and its first TOP moves (GTP vertices, by ``order``)."""
-    moves = [["B" if m.color == BLACK else "W", format_vertex(m.point, game.size)] for m in game.moves]
-    query = {
-        "id": "report",
-        "moves": moves,
-        "rules": "chinese",
-        "komi": game.komi,
-        "boardXSize": game.size,
-        "boardYSize": game.size,
-        "analyzeTurns": list(range(len(moves) + 1)),
-        "maxVisits": visits,
-    }
-    with tempfile.TemporaryDirectory() as tmp:
-        cfg = Path(tmp) / "analysis.cfg"
-        cfg.write_text(CONFIG.format(log=tmp))
-        out = subprocess.run(
-            [katago, "analysis", "-model", model, "-config", str(cfg)],
-            input=json.dumps(query) + "\n",
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-    found: dict[int, dict] = {}
-    for line in out.splitlines():
-        if not line.strip().startswith("{"):
-            continue
-        r = json.loads(line)
-        if "error" in r:
-            raise RuntimeError(r["error"])
+    answers = katago_answers(game, katago, model, visits, query_id="report")
+    found = []
+    for t in range(len(game.moves) + 1):
+        r = answers[t]
         infos = sorted(r["moveInfos"], key=lambda d: d["order"])
-        found[r["turnNumber"]] = {
-            "lead": float(r["rootInfo"]["scoreLead"]),
-            "winrate": float(r["rootInfo"]["winrate"]),
-            "top": [d["move"] for d in infos[:TOP]],
-        }
-    return [found[t] for t in range(len(moves) + 1)]
+        found.append(
+            {
+                "lead": float(r["rootInfo"]["scoreLead"]),
+                "winrate": float(r["rootInfo"]["winrate"]),
+                "top": [d["move"] for d in infos[:TOP]],
+            }
+        )
+    return found
 
 
 def katago_figures(game: Game, positions: list[dict], zero_best: bool = False) -> dict[str, dict]:

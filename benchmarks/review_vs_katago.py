@@ -53,13 +53,14 @@ reportAnalysisWinratesAs = BLACK
 """
 
 
-def katago_leads(game: Game, katago: str, model: str, visits: int) -> list[float]:
-    """KataGo's root score lead (Black's view) for every position of game's line: turn 0 .. n."""
+def katago_answers(game: Game, katago: str, model: str, visits: int, query_id: str = "review") -> dict:
+    """KataGo's analysis engine's answer for every position of game's line (turn 0 .. n), by
+    turn: one query with ``analyzeTurns``, Chinese rules, ``visits`` a position (CONFIG)."""
     moves = [
         ["B" if m.color == BLACK else "W", format_vertex(m.point, game.size)] for m in game.moves
     ]  # fmt: skip
     query = {
-        "id": "review",
+        "id": query_id,
         "moves": moves,
         "rules": "chinese",
         "komi": game.komi,
@@ -78,15 +79,21 @@ def katago_leads(game: Game, katago: str, model: str, visits: int) -> list[float
             text=True,
             check=True,
         ).stdout
-    leads: dict[int, float] = {}
+    answers: dict[int, dict] = {}
     for line in out.splitlines():
         if not line.strip().startswith("{"):
             continue
         r = json.loads(line)
         if "error" in r:
             raise RuntimeError(r["error"])
-        leads[r["turnNumber"]] = float(r["rootInfo"]["scoreLead"])
-    return [leads[t] for t in range(len(moves) + 1)]
+        answers[r["turnNumber"]] = r
+    return answers
+
+
+def katago_leads(game: Game, katago: str, model: str, visits: int) -> list[float]:
+    """KataGo's root score lead (Black's view) for every position of game's line: turn 0 .. n."""
+    answers = katago_answers(game, katago, model, visits)
+    return [float(answers[t]["rootInfo"]["scoreLead"]) for t in range(len(game.moves) + 1)]
 
 
 def katago_points_lost(game: Game, leads: list[float]) -> list[float]:
