@@ -73,7 +73,9 @@ def test_the_pointer_over_an_evaluated_candidate_draws_its_line(make):  # noqa: 
         sx, sy = h.w.camera.point_to_screen(p, STONE_HALF_HEIGHT * 2)
         assert abs(shown[str(i)][0] - sx) < 2 and abs(shown[str(i)][1] - sy) < 2
     after = beside(h, pv[1])  # a translucent white stone there: greyer than the orange wood
-    assert after[0] - after[2] < before[0] - before[2] - 30
+    # (by 27 to 40 of the wood's red-minus-blue, by where the line's point falls in perspective;
+    # without a stone it stays within the few units the last line of this test allows)
+    assert after[0] - after[2] < before[0] - before[2] - 20
     first = beside(h, move)  # Black's move: a translucent black stone, darker
     assert first.mean() < before.mean() - 40
     assert h.c.game.move_number == 2  # only drawn: nothing played
