@@ -181,6 +181,29 @@ class Node:
 
 
 @njit(cache=True, nogil=True)
+def _scale_and_urgency(
+    prior: np.ndarray,
+    n: np.ndarray,
+    parent_q: float,
+    fpu: float,
+    c_puct: float,
+    parent_nn: float,
+    fpu_pow: float,
+) -> tuple[float, float]:
+    """The exploration term's scale (``c_puct * sqrt(visits)``) and the unvisited children's
+    first-play urgency (see :func:`pick_child`), shared by :func:`pick_child` and
+    :func:`pick_root_child`."""
+    total = 0.0
+    seen = 0.0
+    for i in range(n.shape[0]):
+        total += n[i]
+        if n[i] > 0:
+            seen += prior[i]
+    w = min(1.0, seen**fpu_pow) if fpu_pow > 0 else 1.0
+    return c_puct * math.sqrt(total + 0.01), w * parent_q + (1.0 - w) * parent_nn - fpu * math.sqrt(seen)
+
+
+@njit(cache=True, nogil=True)
 def pick_child(
     prior: np.ndarray,
     n: np.ndarray,
@@ -198,15 +221,7 @@ def pick_child(
     ``fpu_pow`` 0 takes parent_q alone. Every argument is required: a call that left some to
     their defaults would compile a second numba specialization of the kernel.
     """
-    total = 0.0
-    seen = 0.0
-    for i in range(n.shape[0]):
-        total += n[i]
-        if n[i] > 0:
-            seen += prior[i]
-    explore = c_puct * math.sqrt(total + 0.01)
-    w = min(1.0, seen**fpu_pow) if fpu_pow > 0 else 1.0
-    urgency = w * parent_q + (1.0 - w) * parent_nn - fpu * math.sqrt(seen)
+    explore, urgency = _scale_and_urgency(prior, n, parent_q, fpu, c_puct, parent_nn, fpu_pow)
     best = -1
     best_v = -1e300
     for i in range(n.shape[0]):
@@ -234,15 +249,7 @@ def pick_root_child(
     """:func:`pick_child` with KataGo's wide root noise: ``explore`` (the priors flattened) in the
     exploration term and ``bonus`` added to each child's value, the urgency's included; the
     visited prior mass that lowers the urgency stays the net's (``prior``)."""
-    total = 0.0
-    seen = 0.0
-    for i in range(n.shape[0]):
-        total += n[i]
-        if n[i] > 0:
-            seen += prior[i]
-    scale = c_puct * math.sqrt(total + 0.01)
-    w = min(1.0, seen**fpu_pow) if fpu_pow > 0 else 1.0
-    urgency = w * parent_q + (1.0 - w) * parent_nn - fpu * math.sqrt(seen)
+    scale, urgency = _scale_and_urgency(prior, n, parent_q, fpu, c_puct, parent_nn, fpu_pow)
     best = -1
     best_v = -1e300
     for i in range(n.shape[0]):
